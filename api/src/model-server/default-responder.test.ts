@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { demoReply, lastUserText, unansweredItems } from './default-responder.ts';
+
+describe('demoReply', () => {
+  it('echoes at most the first 200 characters', () => {
+    expect(demoReply('  hi  ')).toBe('You said: hi');
+    expect(demoReply('x'.repeat(300))).toBe(`You said: ${'x'.repeat(200)}`);
+  });
+
+  it('greets when there is nothing to echo', () => {
+    expect(demoReply('')).toBe('Hello! Say something and I will answer.');
+  });
+
+  it('numbers one line per batch item and shortens long items', () => {
+    const reply = demoReply(`Unanswered messages — there are 2 items\n- 09:15 — hello\n- 09:16 — ${'long '.repeat(20)}`);
+    expect(reply).toBe(`1. About “hello”: noted.\n2. About “${'long '.repeat(12)}…”: noted.`);
+  });
+});
+
+describe('unansweredItems', () => {
+  it('is null without the section', () => {
+    expect(unansweredItems('just a message')).toBeNull();
+  });
+
+  it('joins continuation lines and stops at unmarked text after a blank line', () => {
+    const text = '## Unanswered messages\n1. (10:00) first line\n   second line\n2. (10:01) "quoted"\n\nPlease cover each one.';
+    expect(unansweredItems(text)).toEqual(['first line second line', 'quoted']);
+  });
+
+  it('reads time-stamped lines without list markers', () => {
+    expect(unansweredItems('Unanswered messages:\n[10:42] hi\n[2026-01-05 10:43] price?')).toEqual(['hi', 'price?']);
+  });
+
+  it('falls back to one item per line when nothing is marked', () => {
+    expect(unansweredItems('Unanswered messages:\nhi\nprice?')).toEqual(['hi', 'price?']);
+  });
+});
+
+describe('lastUserText', () => {
+  it('takes the last user message and joins text parts', () => {
+    const messages = [
+      { role: 'user', content: 'old' },
+      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image_url' }, { type: 'text', text: 'b' }] },
+      { role: 'assistant', content: 'reply' },
+    ];
+    expect(lastUserText(messages)).toBe('a\nb');
+  });
+});

@@ -1,0 +1,64 @@
+import type { ChatRequestMessage, Responder } from './types.ts';
+
+/**
+ * The demo model: deterministic replies that prove which input they answer. A plain last user message
+ * gets "You said: <its first 200 characters>"; a batch rendered as an "Unanswered messages" section gets
+ * one numbered line per item, so a reply that skipped or merged a message is visible at a glance.
+ * @example
+ * demoReply('hi') // 'You said: hi'
+ * demoReply('Unanswered messages — there are 2 items, cover each one\n1. [10:02] hi\n2. [10:03] price?')
+ * // '1. About “hi”: noted.\n2. About “price?”: noted.'
+ */
+export function demoReply(lastUserText: string): string {
+  const items = unansweredItems(lastUserText);
+  if (items && items.length > 0) return items.map((item, i) => `${i + 1}. About “${excerpt(item, 60)}”: noted.`).join('\n');
+  const said = lastUserText.trim();
+  return said === '' ? 'Hello! Say something and I will answer.' : `You said: ${excerpt(said, 200, '')}`;
+}
+
+/** The default {@link Responder}: {@link demoReply} to the request's last user message. */
+export const defaultResponder: Responder = (req) => ({ text: demoReply(lastUserText(req.body.messages)) });
+
+/** The text of the last `user` message; text parts of multi-part content are joined. */
+export function lastUserText(messages: readonly ChatRequestMessage[] | undefined): string {
+  const last = Array.isArray(messages) ? messages.findLast((m) => m?.role === 'user') : undefined;
+  const content = last?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.flatMap((part) => (part?.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
+}
+
+const LIST_MARKER = /^\s*(?:\d+[.)]|[-*•])\s+/;
+// "[Mon 10:42]", "(10:42 am)", "10:42 —", "2026-01-05 10:42:" — the local time each batch item carries.
+const TIME_PREFIX =
+  /^\s*(?:[[(][^\])\n]*\d{1,2}:\d{2}[^\])\n]*[\])]|(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?=[\s—–:-]))\s*(?:[—–:-]\s*)?/i;
+
+/**
+ * The items of an "Unanswered messages" section: list-marked or time-stamped lines after the title,
+ * continuation lines joined to their item, ending at a heading or at unmarked text after a blank line
+ * (or, when no line is marked, every non-empty line after the title).
+ * `null` when there is no such section.
+ */
+export function unansweredItems(text: string): string[] | null {
+  const lines = text.split(/\r?\n/);
+  const title = lines.findIndex((line) => /unanswered messages/i.test(line));
+  if (title < 0) return null;
+  const items: string[] = [];
+  let afterBlank = false;
+  for (const line of lines.slice(title + 1)) {
+    const marker = LIST_MARKER.exec(line) ?? TIME_PREFIX.exec(line);
+    if (marker) items.push(line.slice(marker[0].length));
+    else if (line.trim() === '') afterBlank = true;
+    else if (items.length > 0 && (afterBlank || /^\s*#/.test(line))) break;
+    else if (items.length > 0) items[items.length - 1] += ` ${line.trim()}`;
+    if (marker) afterBlank = false;
+  }
+  // No markers at all: fall back to one item per non-empty line, so an unforeseen layout still counts.
+  if (items.length === 0) items.push(...lines.slice(title + 1).filter((line) => line.trim() !== ''));
+  return items.map((item) => item.replace(TIME_PREFIX, '').replace(/\s+/g, ' ').trim().replace(/^["“'](.*)["”']$/, '$1'));
+}
+
+function excerpt(text: string, max: number, ellipsis = '…'): string {
+  const points = Array.from(text);
+  return points.length <= max ? text : points.slice(0, max).join('') + ellipsis;
+}
