@@ -1,0 +1,48 @@
+import { loadConfig, type Config } from './config.ts';
+import { migrate } from './db/migrate.ts';
+import { seedDemoSite } from './db/seed-demo.ts';
+import { startModelServer } from './model-server/server.ts';
+import { createServices, type Services } from './services.ts';
+
+/**
+ * What every process does first: validate the environment, bring the database schema up
+ * to date (concurrent starters are safe), and connect. Without any model configured, a
+ * local demo model answers so the product works on a fresh machine.
+ */
+export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services: Services; close: () => Promise<void> }> {
+  let config: Config = loadConfig();
+  await migrate(config.DATABASE_URL, { log: (line) => console.log(`[heed] ${line}`) });
+
+  let closeModel = async () => {};
+  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
+    const model = await startModelServer();
+    config = { ...config, OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'heed-local' };
+    closeModel = () => model.close();
+    console.warn(`[heed] no OPENAI_API_KEY or OPENAI_BASE_URL set: replies come from the local demo model at ${model.url}`);
+  }
+
+  const services = await createServices(config);
+  if (opts.role === 'api') await seedDemoSite(services.db, config.DEMO_SITE_KEY);
+  return {
+    services,
+    close: async () => {
+      await services.close();
+      await closeModel();
+    },
+  };
+}
+
+/** Runs `stop` once on SIGINT/SIGTERM, then exits. */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[heed] ${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    stop().then(() => process.exit(0), (err) => (console.error(err), process.exit(1)));
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}

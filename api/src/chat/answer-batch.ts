@@ -1,0 +1,86 @@
+import type OpenAI from 'openai';
+import type { Db } from '../db/client.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { Keys, Redis } from '../redis/client.ts';
+import type { ClaimedBatch } from './claim-batch.ts';
+import { FenceLostError } from './fence.ts';
+import { completeRun, failRun, renewRunLease } from './finish-run.ts';
+import { loadContext } from './load-context.ts';
+import type { ConversationLock } from './lock.ts';
+import { ReplyFailedError, streamReply } from './model-stream.ts';
+import { ReplyRelay } from './reply-relay.ts';
+
+export interface AnswerDeps {
+  db: Db;
+  redis: Redis;
+  keys: Keys;
+  bus: EventBus;
+  openai: OpenAI;
+  model: string;
+  leaseMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  maxTokens: number;
+  tokenBudget: number;
+  log: (line: string, extra?: unknown) => void;
+}
+
+export type AnswerOutcome = 'completed' | 'failed' | 'lost';
+
+class LeaseLostError extends Error {}
+
+/**
+ * Answers one claimed batch: builds the context, streams the reply while renewing the
+ * lease, then stores it (or a failed reply) with fenced writes. Never throws for a
+ * model or lease problem: the outcome says what happened.
+ */
+export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock): Promise<AnswerOutcome> {
+  const abort = new AbortController();
+  let status: 'claimed' | 'streaming' = 'claimed';
+  const heartbeat = setInterval(() => {
+    void (async () => {
+      const ok = (await lock.extend()) && (await renewRunLease(deps.db, batch, deps.leaseMs, status));
+      if (!ok) abort.abort(new LeaseLostError('lease lost'));
+    })().catch((err) => deps.log('lease renewal failed', err));
+  }, Math.max(50, Math.floor(deps.leaseMs / 3)));
+  const relay = new ReplyRelay(deps.redis, deps.keys, batch);
+
+  try {
+    const messages = await loadContext(deps.db, batch, deps.tokenBudget);
+    status = 'streaming';
+    if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status))) return 'lost';
+    const reply = await streamReply(
+      deps.openai,
+      {
+        model: deps.model,
+        messages,
+        maxTokens: deps.maxTokens,
+        timeoutMs: deps.timeoutMs,
+        signal: abort.signal,
+        onDelta: (text) => relay.delta(text),
+        onRestart: () => relay.restart(),
+      },
+      { maxAttempts: deps.maxAttempts },
+    );
+    if (abort.signal.aborted) return 'lost';
+    await completeRun(deps.db, deps.bus, batch, reply);
+    return 'completed';
+  } catch (err) {
+    if (err instanceof FenceLostError || abort.signal.aborted) {
+      deps.log(`run ${batch.runId} lost its lease; a newer run answers the batch`);
+      return 'lost';
+    }
+    const code = err instanceof ReplyFailedError ? err.classified.code : 'model_error';
+    deps.log(`run ${batch.runId} failed: ${code}`, err instanceof ReplyFailedError ? err.cause : err);
+    try {
+      await failRun(deps.db, deps.bus, batch, { code, attempts: err instanceof ReplyFailedError ? err.attempts : 1 });
+      return 'failed';
+    } catch (writeErr) {
+      if (writeErr instanceof FenceLostError) return 'lost';
+      throw writeErr;
+    }
+  } finally {
+    clearInterval(heartbeat);
+    await relay.clear().catch(() => undefined);
+  }
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { transactWithEvents } from '../events/append-events.ts';
+import { loadConversationView } from '../conversations/queries.ts';
+
+export interface ClaimedBatch {
+  runId: string;
+  conversationId: string;
+  visitorId: string;
+  fence: number;
+  /** ids of the claimed messages, oldest first */
+  messageIds: string[];
+}
+
+/**
+ * In ONE transaction: take the next fencing number, retire runs whose lease ran out,
+ * claim every pending (or previously failed) user message of the conversation, and open
+ * a run. Returns null when there is nothing to answer or a live run still holds a lease.
+ * The caller must hold the conversation's Redis lock; the fence makes that lock advisory.
+ */
+export async function claimBatch(
+  db: Db,
+  bus: EventBus,
+  opts: { conversationId: string; workerId: string; leaseMs: number },
+): Promise<ClaimedBatch | null> {
+  const runId = randomUUID();
+  try {
+    return await transactWithEvents(db, bus, async (tx, emit) => {
+      // Row lock on the conversation: claims and fenced writes of one conversation serialize here.
+      const [conv] = await tx.$queryRaw<{ fence: number; visitorId: string }[]>`
+        UPDATE "Conversation" SET fence = fence + 1 WHERE id = ${opts.conversationId}::uuid
+        RETURNING fence, "visitorId"`;
+      if (!conv) throw new NothingToClaim();
+
+      const [live] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM "Run" WHERE "conversationId" = ${opts.conversationId}::uuid
+          AND status IN ('claimed', 'streaming') AND "leaseUntil" > now() LIMIT 1`;
+      if (live) throw new NothingToClaim();
+
+      await tx.$executeRaw`
+        UPDATE "Run" SET status = 'abandoned', error = 'lease_expired', "endedAt" = now()
+        WHERE "conversationId" = ${opts.conversationId}::uuid AND status IN ('claimed', 'streaming')`;
+
+      await tx.$executeRaw`
+        INSERT INTO "Run" (id, "conversationId", fence, status, "workerId", "leaseUntil")
+        VALUES (${runId}::uuid, ${opts.conversationId}::uuid, ${conv.fence}, 'claimed', ${opts.workerId},
+                now() + make_interval(secs => ${opts.leaseMs / 1000}))`;
+
+      const claimed = await tx.$queryRaw<{ id: string }[]>`
+        UPDATE "Message" SET state = 'claimed', "runId" = ${runId}::uuid
+        WHERE "conversationId" = ${opts.conversationId}::uuid AND role = 'user'
+          AND state IN ('pending', 'claimed', 'failed')
+        RETURNING id, seq`;
+      if (claimed.length === 0) throw new NothingToClaim();
+
+      const messageIds = (claimed as { id: string; seq: bigint }[])
+        .sort((a, b) => (a.seq < b.seq ? -1 : 1))
+        .map((m) => m.id);
+      emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
+      const conversation = await loadConversationView(tx, opts.conversationId);
+      emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
+      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, fence: conv.fence, messageIds };
+    });
+  } catch (err) {
+    if (err instanceof NothingToClaim) return null;
+    throw err;
+  }
+}
+
+/** Rolls the claim transaction back (the fence bump included) when there is nothing to do. */
+class NothingToClaim extends Error {}

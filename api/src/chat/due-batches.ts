@@ -1,0 +1,40 @@
+import type { Db } from '../db/client.ts';
+
+export interface DueBatches {
+  /** conversations whose batch is due now, most overdue first */
+  due: string[];
+  /** ms until the next batch that is not yet due, or null when none waits */
+  nextInMs: number | null;
+}
+
+/**
+ * Which conversations need a run, derived from durable rows only (so scheduling survives
+ * any restart and any Redis loss):
+ * - pending messages are due `debounce` after the newest one, but never later than
+ *   `maxWait` after the oldest one (continuous typing still gets an answer);
+ * - a batch whose run lost its lease (its worker died) is due at once.
+ * Conversations with a run inside its lease are skipped: one run per conversation.
+ */
+export async function dueBatches(db: Db, opts: { debounceMs: number; maxWaitMs: number; limit: number }): Promise<DueBatches> {
+  const rows = await db.$queryRaw<{ id: string; wait_ms: number }[]>`
+    WITH batches AS (
+      SELECT m."conversationId" AS id,
+             LEAST(max(m."createdAt") + make_interval(secs => ${opts.debounceMs / 1000}),
+                   min(m."createdAt") + make_interval(secs => ${opts.maxWaitMs / 1000})) AS due_at
+      FROM "Message" m WHERE m.state = 'pending' GROUP BY m."conversationId"
+      UNION ALL
+      SELECT r."conversationId", r."leaseUntil" FROM "Run" r
+      WHERE r.status IN ('claimed', 'streaming') AND r."leaseUntil" <= now()
+    )
+    SELECT b.id, (extract(epoch FROM min(b.due_at) - now()) * 1000)::float8 AS wait_ms
+    FROM batches b
+    WHERE NOT EXISTS (
+      SELECT 1 FROM "Run" r WHERE r."conversationId" = b.id
+        AND r.status IN ('claimed', 'streaming') AND r."leaseUntil" > now())
+    GROUP BY b.id
+    ORDER BY wait_ms
+    LIMIT ${opts.limit}`;
+  const due = rows.filter((r) => r.wait_ms <= 0).map((r) => r.id);
+  const next = rows.find((r) => r.wait_ms > 0);
+  return { due, nextInMs: next ? Math.ceil(next.wait_ms) : null };
+}

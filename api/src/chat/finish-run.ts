@@ -1,0 +1,92 @@
+import type { Db } from '../db/client.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { transactWithEvents } from '../events/append-events.ts';
+import { loadConversationView } from '../conversations/queries.ts';
+import { messageSelect, toMessageView } from '../conversations/views.ts';
+import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../shared/excerpt.ts';
+import { assertFence } from './fence.ts';
+import type { ClaimedBatch } from './claim-batch.ts';
+import { FAILURE_TEXT, type ReplyErrorCode } from './model-errors.ts';
+
+/**
+ * Stores the reply, marks the claimed batch answered and sets the unread metadata, all
+ * fenced: a run that lost its lease throws FenceLostError and nothing is written.
+ */
+export async function completeRun(
+  db: Db,
+  bus: EventBus,
+  batch: ClaimedBatch,
+  reply: { text: string; attempts: number; promptTokens: number | null; completionTokens: number | null },
+): Promise<void> {
+  await transactWithEvents(db, bus, async (tx, emit) => {
+    await assertFence(tx, batch);
+    const message = await tx.message.create({
+      data: { conversationId: batch.conversationId, role: 'assistant', content: reply.text, runId: batch.runId },
+      select: messageSelect,
+    });
+    await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'answered' } });
+    await tx.run.update({
+      where: { id: batch.runId },
+      data: {
+        status: 'completed',
+        endedAt: message.createdAt,
+        attempts: reply.attempts,
+        promptTokens: reply.promptTokens,
+        completionTokens: reply.completionTokens,
+      },
+    });
+    await tx.conversation.update({
+      where: { id: batch.conversationId },
+      data: { lastAssistantAt: message.createdAt, excerpt: excerptOf(reply.text), updatedAt: message.createdAt },
+    });
+    emit(batch.visitorId, { type: 'reply.completed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
+    const conversation = await loadConversationView(tx, batch.conversationId);
+    emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
+  });
+}
+
+/**
+ * Stores a failed reply the visitor can see and retry: the batch goes `failed`, the
+ * conversation gets an excerpt and stays unread, so it keeps asking for attention.
+ */
+export async function failRun(
+  db: Db,
+  bus: EventBus,
+  batch: ClaimedBatch,
+  failure: { code: ReplyErrorCode; attempts: number },
+): Promise<void> {
+  const text = FAILURE_TEXT[failure.code];
+  await transactWithEvents(db, bus, async (tx, emit) => {
+    await assertFence(tx, batch);
+    const message = await tx.message.create({
+      data: { conversationId: batch.conversationId, role: 'assistant', content: text, error: failure.code, runId: batch.runId },
+      select: messageSelect,
+    });
+    await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'failed' } });
+    await tx.run.update({
+      where: { id: batch.runId },
+      data: { status: 'failed', error: failure.code, endedAt: message.createdAt, attempts: failure.attempts },
+    });
+    await tx.conversation.update({
+      where: { id: batch.conversationId },
+      data: {
+        lastAssistantAt: message.createdAt,
+        excerpt: truncateOnWord(`Reply failed: ${text}`, EXCERPT_MAX),
+        updatedAt: message.createdAt,
+      },
+    });
+    emit(batch.visitorId, { type: 'reply.failed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
+    const conversation = await loadConversationView(tx, batch.conversationId);
+    emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
+  });
+}
+
+/** Moves the run to `streaming` and extends its lease in the database; false when the fence is lost. */
+export async function renewRunLease(db: Db, batch: ClaimedBatch, leaseMs: number, status: 'claimed' | 'streaming'): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Run" r SET "leaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}), status = ${status}::"RunStatus"
+    FROM "Conversation" c
+    WHERE r.id = ${batch.runId}::uuid AND c.id = r."conversationId" AND c.fence = r.fence
+      AND r.status IN ('claimed', 'streaming')`;
+  return n === 1;
+}

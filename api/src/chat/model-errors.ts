@@ -1,0 +1,54 @@
+import OpenAI from 'openai';
+
+/** Safe, user-visible codes for a reply that could not be generated. */
+export type ReplyErrorCode =
+  | 'model_rate_limited'
+  | 'model_unavailable'
+  | 'model_timeout'
+  | 'model_rejected'
+  | 'model_empty_reply'
+  | 'model_error';
+
+export interface ClassifiedError {
+  code: ReplyErrorCode;
+  /** worth another attempt after a backoff */
+  transient: boolean;
+}
+
+/** Maps an SDK or network error to a code and whether retrying can help. */
+export function classifyModelError(err: unknown): ClassifiedError {
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return { code: 'model_timeout', transient: true };
+  if (err instanceof OpenAI.APIConnectionError) return { code: 'model_unavailable', transient: true };
+  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    if (err.status === 429) return { code: 'model_rate_limited', transient: true };
+    if (err.status === 408) return { code: 'model_timeout', transient: true };
+    if (err.status >= 500) return { code: 'model_unavailable', transient: true };
+    return { code: 'model_rejected', transient: false };
+  }
+  if (err instanceof EmptyReplyError) return { code: 'model_empty_reply', transient: true };
+  if (err instanceof ModelTimeoutError) return { code: 'model_timeout', transient: true };
+  // a stream that broke off mid-way surfaces as a plain Error from the SDK's reader
+  return { code: 'model_error', transient: true };
+}
+
+export class EmptyReplyError extends Error {
+  constructor() {
+    super('the model returned no text');
+  }
+}
+
+export class ModelTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no reply from the model within ${ms} ms`);
+  }
+}
+
+/** What the visitor reads in place of a reply that failed. */
+export const FAILURE_TEXT: Record<ReplyErrorCode, string> = {
+  model_rate_limited: 'The assistant is busy right now and could not reply.',
+  model_unavailable: 'The assistant could not be reached.',
+  model_timeout: 'The assistant took too long to reply.',
+  model_rejected: 'The assistant could not answer this request.',
+  model_empty_reply: 'The assistant returned an empty reply.',
+  model_error: 'Something went wrong while the assistant was replying.',
+};

@@ -1,0 +1,120 @@
+import type OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { classifyModelError, EmptyReplyError, ModelTimeoutError, type ClassifiedError } from './model-errors.ts';
+
+export interface StreamRequest {
+  model: string;
+  messages: ChatCompletionMessageParam[];
+  maxTokens: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** called for every text fragment, in order; `attempt` restarts at a fresh reply */
+  onDelta: (text: string) => Promise<void>;
+  /** called before a retry that follows partial output, so listeners can discard it */
+  onRestart: () => Promise<void>;
+}
+
+export interface StreamResult {
+  text: string;
+  attempts: number;
+  promptTokens: number | null;
+  completionTokens: number | null;
+}
+
+export class ReplyFailedError extends Error {
+  constructor(
+    readonly classified: ClassifiedError,
+    readonly attempts: number,
+    override readonly cause: unknown,
+  ) {
+    super(`reply failed after ${attempts} attempt(s): ${classified.code}`);
+  }
+}
+
+/** Exponential backoff with full jitter: 0.5 s, 1 s, 2 s … capped at 8 s. */
+export const backoffMs = (attempt: number, base = 500): number =>
+  Math.random() * Math.min(8000, base * 2 ** (attempt - 1));
+
+/**
+ * Streams one reply through the official SDK, retrying transient failures (429, 5xx,
+ * timeouts, broken streams) with backoff. An abort (lost lease) stops at once and is not
+ * retried. Throws ReplyFailedError when every attempt failed.
+ */
+export async function streamReply(
+  openai: OpenAI,
+  req: StreamRequest,
+  opts: { maxAttempts: number; backoff?: (attempt: number) => number },
+): Promise<StreamResult> {
+  for (let attempt = 1; ; attempt++) {
+    let emitted = false;
+    try {
+      const result = await streamOnce(openai, req, () => (emitted = true));
+      return { ...result, attempts: attempt };
+    } catch (err) {
+      if (req.signal.aborted) throw err;
+      const classified = classifyModelError(err);
+      if (!classified.transient || attempt >= opts.maxAttempts) throw new ReplyFailedError(classified, attempt, err);
+      if (emitted) await req.onRestart();
+      await sleep((opts.backoff ?? backoffMs)(attempt), req.signal);
+    }
+  }
+}
+
+async function streamOnce(
+  openai: OpenAI,
+  req: StreamRequest,
+  markEmitted: () => void,
+): Promise<Omit<StreamResult, 'attempts'>> {
+  // One controller per attempt: the run's signal (lease lost) or our own timeout end it.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(req.signal.reason);
+  req.signal.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, req.timeoutMs);
+  try {
+    const stream = await openai.chat.completions.create(
+      {
+        model: req.model,
+        messages: req.messages,
+        max_tokens: req.maxTokens,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: controller.signal },
+    );
+    let text = '';
+    let promptTokens: number | null = null;
+    let completionTokens: number | null = null;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta?.content;
+      if (delta) {
+        text += delta;
+        markEmitted();
+        await req.onDelta(delta);
+      }
+      if (chunk.usage) {
+        promptTokens = chunk.usage.prompt_tokens;
+        completionTokens = chunk.usage.completion_tokens;
+      }
+    }
+    if (text.trim() === '') throw new EmptyReplyError();
+    return { text, promptTokens, completionTokens };
+  } catch (err) {
+    if (timedOut) throw new ModelTimeoutError(req.timeoutMs);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    req.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+}

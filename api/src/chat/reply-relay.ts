@@ -1,0 +1,57 @@
+import type { Keys, Redis } from '../redis/client.ts';
+import type { BusMessage } from '../events/event-bus.ts';
+import type { ClaimedBatch } from './claim-batch.ts';
+
+/** How long the text of a streaming reply outlives its last delta in Redis. */
+const TEXT_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * Relays a reply's deltas to the visitor's subscribers and keeps the text so far in
+ * Redis, in one MULTI per delta, so a client joining mid-reply reads a snapshot that is
+ * exactly as long as the offsets of the deltas that follow it.
+ */
+export class ReplyRelay {
+  private length = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: Keys,
+    private readonly batch: ClaimedBatch,
+  ) {}
+
+  async delta(text: string): Promise<void> {
+    const offset = this.length;
+    this.length += text.length;
+    await this.send(
+      { kind: 'live', event: { type: 'reply.delta', conversationId: this.batch.conversationId, runId: this.batch.runId, offset, text } },
+      (m) => m.append(this.keys.replyText(this.batch.runId), text),
+    );
+  }
+
+  /** A retry after partial output: subscribers replace what they had with nothing. */
+  async restart(): Promise<void> {
+    this.length = 0;
+    await this.send(
+      { kind: 'live', event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: '' } },
+      (m) => m.set(this.keys.replyText(this.batch.runId), ''),
+    );
+  }
+
+  /** The stored reply replaces the relayed text. */
+  async clear(): Promise<void> {
+    await this.redis.del(this.keys.replyText(this.batch.runId));
+  }
+
+  private async send(message: BusMessage, write: (m: ReturnType<Redis['multi']>) => ReturnType<Redis['multi']>) {
+    const key = this.keys.replyText(this.batch.runId);
+    await write(this.redis.multi())
+      .pExpire(key, TEXT_TTL_MS)
+      .publish(this.keys.visitorChannel(this.batch.visitorId), JSON.stringify(message))
+      .exec();
+  }
+}
+
+/** The text so far of a streaming run ('' when none was relayed yet). */
+export async function readReplyText(redis: Redis, keys: Keys, runId: string): Promise<string> {
+  return (await redis.get(keys.replyText(runId))) ?? '';
+}

@@ -1,0 +1,28 @@
+import type { Services } from '../services.ts';
+import { ReplyWorker } from './worker.ts';
+import type { AnswerOutcome } from './answer-batch.ts';
+
+/** Builds a reply worker from the process's services and configuration. */
+export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: string, outcome: AnswerOutcome) => void } = {}): ReplyWorker {
+  const c = s.config;
+  return new ReplyWorker({
+    db: s.db,
+    redis: s.redis,
+    subscriber: s.subscriber,
+    keys: s.keys,
+    bus: s.bus,
+    openai: s.openai,
+    log: s.log,
+    model: c.OPENAI_MODEL,
+    leaseMs: c.LEASE_MS,
+    maxAttempts: c.MODEL_MAX_ATTEMPTS,
+    timeoutMs: c.MODEL_TIMEOUT_MS,
+    maxTokens: c.MODEL_MAX_TOKENS,
+    tokenBudget: c.CONTEXT_TOKEN_BUDGET,
+    debounceMs: c.DEBOUNCE_MS,
+    maxWaitMs: c.MAX_WAIT_MS,
+    concurrency: c.WORKER_CONCURRENCY,
+    pollMs: c.WORKER_POLL_MS,
+    onRun: opts.onRun,
+  });
+}

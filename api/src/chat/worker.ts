@@ -1,0 +1,115 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from '../redis/client.ts';
+import { answerBatch, type AnswerDeps, type AnswerOutcome } from './answer-batch.ts';
+import { claimBatch } from './claim-batch.ts';
+import { dueBatches } from './due-batches.ts';
+import { ConversationLock } from './lock.ts';
+
+export interface WorkerOptions extends AnswerDeps {
+  subscriber: Redis;
+  debounceMs: number;
+  maxWaitMs: number;
+  concurrency: number;
+  pollMs: number;
+  /** called after every run, for tests and metrics */
+  onRun?: (conversationId: string, outcome: AnswerOutcome) => void;
+}
+
+/**
+ * The reply worker: finds due batches, takes each conversation's lock, claims the batch
+ * and answers it, up to `concurrency` conversations at once. It sleeps until the next
+ * batch is due, a send wakes it over Redis, or the poll interval passes. One
+ * conversation's failure is logged and never stops the loop.
+ */
+export class ReplyWorker {
+  readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly active = new Map<string, Promise<void>>();
+  private running = false;
+  private wakeUp: (() => void) | null = null;
+  /** a wake-up that arrived while polling; the next sleep returns at once */
+  private woken = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly opts: WorkerOptions) {}
+
+  async start(): Promise<void> {
+    this.running = true;
+    await this.opts.subscriber.subscribe(this.opts.keys.scheduleChannel(), () => this.wake());
+    this.loop = this.run();
+  }
+
+  /** Stops claiming new batches and waits for the runs in flight to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.allSettled(this.active.values());
+    await this.opts.subscriber.unsubscribe(this.opts.keys.scheduleChannel()).catch(() => undefined);
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let waitMs = this.opts.pollMs;
+      this.woken = false;
+      try {
+        const free = this.opts.concurrency - this.active.size;
+        if (free > 0) {
+          const { due, nextInMs } = await dueBatches(this.opts.db, {
+            debounceMs: this.opts.debounceMs,
+            maxWaitMs: this.opts.maxWaitMs,
+            limit: free + this.active.size,
+          });
+          for (const id of due.filter((c) => !this.active.has(c)).slice(0, free)) this.launch(id);
+          if (nextInMs !== null) waitMs = Math.min(waitMs, nextInMs);
+        }
+      } catch (err) {
+        this.opts.log('worker poll failed', err);
+      }
+      if (this.running) await this.sleep(waitMs);
+    }
+  }
+
+  private launch(conversationId: string): void {
+    const job = this.answer(conversationId)
+      .catch((err) => this.opts.log(`conversation ${conversationId} failed`, err))
+      .finally(() => {
+        this.active.delete(conversationId);
+        this.wake();
+      });
+    this.active.set(conversationId, job);
+  }
+
+  private async answer(conversationId: string): Promise<void> {
+    const lock = await ConversationLock.acquire(this.opts.redis, this.opts.keys.lock(conversationId), this.opts.leaseMs);
+    if (!lock) return;
+    try {
+      const batch = await claimBatch(this.opts.db, this.opts.bus, { conversationId, workerId: this.id, leaseMs: this.opts.leaseMs });
+      if (!batch) return;
+      const outcome = await answerBatch(this.opts, batch, lock);
+      this.opts.onRun?.(conversationId, outcome);
+    } finally {
+      await lock.release().catch(() => undefined);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+}

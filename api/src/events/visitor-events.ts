@@ -1,0 +1,105 @@
+import type { Services } from '../services.ts';
+import type { BusMessage } from './event-bus.ts';
+import type { DurableEvent, LiveEvent } from './event-types.ts';
+import { readReplyText } from '../chat/reply-relay.ts';
+import { eventCursor } from '../conversations/queries.ts';
+
+/** Most log rows read per query while catching up. */
+const PAGE = 500;
+
+export type StreamItem = { id: string; event: DurableEvent } | { id: null; event: LiveEvent };
+
+/**
+ * A visitor's event stream: the durable log after `lastEventId` (no gap, no duplicate,
+ * in id order), then the text so far of every reply still streaming, then live events.
+ *
+ * The Redis subscription is opened before the log is read, so nothing committed in
+ * between is missed; a `wake` only triggers a read of the log itself, whose per-visitor
+ * ordering (see transactWithEvents) makes "id > cursor" exact. Reply deltas carry their
+ * offset: a delta the snapshot already covers is trimmed or dropped, and a gap (a delta
+ * beyond what this stream has) is repaired by a fresh snapshot.
+ */
+export async function* visitorEvents(
+  s: Services,
+  visitorId: string,
+  lastEventId: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<StreamItem> {
+  const inbox: BusMessage[] = [];
+  let notify: (() => void) | null = null;
+  const unsubscribe = await s.bus.subscribe(visitorId, (m) => {
+    inbox.push(m);
+    notify?.();
+  });
+  const onAbort = () => notify?.();
+  signal.addEventListener('abort', onAbort);
+  try {
+    let cursor = BigInt(lastEventId ?? (await eventCursor(s.db, visitorId)));
+    /** length of each streaming reply this client already holds */
+    const known = new Map<string, number>();
+
+    const catchUp = async function* (): AsyncGenerator<StreamItem> {
+      for (;;) {
+        const rows = await s.db.event.findMany({
+          where: { visitorId, id: { gt: cursor } },
+          orderBy: { id: 'asc' },
+          take: PAGE,
+          select: { id: true, payload: true },
+        });
+        for (const row of rows) {
+          cursor = row.id;
+          const event = row.payload as unknown as DurableEvent;
+          if (event.type === 'reply.completed' || event.type === 'reply.failed') known.delete(event.runId);
+          yield { id: row.id.toString(), event };
+        }
+        if (rows.length < PAGE) return;
+      }
+    };
+    const snapshot = async (conversationId: string, runId: string): Promise<StreamItem> => {
+      const text = await readReplyText(s.redis, s.keys, runId);
+      known.set(runId, text.length);
+      return { id: null, event: { type: 'reply.snapshot', conversationId, runId, text } };
+    };
+
+    yield* catchUp();
+    for (const run of await streamingRuns(s, visitorId)) yield await snapshot(run.conversationId, run.id);
+
+    while (!signal.aborted) {
+      const message = inbox.shift();
+      if (!message) {
+        await new Promise<void>((resolve) => (notify = resolve));
+        notify = null;
+        continue;
+      }
+      if (message.kind === 'wake') {
+        yield* catchUp();
+        continue;
+      }
+      const event = message.event;
+      if (event.type === 'reply.snapshot') {
+        known.set(event.runId, event.text.length);
+        yield { id: null, event };
+        continue;
+      }
+      const have = known.get(event.runId) ?? 0;
+      const end = event.offset + event.text.length;
+      if (end <= have) continue;
+      if (event.offset > have) {
+        yield await snapshot(event.conversationId, event.runId);
+        continue;
+      }
+      known.set(event.runId, end);
+      yield { id: null, event: { ...event, offset: have, text: event.text.slice(have - event.offset) } };
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    await unsubscribe();
+  }
+}
+
+async function streamingRuns(s: Services, visitorId: string) {
+  return s.db.run.findMany({
+    where: { status: { in: ['claimed', 'streaming'] }, leaseUntil: { gt: new Date() }, conversation: { visitorId } },
+    select: { id: true, conversationId: true },
+  });
+}

@@ -1,0 +1,48 @@
+import OpenAI from 'openai';
+import type { Config } from './config.ts';
+import { createDb, type Db } from './db/client.ts';
+import { EventBus } from './events/event-bus.ts';
+import { createRedis, keys as makeKeys, type Keys, type Redis } from './redis/client.ts';
+
+/** The process's connections, created once and passed down (no module-level singletons). */
+export interface Services {
+  config: Config;
+  db: Db;
+  /** commands and publishes */
+  redis: Redis;
+  /** a dedicated pub/sub connection (a subscribed connection can run nothing else) */
+  subscriber: Redis;
+  keys: Keys;
+  bus: EventBus;
+  openai: OpenAI;
+  log: (line: string, extra?: unknown) => void;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, opts: { log?: Services['log'] } = {}): Promise<Services> {
+  const db = createDb(config.DATABASE_URL);
+  const redis = await createRedis(config.REDIS_URL, 'heed');
+  const subscriber = await createRedis(config.REDIS_URL, 'heed-sub');
+  const keys = makeKeys(config.REDIS_PREFIX);
+  const bus = new EventBus(redis, subscriber, keys);
+  // Retries are ours (with backoff and visible failure), so the SDK's own are off.
+  const openai = new OpenAI({
+    apiKey: config.OPENAI_API_KEY ?? 'not-needed-for-local-model',
+    baseURL: config.OPENAI_BASE_URL,
+    maxRetries: 0,
+  });
+  const log = opts.log ?? ((line: string, extra?: unknown) => (extra === undefined ? console.log(`[heed] ${line}`) : console.error(`[heed] ${line}`, extra)));
+  return {
+    config,
+    db,
+    redis,
+    subscriber,
+    keys,
+    bus,
+    openai,
+    log,
+    async close() {
+      await Promise.allSettled([db.$disconnect(), redis.quit(), subscriber.quit()]);
+    },
+  };
+}

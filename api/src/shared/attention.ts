@@ -1,0 +1,65 @@
+/**
+ * The one owner of "does this conversation need the visitor's attention, and why".
+ * Pure and dependency-free: the API, the widget and the admin all import it, so every
+ * surface (sidebar dot, bold title, inbox, launcher badge, host badge, document title,
+ * app badge) agrees by construction.
+ */
+
+/** Highest priority first. */
+export const ATTENTION_PRIORITY = ['live', 'input_needed', 'unviewed', 'default'] as const;
+export type Attention = (typeof ATTENTION_PRIORITY)[number];
+
+type Instant = Date | string | null | undefined;
+
+const time = (t: Instant): number => (t == null ? Number.NEGATIVE_INFINITY : new Date(t).getTime());
+
+/**
+ * The unread predicate: a reply (or failed reply) newer than the newest one the visitor saw.
+ * @example isUnread({ lastAssistantAt: '2026-01-01T10:00:00Z', lastReadAt: null }) // true
+ */
+export function isUnread(c: { lastAssistantAt: Instant; lastReadAt: Instant }): boolean {
+  return c.lastAssistantAt != null && time(c.lastAssistantAt) > time(c.lastReadAt);
+}
+
+export interface AttentionInput {
+  /** a run is claimed or streaming a reply */
+  live: boolean;
+  /** the assistant asked the visitor something and is waiting */
+  inputNeeded: boolean;
+  lastAssistantAt: Instant;
+  lastReadAt: Instant;
+}
+
+/** The single state a sidebar row shows, by priority live > input needed > unviewed > default. */
+export function attentionOf(c: AttentionInput): Attention {
+  if (c.live) return 'live';
+  if (c.inputNeeded) return 'input_needed';
+  if (isUnread(c)) return 'unviewed';
+  return 'default';
+}
+
+export interface AttentionCounts {
+  unread: number;
+  live: number;
+  inputNeeded: number;
+}
+
+/** Counts per state over a list; a conversation counts once, under its highest-priority state. */
+export function countAttention(list: readonly AttentionInput[]): AttentionCounts {
+  const counts: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
+  for (const c of list) {
+    const a = attentionOf(c);
+    if (a === 'live') counts.live++;
+    else if (a === 'input_needed') counts.inputNeeded++;
+    else if (a === 'unviewed') counts.unread++;
+  }
+  return counts;
+}
+
+/** What a badge shows: the count of the highest-priority state that has any, or nothing. */
+export function badgeOf(counts: AttentionCounts): { state: Exclude<Attention, 'default'>; count: number } | null {
+  if (counts.live > 0) return { state: 'live', count: counts.live };
+  if (counts.inputNeeded > 0) return { state: 'input_needed', count: counts.inputNeeded };
+  if (counts.unread > 0) return { state: 'unviewed', count: counts.unread };
+  return null;
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Longest message a visitor can send, in characters. */
+export const MESSAGE_MAX = 4000;
+
+export const uuid = z.string().uuid();
+
+/** Client-chosen idempotency key: letters, digits, `-` and `_`, like a UUID or ULID. */
+export const clientMessageId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
+
+export const messageContent = z
+  .string()
+  .max(MESSAGE_MAX, `at most ${MESSAGE_MAX} characters`)
+  .refine((s) => s.trim().length > 0, 'must not be empty');
+
+/** An IANA zone the runtime knows (e.g. Europe/Paris). */
+export const timeZone = z
+  .string()
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'unknown IANA time zone');
+
+/** Event-log ids travel as decimal strings (they are bigints). */
+export const eventId = z.string().regex(/^\d{1,19}$/);

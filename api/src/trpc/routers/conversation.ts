@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { transactWithEvents } from '../../events/append-events.ts';
+import { getConversation, listConversations, loadConversationView } from '../../conversations/queries.ts';
+import { markRead } from '../../conversations/mark-read.ts';
+import { notFound, router, visitorProcedure } from '../trpc.ts';
+import { uuid } from '../inputs.ts';
+
+export const conversationRouter = router({
+  /** Opens an empty conversation; its first message becomes the fallback title. */
+  create: visitorProcedure.input(z.object({}).strict().optional()).mutation(async ({ ctx }) => {
+    const { db, bus } = ctx.services;
+    const { visitorId, siteId } = ctx.visitor;
+    return transactWithEvents(db, bus, async (tx, emit) => {
+      const { id } = await tx.conversation.create({ data: { siteId, visitorId }, select: { id: true } });
+      const conversation = await loadConversationView(tx, id);
+      emit(visitorId, { type: 'conversation.updated', conversationId: id, conversation });
+      return conversation;
+    });
+  }),
+
+  /** The visitor's conversations by activity, newest first, with an event cursor to subscribe from. */
+  list: visitorProcedure.query(({ ctx }) => listConversations(ctx.services.db, ctx.visitor.visitorId)),
+
+  /** One conversation with its newest messages. */
+  get: visitorProcedure.input(z.object({ conversationId: uuid })).query(async ({ ctx, input }) => {
+    const found = await getConversation(ctx.services.db, ctx.visitor.visitorId, input.conversationId);
+    if (!found) throw notFound('conversation');
+    return found;
+  }),
+
+  /**
+   * Marks read up to the reply the visitor actually saw: pass the `lastAssistantAt` that was
+   * displayed, never "now". The server keeps the maximum.
+   */
+  markRead: visitorProcedure
+    .input(z.object({ conversationId: uuid, lastAssistantAt: z.string().datetime({ offset: true }) }))
+    .mutation(async ({ ctx, input }) => {
+      const conversation = await markRead(ctx.services, {
+        visitorId: ctx.visitor.visitorId,
+        conversationId: input.conversationId,
+        seenAssistantAt: new Date(input.lastAssistantAt),
+      });
+      if (!conversation) throw notFound('conversation');
+      return conversation;
+    }),
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { sendMessage } from '../../conversations/send-message.ts';
+import { retryFailed } from '../../conversations/retry.ts';
+import { notFound, router, visitorProcedure } from '../trpc.ts';
+import { clientMessageId, messageContent, uuid } from '../inputs.ts';
+
+export const messageRouter = router({
+  /**
+   * Sends a message. It is durable when this returns; the reply follows as events. Retrying
+   * with the same `clientMessageId` returns the same row.
+   */
+  send: visitorProcedure
+    .input(z.object({ conversationId: uuid, clientMessageId, content: messageContent }))
+    .mutation(({ ctx, input }) => sendMessage(ctx.services, { visitorId: ctx.visitor.visitorId, ...input })),
+
+  /** Asks again for the reply that failed; its messages are answered in the next run. */
+  retry: visitorProcedure.input(z.object({ conversationId: uuid })).mutation(async ({ ctx, input }) => {
+    const requeued = await retryFailed(ctx.services, { visitorId: ctx.visitor.visitorId, conversationId: input.conversationId });
+    if (requeued === null) throw notFound('conversation');
+    return { requeued };
+  }),
+});

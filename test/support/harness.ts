@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type TRPCClient } from '@trpc/client';
+import { EventSource } from 'eventsource';
+import { configSchema, type Config } from '../../api/src/config.ts';
+import { createServices } from '../../api/src/services.ts';
+import { createHttpServer } from '../../api/src/http/server.ts';
+import { createReplyWorker } from '../../api/src/chat/start-worker.ts';
+import type { ReplyWorker } from '../../api/src/chat/worker.ts';
+import type { AnswerOutcome } from '../../api/src/chat/answer-batch.ts';
+import { startModelServer, type ModelServer } from '../../api/src/model-server/server.ts';
+import type { AppRouter } from '../../api/src/trpc/app-router.ts';
+import type { VisitorEvent } from '../../api/src/events/event-types.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface HeedOptions {
+  /** in-process reply workers to start (default 1) */
+  workers?: number;
+  env?: Partial<Record<keyof Config, string>>;
+}
+
+/**
+ * A whole Heed stack for one test file: its own database (from the migrated template),
+ * its own Redis key prefix, the local model server, an HTTP server on a free port, and
+ * in-process workers. Everything real; nothing mocked.
+ */
+export class TestHeed {
+  readonly runs: { conversationId: string; outcome: AnswerOutcome }[] = [];
+  workers: ReplyWorker[] = [];
+  url = '';
+  siteKey = `site-${randomUUID().slice(0, 8)}`;
+
+  private constructor(
+    readonly database: TestDatabase,
+    readonly model: ModelServer,
+    readonly config: Config,
+    readonly services: Services,
+    readonly server: ReturnType<typeof createHttpServer>,
+    /** what the services logged (run failures, lost leases) */
+    readonly logs: string[],
+  ) {}
+
+  static async start(opts: HeedOptions = {}): Promise<TestHeed> {
+    const database = await createTestDatabase();
+    const model = await startModelServer();
+    const config = configSchema.parse({
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: `heed-test:${randomUUID().slice(0, 8)}:`,
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_MODEL: 'test-model',
+      DEBOUNCE_MS: '300',
+      MAX_WAIT_MS: '3000',
+      LEASE_MS: '3000',
+      WORKER_POLL_MS: '200',
+      MODEL_TIMEOUT_MS: '5000',
+      ...opts.env,
+    });
+    const logs: string[] = [];
+    const services = await createServices(config, { log: (line, extra) => void logs.push(extra ? `${line}: ${String(extra)}` : line) });
+    const server = createHttpServer(services);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const heed = new TestHeed(database, model, config, services, server, logs);
+    heed.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await services.db.site.create({ data: { key: heed.siteKey, name: 'Test site' } });
+    for (let i = 0; i < (opts.workers ?? 1); i++) await heed.startWorker();
+    return heed;
+  }
+
+  async startWorker(): Promise<ReplyWorker> {
+    const worker = createReplyWorker(this.services, { onRun: (conversationId, outcome) => this.runs.push({ conversationId, outcome }) });
+    await worker.start();
+    this.workers.push(worker);
+    return worker;
+  }
+
+  /** Environment for a worker in a child process (`npm run worker`) sharing this stack. */
+  childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const c = this.config;
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      DATABASE_URL: c.DATABASE_URL,
+      REDIS_PREFIX: c.REDIS_PREFIX,
+      OPENAI_BASE_URL: c.OPENAI_BASE_URL!,
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_MODEL: c.OPENAI_MODEL,
+      DEBOUNCE_MS: String(c.DEBOUNCE_MS),
+      MAX_WAIT_MS: String(c.MAX_WAIT_MS),
+      LEASE_MS: String(c.LEASE_MS),
+      WORKER_POLL_MS: String(c.WORKER_POLL_MS),
+      MODEL_TIMEOUT_MS: String(c.MODEL_TIMEOUT_MS),
+      ...extra,
+    };
+    return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
+  }
+
+  /** A new anonymous visitor with its own tRPC client. */
+  async visitor(timeZone = 'Europe/Paris'): Promise<TestVisitor> {
+    const anon = makeClient(this.url, null);
+    const session = await anon.session.start.mutate({ siteKey: this.siteKey, timeZone });
+    return new TestVisitor(this, session.visitorToken, session.visitorId);
+  }
+
+  /** Waits until `check` returns a truthy value (polling), or fails with `what`. */
+  async until<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await check();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.stop()));
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+    await this.model.close();
+    await this.services.close();
+    await this.database.drop();
+  }
+}
+
+export type Client = TRPCClient<AppRouter>;
+
+export function makeClient(url: string, token: string | null): Client {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url: `${url}/trpc`, EventSource, connectionParams: token ? { token } : undefined }),
+        false: httpBatchLink({ url: `${url}/trpc`, headers: token ? { authorization: `Bearer ${token}` } : {} }),
+      }),
+    ],
+  });
+}
+
+/** Unwraps what the subscription delivers: tracked events arrive as `{ id, data }`. */
+export function unwrapEvent(raw: unknown): VisitorEvent {
+  const r = raw as { id?: string; data?: VisitorEvent } & VisitorEvent;
+  return r.data && typeof r.id === 'string' ? r.data : r;
+}
+
+export class TestVisitor {
+  readonly api: Client;
+
+  constructor(
+    readonly heed: TestHeed,
+    readonly token: string,
+    readonly visitorId: string,
+  ) {
+    this.api = makeClient(heed.url, token);
+  }
+
+  async conversation(): Promise<string> {
+    return (await this.api.conversation.create.mutate()).id;
+  }
+
+  send(conversationId: string, content: string, clientMessageId = randomUUID()) {
+    return this.api.message.send.mutate({ conversationId, clientMessageId, content });
+  }
+
+  /** Subscribes and collects every event; `close()` ends the subscription. */
+  subscribe(lastEventId: string | null = null): EventLog {
+    const log = new EventLog();
+    const sub = this.api.events.subscribe.subscribe(
+      { lastEventId },
+      {
+        onData: (raw) => log.events.push(unwrapEvent(raw)),
+        onError: (err) => log.errors.push(err),
+      },
+    );
+    log.close = () => sub.unsubscribe();
+    return log;
+  }
+}
+
+export class EventLog {
+  readonly events: VisitorEvent[] = [];
+  readonly errors: unknown[] = [];
+  close: () => void = () => {};
+
+  durable() {
+    return this.events.filter((e) => e.eventId !== undefined);
+  }
+
+  async waitFor(predicate: (e: VisitorEvent) => boolean, timeoutMs = 15_000): Promise<VisitorEvent> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.events.find(predicate);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`event not received; got ${this.events.map((e) => e.type).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
