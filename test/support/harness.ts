@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type TRPCClient } from '@trpc/client';
 import { EventSource } from 'eventsource';
 import { configSchema, type Config } from '../../api/src/config.ts';
-import { createServices } from '../../api/src/services.ts';
+import { createServices, type Services } from '../../api/src/services.ts';
 import { createHttpServer } from '../../api/src/http/server.ts';
 import { createReplyWorker } from '../../api/src/chat/start-worker.ts';
 import type { ReplyWorker } from '../../api/src/chat/worker.ts';
@@ -158,7 +158,7 @@ export class TestVisitor {
     return (await this.api.conversation.create.mutate()).id;
   }
 
-  send(conversationId: string, content: string, clientMessageId = randomUUID()) {
+  send(conversationId: string, content: string, clientMessageId: string = randomUUID()) {
     return this.api.message.send.mutate({ conversationId, clientMessageId, content });
   }
 

@@ -19,14 +19,15 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 
 /**
  * History is what was said and answered before this batch: never a claimed row (those are
- * the final turn), never a row that arrived after the claim (it waits for the next run),
- * never a failed reply or a message still waiting for one.
+ * the final turn), never a row that arrived after the claim (`seq` above the claim's
+ * watermark, or still pending: it waits for the next run), never a failed reply or a
+ * message still waiting for one. Note a reply to an earlier batch can have a higher `seq`
+ * than a claimed row sent while it streamed; it is history all the same.
  */
-export function selectHistory(rows: readonly ContextRow[], claimed: readonly ContextRow[]): ContextRow[] {
+export function selectHistory(rows: readonly ContextRow[], claimed: readonly ContextRow[], watermark: bigint): ContextRow[] {
   const claimedIds = new Set(claimed.map((c) => c.id));
-  const lastClaimedSeq = claimed.reduce((max, c) => (c.seq > max ? c.seq : max), 0n);
   return rows
-    .filter((r) => !claimedIds.has(r.id) && r.seq < lastClaimedSeq)
+    .filter((r) => !claimedIds.has(r.id) && r.seq <= watermark)
     .filter((r) => (r.role === 'user' ? r.state === 'answered' : r.error === null))
     .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
 }
@@ -54,6 +55,8 @@ export interface ContextInput {
   rows: readonly ContextRow[];
   /** the run's claimed batch */
   claimed: readonly ContextRow[];
+  /** the conversation's highest message `seq` when the batch was claimed */
+  watermark: bigint;
   timeZone: string;
   tokenBudget: number;
   systemPrompt?: string;
@@ -65,7 +68,7 @@ export interface ContextInput {
  */
 export function buildContext(input: ContextInput): ChatCompletionMessageParam[] {
   const claimed = [...input.claimed].sort((a, b) => (a.seq < b.seq ? -1 : 1));
-  const history = boundHistory(selectHistory(input.rows, claimed), input.tokenBudget);
+  const history = boundHistory(selectHistory(input.rows, claimed, input.watermark), input.tokenBudget);
   return [
     { role: 'system', content: input.systemPrompt ?? SYSTEM_PROMPT },
     ...history.map(toParam),

@@ -11,6 +11,8 @@ export interface ClaimedBatch {
   fence: number;
   /** ids of the claimed messages, oldest first */
   messageIds: string[];
+  /** highest message `seq` of the conversation at the claim: anything later waits for the next run */
+  watermark: bigint;
 }
 
 /**
@@ -57,10 +59,12 @@ export async function claimBatch(
       const messageIds = (claimed as { id: string; seq: bigint }[])
         .sort((a, b) => (a.seq < b.seq ? -1 : 1))
         .map((m) => m.id);
+      const [{ watermark }] = (await tx.$queryRaw<{ watermark: bigint }[]>`
+        SELECT coalesce(max(seq), 0)::bigint AS watermark FROM "Message" WHERE "conversationId" = ${opts.conversationId}::uuid`) as [{ watermark: bigint }];
       emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
       const conversation = await loadConversationView(tx, opts.conversationId);
       emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
-      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, fence: conv.fence, messageIds };
+      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, fence: conv.fence, messageIds, watermark };
     });
   } catch (err) {
     if (err instanceof NothingToClaim) return null;

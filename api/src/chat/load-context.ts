@@ -14,12 +14,11 @@ export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: numb
     db.visitor.findUniqueOrThrow({ where: { id: batch.visitorId }, select: { timeZone: true } }),
     db.message.findMany({ where: { id: { in: batch.messageIds } }, select: rowSelect, orderBy: { seq: 'asc' } }),
   ]);
-  const lastSeq = claimed.at(-1)?.seq ?? 0n;
   const earlier = await db.message.findMany({
-    where: { conversationId: batch.conversationId, seq: { lt: lastSeq } },
+    where: { conversationId: batch.conversationId, seq: { lte: batch.watermark } },
     orderBy: { seq: 'desc' },
     take: HISTORY_ROWS,
     select: rowSelect,
   });
-  return buildContext({ rows: earlier as ContextRow[], claimed: claimed as ContextRow[], timeZone: visitor.timeZone, tokenBudget });
+  return buildContext({ rows: earlier as ContextRow[], claimed: claimed as ContextRow[], watermark: batch.watermark, timeZone: visitor.timeZone, tokenBudget });
 }
