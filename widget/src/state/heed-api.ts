@@ -1,0 +1,40 @@
+import type { ConversationView, MessageView, Session, VisitorEvent } from './types.ts';
+
+/** What the event subscription reports about its connection. */
+export type SubscriptionState = 'connecting' | 'connected' | 'reconnecting';
+
+export interface SubscriptionHandlers {
+  onEvent(event: VisitorEvent): void;
+  onState(state: SubscriptionState): void;
+  /** the subscription ended for good (e.g. the token was refused) */
+  onError(error: unknown): void;
+}
+
+/**
+ * Everything the store asks of the server. The real one speaks tRPC (`trpc-api.ts`);
+ * component tests pass a fake. Keeping the seam this narrow is what lets the store be
+ * tested without a network.
+ */
+export interface HeedApi {
+  startSession(input: { siteKey: string; visitorToken?: string; timeZone?: string }): Promise<Session>;
+  /** called once a session exists; later calls carry this token */
+  setToken(token: string | null): void;
+  listConversations(): Promise<{ cursor: string; conversations: ConversationView[] }>;
+  getConversation(conversationId: string): Promise<{ cursor: string; conversation: ConversationView; messages: MessageView[] }>;
+  createConversation(): Promise<ConversationView>;
+  send(input: { conversationId: string; clientMessageId: string; content: string }): Promise<MessageView>;
+  retry(conversationId: string): Promise<{ requeued: number }>;
+  markRead(conversationId: string, lastAssistantAt: string): Promise<ConversationView>;
+  /** Subscribes from `lastEventId`; reconnects resume by themselves. Returns an unsubscribe. */
+  subscribe(lastEventId: string | null, handlers: SubscriptionHandlers): () => void;
+}
+
+/** The request never reached the server (offline, DNS, CORS): safe to try again later. */
+export class OfflineError extends Error {
+  override name = 'OfflineError';
+}
+
+/** The server refused the visitor token: a new session (or a sign-in) is needed. */
+export class AuthError extends Error {
+  override name = 'AuthError';
+}

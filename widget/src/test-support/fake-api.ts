@@ -1,0 +1,129 @@
+import type { HeedApi, SubscriptionHandlers } from '../state/heed-api.ts';
+import type { ConversationView, MessageView, VisitorEvent } from '../state/types.ts';
+
+let n = 0;
+
+/** A conversation view with sensible defaults; pass what the test cares about. */
+export function conversation(over: Partial<ConversationView> = {}): ConversationView {
+  const id = over.id ?? `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+  const base = {
+    id,
+    title: `Conversation ${n}`,
+    titleSource: 'first_message' as const,
+    excerpt: null,
+    lastAssistantAt: null,
+    lastReadAt: null,
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+    live: false,
+    liveRunId: null,
+    inputNeeded: false,
+    failed: false,
+    unread: false,
+    attention: 'default' as const,
+  };
+  return { ...base, ...over };
+}
+
+export function message(over: Partial<MessageView> & Pick<MessageView, 'conversationId'>): MessageView {
+  const i = ++n;
+  return {
+    id: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    seq: String(i),
+    role: 'assistant',
+    content: 'Hello',
+    clientMessageId: null,
+    state: null,
+    provenance: null,
+    runId: null,
+    error: null,
+    createdAt: '2026-01-01T10:00:00.000Z',
+    ...over,
+  };
+}
+
+/**
+ * An in-memory HeedApi for component tests: canned answers, recorded calls, and `emit`
+ * to push events down the "subscription". The real end-to-end runs against the server.
+ */
+export class FakeApi implements HeedApi {
+  conversations: ConversationView[] = [];
+  messages = new Map<string, MessageView[]>();
+  calls: { method: string; args: unknown[] }[] = [];
+  handlers: SubscriptionHandlers | null = null;
+  /** make the next sends fail as if offline */
+  offline = false;
+  token: string | null = null;
+
+  constructor(init: { conversations?: ConversationView[] } = {}) {
+    this.conversations = init.conversations ?? [];
+  }
+
+  private record(method: string, ...args: unknown[]) {
+    this.calls.push({ method, args });
+  }
+
+  callsOf(method: string) {
+    return this.calls.filter((c) => c.method === method).map((c) => c.args);
+  }
+
+  setToken(token: string | null) {
+    this.token = token;
+  }
+
+  async startSession(input: { siteKey: string; visitorToken?: string }) {
+    this.record('startSession', input);
+    return { visitorToken: input.visitorToken ?? 'token-1', visitorId: 'v1', timeZone: 'UTC', site: { name: 'Test site' }, resumed: !!input.visitorToken };
+  }
+
+  async listConversations() {
+    this.record('listConversations');
+    return { cursor: '7', conversations: this.conversations };
+  }
+
+  async getConversation(conversationId: string) {
+    this.record('getConversation', conversationId);
+    const c = this.conversations.find((x) => x.id === conversationId)!;
+    return { cursor: '7', conversation: c, messages: this.messages.get(conversationId) ?? [] };
+  }
+
+  async createConversation() {
+    this.record('createConversation');
+    const c = conversation({ title: null });
+    this.conversations = [c, ...this.conversations];
+    return c;
+  }
+
+  async send(input: { conversationId: string; clientMessageId: string; content: string }) {
+    this.record('send', input);
+    const { OfflineError } = await import('../state/heed-api.ts');
+    if (this.offline) throw new OfflineError('Failed to fetch');
+    return message({ ...input, role: 'user', state: 'pending' });
+  }
+
+  async retry(conversationId: string) {
+    this.record('retry', conversationId);
+    return { requeued: 1 };
+  }
+
+  async markRead(conversationId: string, lastAssistantAt: string) {
+    this.record('markRead', conversationId, lastAssistantAt);
+    const c = this.conversations.find((x) => x.id === conversationId)!;
+    return { ...c, lastReadAt: lastAssistantAt };
+  }
+
+  subscribe(lastEventId: string | null, handlers: SubscriptionHandlers) {
+    this.record('subscribe', lastEventId);
+    this.handlers = handlers;
+    queueMicrotask(() => handlers.onState('connected'));
+    return () => void (this.handlers = null);
+  }
+
+  /** Delivers an event as the server would. */
+  emit(event: VisitorEvent) {
+    this.handlers?.onEvent(event);
+  }
+}
+
+/** Waits for pending promises and Lit updates to settle. */
+export const settle = () => new Promise((r) => setTimeout(r, 0));
