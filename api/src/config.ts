@@ -30,7 +30,8 @@ export const configSchema = z
     /** fallback poll when no wake-up arrives over Redis */
     WORKER_POLL_MS: int(1000),
     MODEL_MAX_ATTEMPTS: int(3),
-    MODEL_TIMEOUT_MS: int(60000),
+    /** the model must start, and keep, streaming within this (an idle timeout) */
+    MODEL_TIMEOUT_MS: int(30000),
     MODEL_MAX_TOKENS: int(1024),
     /** token budget of the history part of the context */
     CONTEXT_TOKEN_BUDGET: int(6000),

@@ -37,6 +37,13 @@ export class EmptyReplyError extends Error {
   }
 }
 
+/** The stream closed without a finish reason: the reply is incomplete. */
+export class StreamEndedEarlyError extends Error {
+  constructor() {
+    super('the model stream ended before the reply was finished');
+  }
+}
+
 export class ModelTimeoutError extends Error {
   constructor(ms: number) {
     super(`no reply from the model within ${ms} ms`);

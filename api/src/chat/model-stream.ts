@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { classifyModelError, EmptyReplyError, ModelTimeoutError, type ClassifiedError } from './model-errors.ts';
+import { classifyModelError, EmptyReplyError, ModelTimeoutError, StreamEndedEarlyError, type ClassifiedError } from './model-errors.ts';
 
 export interface StreamRequest {
   model: string;
@@ -37,7 +37,7 @@ export const backoffMs = (attempt: number, base = 500): number =>
 
 /**
  * Streams one reply through the official SDK, retrying transient failures (429, 5xx,
- * timeouts, broken streams) with backoff. An abort (lost lease) stops at once and is not
+ * timeouts, streams that break off) with backoff. An abort (lost lease) stops at once and is not
  * retried. Throws ReplyFailedError when every attempt failed.
  */
 export async function streamReply(
@@ -65,15 +65,21 @@ async function streamOnce(
   req: StreamRequest,
   markEmitted: () => void,
 ): Promise<Omit<StreamResult, 'attempts'>> {
-  // One controller per attempt: the run's signal (lease lost) or our own timeout end it.
+  // One controller per attempt: the run's signal (lease lost) or our idle timeout end it.
   const controller = new AbortController();
   const onAbort = () => controller.abort(req.signal.reason);
   req.signal.addEventListener('abort', onAbort, { once: true });
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, req.timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  // An idle timeout, reset by every chunk: a hung model fails, a long healthy reply does not.
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, req.timeoutMs);
+  };
+  arm();
   try {
     const stream = await openai.chat.completions.create(
       {
@@ -86,20 +92,26 @@ async function streamOnce(
       { signal: controller.signal },
     );
     let text = '';
+    let finished = false;
     let promptTokens: number | null = null;
     let completionTokens: number | null = null;
     for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta?.content;
-      if (delta) {
-        text += delta;
+      arm();
+      const choice = chunk.choices[0];
+      if (choice?.delta?.content) {
+        text += choice.delta.content;
         markEmitted();
-        await req.onDelta(delta);
+        await req.onDelta(choice.delta.content);
       }
+      if (choice?.finish_reason) finished = true;
       if (chunk.usage) {
         promptTokens = chunk.usage.prompt_tokens;
         completionTokens = chunk.usage.completion_tokens;
       }
     }
+    // The SDK ends the loop quietly on abort; a reply cut short must never count as complete.
+    if (controller.signal.aborted) throw timedOut ? new ModelTimeoutError(req.timeoutMs) : req.signal.reason;
+    if (!finished) throw new StreamEndedEarlyError();
     if (text.trim() === '') throw new EmptyReplyError();
     return { text, promptTokens, completionTokens };
   } catch (err) {
