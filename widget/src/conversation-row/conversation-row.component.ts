@@ -1,0 +1,71 @@
+import { html } from 'lit';
+import { property } from 'lit/decorators.js';
+import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
+import { HeedElement } from '../shared/heed-element.ts';
+import { icons } from '../shared/icons.ts';
+import { relativeTime } from '../shared/relative-time.ts';
+import type { ConversationView } from '../state/types.ts';
+import { styles } from './conversation-row.styles.ts';
+
+const LOOK: Record<Attention, { icon: unknown; text: string | null }> = {
+  live: { icon: icons.antenna, text: 'Live' },
+  input_needed: { icon: icons.question, text: 'Input needed' },
+  unviewed: { icon: icons.reply, text: 'New response' },
+  default: { icon: icons.chat, text: null },
+};
+
+/**
+ * One conversation in the sidebar, in the state the shared attention rule gives it:
+ * live (green antenna, pulsing dot, "Live"), input needed (amber question, "Input
+ * needed"), unviewed (blue dot, bold title, "New response") or default (its relative
+ * date). Collapsed, only the icon and dot show; the text stays for screen readers.
+ *
+ * @event heed-select - The visitor chose this conversation. `detail: { conversationId }`.
+ *
+ * @csspart row - The row's button; `data-state` holds the attention state.
+ * @csspart icon - The state icon.
+ * @csspart dot - The state dot on the icon.
+ *
+ * @cssproperty --heed-live-color - Live icon, dot and border colour.
+ * @cssproperty --heed-input-needed-color - Input-needed colour.
+ * @cssproperty --heed-unviewed-color - Unviewed colour.
+ * @cssproperty --heed-live-background - And likewise `-input-needed-` and `-unviewed-`; also `-border`.
+ */
+export class HeedConversationRow extends HeedElement {
+  static override styles = styles;
+
+  @property({ attribute: false }) conversation?: ConversationView;
+  @property({ type: Boolean, reflect: true }) collapsed = false;
+  @property({ type: Boolean }) selected = false;
+  @property() locale?: string;
+  /** the clock relative dates are measured against (tests pin it) */
+  @property({ type: Number }) now?: number;
+
+  get state(): Attention {
+    return this.conversation ? attentionOf(this.conversation) : 'default';
+  }
+
+  override render() {
+    const c = this.conversation;
+    if (!c) return null;
+    const state = this.state;
+    const look = LOOK[state];
+    const status = look.text ?? relativeTime(c.updatedAt, this.now ?? Date.now(), this.locale);
+    const textClass = this.collapsed ? 'sr-only' : 'text';
+    return html`<button part="row" class="row" data-state=${state} aria-current=${this.selected ? 'true' : 'false'} @click=${this.select}>
+      <span class="icon" part="icon">${look.icon}<span class="dot" part="dot"></span></span>
+      <span class=${textClass}>
+        <span class="title">${c.title ?? 'New conversation'}</span>
+        <span class="status"><span class="sr-only">, </span>${status}</span>
+      </span>
+    </button>`;
+  }
+
+  override focus(options?: FocusOptions) {
+    this.renderRoot.querySelector('button')?.focus(options);
+  }
+
+  private select() {
+    if (this.conversation) this.emit('heed-select', { conversationId: this.conversation.id });
+  }
+}

@@ -1,0 +1,73 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import './conversation-row.ts';
+import type { HeedConversationRow } from './conversation-row.component.ts';
+import { conversation } from '../test-support/fake-api.ts';
+import type { ConversationView } from '../state/types.ts';
+
+const NOW = Date.parse('2026-01-01T12:00:00Z');
+const replied = { lastAssistantAt: '2026-01-01T11:00:00Z' };
+
+async function row(c: ConversationView, collapsed = false) {
+  const el = await fixture<HeedConversationRow>(html`<heed-conversation-row .conversation=${c} .now=${NOW} ?collapsed=${collapsed}></heed-conversation-row>`);
+  const button = el.shadowRoot!.querySelector('button')!;
+  const look = (sel: string) => getComputedStyle(el.shadowRoot!.querySelector(sel)!);
+  return { el, button, look };
+}
+
+describe('heed-conversation-row', () => {
+  it('shows the four states with distinct icon, dot, background, border and text', async () => {
+    const cases = [
+      { c: conversation({ live: true }), state: 'live', text: 'Live' },
+      { c: conversation({ inputNeeded: true }), state: 'input_needed', text: 'Input needed' },
+      { c: conversation(replied), state: 'unviewed', text: 'New response' },
+      { c: conversation({ updatedAt: '2026-01-01T09:00:00Z' }), state: 'default', text: '3 hours ago' },
+    ];
+    const seen = { background: new Set(), border: new Set(), icon: new Set(), dot: new Set() };
+    for (const { c, state, text } of cases) {
+      const { button, look, el } = await row(c);
+      expect(button.dataset.state).to.equal(state);
+      expect(button.textContent).to.contain(text);
+      seen.background.add(look('.row').backgroundColor);
+      seen.border.add(look('.row').borderInlineStartColor);
+      seen.icon.add(el.shadowRoot!.querySelector('svg')!.innerHTML);
+      seen.dot.add(look('.dot').display === 'none' ? 'none' : look('.dot').backgroundColor);
+    }
+    for (const [what, values] of Object.entries(seen)) expect(values.size, what).to.equal(4);
+  });
+
+  it('makes an unviewed title bold and others not', async () => {
+    expect((await row(conversation(replied))).look('.title').fontWeight).to.equal('700');
+    expect((await row(conversation())).look('.title').fontWeight).to.equal('400');
+  });
+
+  it('picks the state by priority live > input needed > unviewed > default', async () => {
+    expect((await row(conversation({ live: true, inputNeeded: true, ...replied }))).button.dataset.state).to.equal('live');
+    expect((await row(conversation({ inputNeeded: true, ...replied }))).button.dataset.state).to.equal('input_needed');
+    expect((await row(conversation({ ...replied, lastReadAt: '2026-01-01T10:00:00Z' }))).button.dataset.state).to.equal('unviewed');
+    expect((await row(conversation({ ...replied, lastReadAt: '2026-01-01T11:00:00Z' }))).button.dataset.state).to.equal('default');
+  });
+
+  it('keeps icon and dot visible when collapsed, with the text only for screen readers', async () => {
+    const { look, el, button } = await row(conversation({ live: true, title: 'Billing' }), true);
+    expect(look('.icon').display).to.not.equal('none');
+    expect(look('.dot').display).to.equal('block');
+    const text = el.shadowRoot!.querySelector('.sr-only')!;
+    expect(text.textContent).to.contain('Billing');
+    expect(getComputedStyle(text).width).to.equal('1px');
+    expect(button.textContent).to.contain('Live');
+  });
+
+  it('emits heed-select with its id when clicked', async () => {
+    const c = conversation();
+    const { el, button } = await row(c);
+    setTimeout(() => button.click());
+    const event = await oneEvent(el, 'heed-select');
+    expect(event.detail).to.deep.equal({ conversationId: c.id });
+    expect(event.composed && event.bubbles).to.be.true;
+  });
+
+  it('is accessible', async () => {
+    const { el } = await row(conversation({ inputNeeded: true }));
+    await expect(el).shadowDom.to.be.accessible();
+  });
+});
