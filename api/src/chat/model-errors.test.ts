@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startModelServer, type ModelServer } from '../model-server/server.ts';
 import type { ScriptedReply } from '../model-server/types.ts';
-import { classifyModelError, EmptyReplyError, FAILURE_TEXT, ModelTimeoutError } from './model-errors.ts';
+import { classifyModelError, EmptyReplyError, FAILURE_TEXT, ModelTimeoutError, StreamEndedEarlyError } from './model-errors.ts';
 
 /**
  * Every error here is a real one: thrown by the official SDK talking to the local model
@@ -96,6 +96,10 @@ describe('classifyModelError', () => {
   test('an empty reply and our own reply deadline are named and retried later', () => {
     expect(classifyModelError(new EmptyReplyError())).toEqual({ code: 'model_empty_reply', transient: true });
     expect(classifyModelError(new ModelTimeoutError(60_000))).toEqual({ code: 'model_timeout', transient: true });
+  });
+
+  test('a stream that closed without a finish reason is an incomplete reply, retried later', () => {
+    expect(classifyModelError(new StreamEndedEarlyError())).toEqual({ code: 'model_error', transient: true });
   });
 
   test('anything unrecognised is a generic error, still retried', () => {

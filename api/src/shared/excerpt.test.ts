@@ -39,6 +39,7 @@ describe('excerptOf', () => {
 
   test('underscores inside words are kept, since Markdown does not read them as emphasis', () => {
     expect(excerptOf('Set max_tokens in your config_file.')).toBe('Set max_tokens in your config_file.');
+    expect(excerptOf('See https://example.com/help/reset_password')).toBe('See https://example.com/help/reset_password');
   });
 });
 
