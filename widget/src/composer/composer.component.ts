@@ -1,0 +1,54 @@
+import { html } from 'lit';
+import { property, query } from 'lit/decorators.js';
+import { HeedElement } from '../shared/heed-element.ts';
+import { icons } from '../shared/icons.ts';
+import { styles } from './composer.styles.ts';
+
+/**
+ * Where the visitor writes: a textbox named "Message" and a "Send" button. Enter sends,
+ * Shift+Enter starts a new line. It stays usable while a reply streams — a message sent
+ * then is answered by the next reply.
+ *
+ * @event heed-send - The visitor sent a message: `detail: { content }`. The box then clears.
+ *
+ * @csspart form - The bar.
+ * @csspart input - The textarea.
+ * @csspart send - The send button.
+ *
+ * @cssproperty --heed-input-background - Textarea background.
+ */
+export class HeedComposer extends HeedElement {
+  static override styles = styles;
+
+  @property() placeholder = 'Write a message…';
+  @query('textarea') private textarea!: HTMLTextAreaElement;
+
+  override render() {
+    return html`<form part="form" @submit=${this.submit}>
+      <textarea part="input" rows="1" aria-label="Message" placeholder=${this.placeholder} maxlength="4000" @keydown=${this.keydown}></textarea>
+      <button part="send" type="submit">${icons.send}<span class="sr-only">Send</span></button>
+    </form>`;
+  }
+
+  override focus(options?: FocusOptions) {
+    this.textarea?.focus(options);
+  }
+
+  private keydown(e: KeyboardEvent) {
+    if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+    e.preventDefault();
+    this.send();
+  }
+
+  private submit(e: Event) {
+    e.preventDefault();
+    this.send();
+  }
+
+  private send() {
+    const content = this.textarea.value;
+    if (!content.trim()) return;
+    this.emit('heed-send', { content });
+    this.textarea.value = '';
+  }
+}

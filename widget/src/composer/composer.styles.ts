@@ -1,0 +1,49 @@
+import { css } from 'lit';
+import { srOnly } from '../shared/styles.ts';
+
+export const styles = [
+  srOnly,
+  css`
+    :host {
+      display: block;
+    }
+    form {
+      display: flex;
+      align-items: flex-end;
+      gap: 0.4rem;
+      padding: 0.55rem 0.6rem;
+      border-block-start: 1px solid var(--heed-border-color, #d0d7de);
+      background: var(--heed-background, #fff);
+    }
+    textarea {
+      flex: 1;
+      resize: none;
+      field-sizing: content;
+      min-height: 2.4rem;
+      max-height: 9rem;
+      box-sizing: border-box;
+      padding: 0.5rem 0.65rem;
+      font: inherit;
+      color: inherit;
+      border: 1px solid var(--heed-border-color, #d0d7de);
+      border-radius: var(--heed-radius-small, 8px);
+      background: var(--heed-input-background, #fff);
+    }
+    textarea:focus-visible,
+    button:focus-visible {
+      outline: 2px solid var(--heed-focus-color, #1a5fd0);
+      outline-offset: 1px;
+    }
+    button {
+      display: grid;
+      place-items: center;
+      width: 2.4rem;
+      height: 2.4rem;
+      border: none;
+      border-radius: var(--heed-radius-small, 8px);
+      cursor: pointer;
+      color: var(--heed-accent-contrast, #fff);
+      background: var(--heed-accent, #1f2328);
+    }
+  `,
+];

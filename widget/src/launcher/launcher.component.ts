@@ -1,0 +1,47 @@
+import { html, nothing } from 'lit';
+import { property } from 'lit/decorators.js';
+import { badgeOf, type AttentionCounts } from '../../../api/src/shared/attention.ts';
+import { HeedElement } from '../shared/heed-element.ts';
+import { icons } from '../shared/icons.ts';
+import { badgeText } from '../shared/badge-text.ts';
+import { styles } from './launcher.styles.ts';
+
+const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
+
+/**
+ * The bubble that opens and closes the chat ("Open chat" / "Close chat"), with a badge
+ * showing the count of the highest-priority state (live > input needed > unviewed), in
+ * that state's colour; no badge when nothing needs attention.
+ *
+ * @event heed-toggle - The visitor pressed the launcher: `detail: { open }` (the wanted state).
+ *
+ * @csspart launcher - The button.
+ * @csspart badge - The badge; `data-state` holds the state it counts.
+ *
+ * @cssproperty --heed-accent - Bubble colour.
+ * @cssproperty --heed-accent-contrast - Icon colour.
+ * @cssproperty --heed-launcher-size - Diameter (56px).
+ */
+export class HeedLauncher extends HeedElement {
+  static override styles = styles;
+
+  @property({ type: Boolean, reflect: true }) open = false;
+  @property({ attribute: false }) counts: AttentionCounts = IDLE;
+
+  override render() {
+    const badge = badgeOf(this.counts);
+    return html`<button part="launcher" aria-expanded=${this.open ? 'true' : 'false'} aria-describedby="badge-text" @click=${this.toggle}>
+        ${this.open ? icons.close : icons.chat}<span class="sr-only">${this.open ? 'Close chat' : 'Open chat'}</span>
+      </button>
+      ${badge ? html`<span class="badge" part="badge" data-state=${badge.state} aria-hidden="true">${badge.count}</span>` : nothing}
+      <span id="badge-text" class="sr-only">${badgeText(this.counts)}</span>`;
+  }
+
+  override focus(options?: FocusOptions) {
+    this.renderRoot.querySelector('button')?.focus(options);
+  }
+
+  private toggle() {
+    this.emit('heed-toggle', { open: !this.open });
+  }
+}

@@ -1,0 +1,76 @@
+import { html, nothing } from 'lit';
+import { property } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { HeedElement } from '../shared/heed-element.ts';
+import type { StreamingReply, ThreadMessage } from '../state/types.ts';
+import { arrange, type ThreadItem } from './arrange.ts';
+import { markdown } from './markdown.ts';
+import { styles } from './message-list.styles.ts';
+
+/**
+ * One thread: the visitor's messages (with a pending mark until the server has them),
+ * replies as sanitized Markdown, the reply that is streaming, and failed replies with a
+ * Retry button. It keeps the view pinned to the bottom while the visitor is there.
+ *
+ * @event heed-retry - The visitor asked to retry a failed reply: `detail: { conversationId }`.
+ *
+ * @csspart message - Every message bubble (also `user-message`, `assistant-message`, `streaming`).
+ *
+ * @cssproperty --heed-visitor-background - The visitor's bubbles (also `--heed-visitor-text`).
+ * @cssproperty --heed-reply-background - Reply bubbles.
+ * @cssproperty --heed-failed-background - Failed replies (also `--heed-failed-border`).
+ */
+export class HeedMessageList extends HeedElement {
+  static override styles = styles;
+
+  @property({ attribute: false }) messages: readonly ThreadMessage[] = [];
+  @property({ attribute: false }) reply?: StreamingReply;
+  @property({ type: Boolean }) loading = false;
+
+  private pinned = true;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.addEventListener('scroll', this.onScroll, { passive: true });
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.removeEventListener('scroll', this.onScroll);
+  }
+
+  override render() {
+    const items = arrange(this.messages, this.reply);
+    if (items.length === 0) return html`<p class="empty">${this.loading ? 'Loading…' : 'Ask anything — replies appear here.'}</p>`;
+    return html`<div class="list">${repeat(items, key, (item) => this.item(item))}</div>`;
+  }
+
+  override updated() {
+    if (this.pinned) this.scrollTop = this.scrollHeight;
+  }
+
+  private item(item: ThreadItem) {
+    if (item.kind === 'streaming') {
+      const { text } = item.reply;
+      return html`<div class="message assistant" part="message assistant-message streaming" aria-busy="true">
+        ${text ? html`<div class="md" ${markdown(text)}></div>` : html`<span class="typing"><span class="sr-only">Replying</span></span>`}
+      </div>`;
+    }
+    const m = item.message;
+    if (m.role === 'user') {
+      const mark = m.sendError ? m.sendError : m.pending ? 'Sending…' : null;
+      return html`<div class="message user ${m.pending ? 'pending' : ''}" part="message user-message" data-pending=${m.pending ? 'true' : nothing}>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
+    }
+    return html`<div class="message assistant ${m.error ? 'failed' : ''}" part="message assistant-message">
+      ${m.provenance ? html`<span class="provenance">${m.provenance}</span>` : nothing}
+      <div class="md" ${markdown(m.content)}></div>
+      ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>Retry</button>` : nothing}
+    </div>`;
+  }
+
+  private readonly onScroll = () => {
+    this.pinned = this.scrollHeight - this.scrollTop - this.clientHeight < 40;
+  };
+}
+
+const key = (item: ThreadItem) => (item.kind === 'streaming' ? `run:${item.reply.runId}` : item.message.clientMessageId ?? item.message.id);

@@ -1,0 +1,100 @@
+import { css } from 'lit';
+import { srOnly } from '../shared/styles.ts';
+
+export const styles = [
+  srOnly,
+  css`
+    :host {
+      display: block;
+      overflow-y: auto;
+      min-height: 0;
+      padding: 0.75rem;
+      box-sizing: border-box;
+      background: var(--heed-thread-background, var(--heed-background, #fff));
+    }
+    .list {
+      display: flex;
+      flex-direction: column;
+      gap: 0.6rem;
+    }
+    .message {
+      max-width: 85%;
+      padding: 0.5rem 0.75rem;
+      border-radius: var(--heed-radius, 12px);
+      line-height: 1.45;
+      overflow-wrap: anywhere;
+    }
+    .user {
+      align-self: flex-end;
+      white-space: pre-wrap;
+      color: var(--heed-visitor-text, #fff);
+      background: var(--heed-visitor-background, #1f2328);
+    }
+    .user.pending {
+      opacity: 0.7;
+    }
+    .mark {
+      display: block;
+      font-size: 0.72rem;
+      opacity: 0.85;
+      text-align: end;
+    }
+    .assistant {
+      align-self: flex-start;
+      color: var(--heed-text-color, #1f2328);
+      background: var(--heed-reply-background, #f0f2f4);
+    }
+    .assistant.failed {
+      background: var(--heed-failed-background, #ffebe9);
+      border: 1px solid var(--heed-failed-border, #ff8182);
+    }
+    .provenance {
+      display: block;
+      font-size: 0.72rem;
+      color: var(--heed-muted-color, #57606a);
+    }
+    .md > :first-child {
+      margin-top: 0;
+    }
+    .md > :last-child {
+      margin-bottom: 0;
+    }
+    .md pre {
+      overflow-x: auto;
+      padding: 0.5rem;
+      border-radius: 6px;
+      background: rgb(0 0 0 / 6%);
+    }
+    .md a {
+      color: var(--heed-link-color, #0550ae);
+    }
+    .typing::after {
+      content: '…';
+      animation: blink 1s steps(2) infinite;
+    }
+    @keyframes blink {
+      50% {
+        opacity: 0.3;
+      }
+    }
+    @media (prefers-reduced-motion: reduce) {
+      .typing::after {
+        animation: none;
+      }
+    }
+    button {
+      margin-top: 0.4rem;
+      font: inherit;
+      padding: 0.25rem 0.7rem;
+      border-radius: 6px;
+      border: 1px solid currentColor;
+      background: var(--heed-background, #fff);
+      cursor: pointer;
+    }
+    .empty {
+      color: var(--heed-muted-color, #57606a);
+      text-align: center;
+      margin-top: 2rem;
+    }
+  `,
+];

@@ -1,0 +1,105 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import './message-list.ts';
+import type { HeedMessageList } from './message-list.component.ts';
+import { renderMarkdown } from './markdown.ts';
+import { message } from '../test-support/fake-api.ts';
+import type { ThreadMessage } from '../state/types.ts';
+
+const conversationId = 'c1';
+const XSS = [
+  '<img src="data:," onerror="window.__xss = 1">',
+  '<script>window.__xss = 2</script>',
+  '[click](javascript:window.__xss=3)',
+  '<a href="https://example.com" onclick="window.__xss=4">site</a>',
+  '<iframe src="javascript:window.__xss=5"></iframe>',
+].join('\n\n');
+
+async function list(messages: ThreadMessage[], reply?: HeedMessageList['reply']) {
+  const el = await fixture<HeedMessageList>(html`<heed-message-list .messages=${messages} .reply=${reply}></heed-message-list>`);
+  return el;
+}
+
+function inert(root: ParentNode) {
+  for (const node of root.querySelectorAll('*')) {
+    for (const attr of node.getAttributeNames()) expect(attr.startsWith('on'), `${node.localName}[${attr}]`).to.be.false;
+    expect(node.localName).to.not.be.oneOf(['script', 'iframe']);
+  }
+  for (const a of root.querySelectorAll('a')) expect(a.getAttribute('href') ?? '').to.not.match(/^javascript:/i);
+}
+
+describe('heed-message-list', () => {
+  afterEach(() => delete (window as { __xss?: unknown }).__xss);
+
+  it('renders an XSS payload in a reply inert', async () => {
+    const el = await list([message({ conversationId, content: XSS })]);
+    const md = el.shadowRoot!.querySelector('.md')!;
+    await new Promise((r) => setTimeout(r, 50));
+    inert(md);
+    for (const a of md.querySelectorAll('a')) a.click();
+    expect((window as { __xss?: unknown }).__xss).to.be.undefined;
+  });
+
+  it('renders a visitor message as text, never as HTML', async () => {
+    const el = await list([message({ conversationId, role: 'user', content: '<img src=x onerror="window.__xss=9"> **hi**' })]);
+    const bubble = el.shadowRoot!.querySelector('.user')!;
+    expect(bubble.querySelector('img')).to.be.null;
+    expect(bubble.textContent).to.contain('<img src=x');
+  });
+
+  it('renders Markdown with links that open in a new tab without an opener or referrer', async () => {
+    const el = await list([message({ conversationId, content: 'See **this** [guide](https://example.com/guide)' })]);
+    const md = el.shadowRoot!.querySelector('.md')!;
+    expect(md.querySelector('strong')!.textContent).to.equal('this');
+    const a = md.querySelector('a')!;
+    expect(a.getAttribute('target')).to.equal('_blank');
+    expect(a.getAttribute('rel')).to.equal('noopener noreferrer');
+  });
+
+  it('falls back to a lazily loaded sanitizer where Element.setHTML is missing', async () => {
+    const proto = Element.prototype as { setHTML?: unknown };
+    const saved = proto.setHTML;
+    delete proto.setHTML;
+    try {
+      const el = document.createElement('div');
+      const done = renderMarkdown(el, `${XSS}\n\n[ok](https://example.com)`);
+      expect(el.textContent).to.contain('<img src="data:,"'); // plain text until the sanitizer arrives
+      await done;
+      inert(el);
+      expect(el.querySelector('a[href="https://example.com"]')!.getAttribute('rel')).to.equal('noopener noreferrer');
+    } finally {
+      proto.setHTML = saved;
+    }
+  });
+
+  it('marks an unacknowledged send as pending', async () => {
+    const el = await list([{ ...message({ conversationId, role: 'user', content: 'Hi', seq: '' }), pending: true }]);
+    const bubble = el.shadowRoot!.querySelector('.user')!;
+    expect(bubble.getAttribute('data-pending')).to.equal('true');
+    expect(bubble.textContent).to.contain('Sending…');
+  });
+
+  it('shows a streaming reply right after the messages it answers, above a message sent during it', async () => {
+    const a = message({ conversationId, role: 'user', content: 'first', runId: 'r1', state: 'claimed' });
+    const b = message({ conversationId, role: 'user', content: 'during the reply', state: 'pending' });
+    const el = await list([a, b], { runId: 'r1', text: 'Answer so far', after: [a.id] });
+    const texts = [...el.shadowRoot!.querySelectorAll('.message')].map((m) => m.textContent!.trim());
+    expect(texts).to.deep.equal(['first', 'Answer so far', 'during the reply']);
+  });
+
+  it('offers Retry on a failed reply', async () => {
+    const el = await list([message({ conversationId, content: 'The reply failed.', error: 'model_unavailable' })]);
+    const button = el.shadowRoot!.querySelector('button')!;
+    let detail: unknown;
+    el.addEventListener('heed-retry', (e) => (detail = (e as CustomEvent).detail));
+    button.click();
+    expect(detail).to.deep.equal({ conversationId });
+  });
+
+  it('updates streaming text in place as deltas arrive', async () => {
+    const el = await list([], { runId: 'r1', text: 'Hel' });
+    el.reply = { runId: 'r1', text: 'Hello **world**' };
+    await el.updateComplete;
+    await waitUntil(() => el.shadowRoot!.querySelector('strong'));
+    expect(el.shadowRoot!.querySelector('.md')!.textContent!.trim()).to.equal('Hello world');
+  });
+});

@@ -1,0 +1,62 @@
+import { html } from 'lit';
+import { property } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { HeedElement } from '../shared/heed-element.ts';
+import { icons } from '../shared/icons.ts';
+import type { ConversationView } from '../state/types.ts';
+import { styles } from './sidebar.styles.ts';
+
+/**
+ * The visitor's conversations (a list named "Conversations"), a "New conversation"
+ * button, and a toggle that collapses the sidebar to icons and dots.
+ *
+ * @event heed-select - From a row: `detail: { conversationId }`.
+ * @event heed-new-conversation - The visitor asked for a new conversation.
+ * @event heed-sidebar-toggle - The collapse toggle was pressed: `detail: { collapsed }` (the new value).
+ *
+ * @csspart new - The "New conversation" button.
+ * @csspart list - The list of rows.
+ *
+ * @cssproperty --heed-sidebar-width - Width when expanded (16rem).
+ * @cssproperty --heed-sidebar-collapsed-width - Width when collapsed (3.5rem).
+ * @cssproperty --heed-sidebar-background - Background.
+ */
+export class HeedSidebar extends HeedElement {
+  static override styles = styles;
+
+  @property({ attribute: false }) conversations: readonly ConversationView[] = [];
+  @property({ attribute: false }) selectedId: string | null = null;
+  @property({ type: Boolean, reflect: true }) collapsed = false;
+  /** hides the collapse toggle (in the narrow layout the sidebar is a drawer instead) */
+  @property({ type: Boolean, attribute: 'no-collapse' }) noCollapse = false;
+  @property() locale?: string;
+  @property({ type: Number }) now?: number;
+
+  override render() {
+    const hide = (text: string) => (this.collapsed ? html`<span class="sr-only">${text}</span>` : html`<span>${text}</span>`);
+    return html`
+      <div class="top">
+        <h2 id="heading" class=${this.collapsed ? 'sr-only' : ''}>Conversations</h2>
+        ${this.noCollapse
+          ? null
+          : html`<button class="toggle" @click=${this.toggle}>
+              ${this.collapsed ? icons.expand : icons.collapse}<span class="sr-only">${this.collapsed ? 'Expand sidebar' : 'Collapse sidebar'}</span>
+            </button>`}
+      </div>
+      <button class="new" part="new" @click=${() => this.emit('heed-new-conversation')}>${icons.plus}${hide('New conversation')}</button>
+      <ul part="list" aria-labelledby="heading">
+        ${repeat(
+          this.conversations,
+          (c) => c.id,
+          (c) => html`<li>
+            <heed-conversation-row .conversation=${c} ?collapsed=${this.collapsed} .selected=${c.id === this.selectedId} .locale=${this.locale} .now=${this.now}></heed-conversation-row>
+          </li>`,
+        )}
+      </ul>
+    `;
+  }
+
+  private toggle() {
+    this.emit('heed-sidebar-toggle', { collapsed: !this.collapsed });
+  }
+}
