@@ -11,7 +11,9 @@ export const clientMessageId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$
 export const messageContent = z
   .string()
   .max(MESSAGE_MAX, `at most ${MESSAGE_MAX} characters`)
-  .refine((s) => s.trim().length > 0, 'must not be empty');
+  .refine((s) => s.trim().length > 0, 'must not be empty')
+  // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database
+  .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 
 /** An IANA zone the runtime knows (e.g. Europe/Paris). */
 export const timeZone = z

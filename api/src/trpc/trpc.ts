@@ -29,9 +29,15 @@ const t = initTRPC.context<Context>().create({
     client: { reconnectAfterInactivityMs: Number(process.env.SSE_PING_MS ?? 10_000) * 3 },
   },
   errorFormatter({ shape, error }) {
-    // Input errors list the offending fields; nothing else of the error leaves the server.
-    const fieldErrors = error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError ? z.flattenError(error.cause).fieldErrors : null;
-    return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors } };
+    // Input errors name the offending fields; an internal error says nothing of its cause
+    // (database and provider messages go to the log, never to clients).
+    const zod = error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError ? z.flattenError(error.cause) : null;
+    const internal = error.code === 'INTERNAL_SERVER_ERROR';
+    return {
+      ...shape,
+      message: internal ? 'Something went wrong on our side. Please try again.' : shape.message,
+      data: { ...shape.data, stack: undefined, fieldErrors: zod?.fieldErrors ?? null, formErrors: zod?.formErrors ?? null },
+    };
   },
 });
 
@@ -39,10 +45,16 @@ export const router = t.router;
 export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Every visitor procedure: a valid token is required, and `ctx.visitor` is narrowed. */
-export const visitorProcedure = t.procedure.use(({ ctx, next }) => {
-  if (!ctx.visitor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'A valid visitor token is required. Call session.start first.' });
-  return next({ ctx: { ...ctx, visitor: ctx.visitor } });
+/**
+ * Every visitor procedure: a valid token for a visitor that still exists is required, and
+ * `ctx.visitor` is narrowed. A deleted visitor's token is refused like a forged one, so the
+ * widget simply starts a new session.
+ */
+export const visitorProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const claims = ctx.visitor;
+  const exists = claims && (await ctx.services.db.visitor.count({ where: { id: claims.visitorId, siteId: claims.siteId } })) > 0;
+  if (!claims || !exists) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'A valid visitor token is required. Call session.start first.' });
+  return next({ ctx: { ...ctx, visitor: claims } });
 });
 
 /** Thrown for ids that do not exist or belong to someone else: the two are indistinguishable on purpose. */

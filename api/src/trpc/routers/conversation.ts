@@ -7,7 +7,7 @@ import { uuid } from '../inputs.ts';
 
 export const conversationRouter = router({
   /** Opens an empty conversation; its first message becomes the fallback title. */
-  create: visitorProcedure.input(z.object({}).strict().optional()).mutation(async ({ ctx }) => {
+  create: visitorProcedure.input(z.strictObject({}).optional()).mutation(async ({ ctx }) => {
     const { db, bus } = ctx.services;
     const { visitorId, siteId } = ctx.visitor;
     return transactWithEvents(db, bus, async (tx, emit) => {
@@ -22,7 +22,7 @@ export const conversationRouter = router({
   list: visitorProcedure.query(({ ctx }) => listConversations(ctx.services.db, ctx.visitor.visitorId)),
 
   /** One conversation with its newest messages. */
-  get: visitorProcedure.input(z.object({ conversationId: uuid })).query(async ({ ctx, input }) => {
+  get: visitorProcedure.input(z.strictObject({ conversationId: uuid })).query(async ({ ctx, input }) => {
     const found = await getConversation(ctx.services.db, ctx.visitor.visitorId, input.conversationId);
     if (!found) throw notFound('conversation');
     return found;
@@ -33,7 +33,7 @@ export const conversationRouter = router({
    * displayed, never "now". The server keeps the maximum.
    */
   markRead: visitorProcedure
-    .input(z.object({ conversationId: uuid, lastAssistantAt: z.string().datetime({ offset: true }) }))
+    .input(z.strictObject({ conversationId: uuid, lastAssistantAt: z.string().datetime({ offset: true }) }))
     .mutation(async ({ ctx, input }) => {
       const conversation = await markRead(ctx.services, {
         visitorId: ctx.visitor.visitorId,

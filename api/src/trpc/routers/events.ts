@@ -12,7 +12,7 @@ export const eventsRouter = router({
    * reply deltas and snapshots are untracked (the stored reply supersedes them).
    * Start from the `cursor` of `conversation.list` / `conversation.get`.
    */
-  subscribe: visitorProcedure.input(z.object({ lastEventId: eventId.nullish() }).optional()).subscription(async function* ({ ctx, input, signal }) {
+  subscribe: visitorProcedure.input(z.strictObject({ lastEventId: eventId.nullish() }).optional()).subscription(async function* ({ ctx, input, signal }) {
     const abort = signal ?? new AbortController().signal;
     for await (const item of visitorEvents(ctx.services, ctx.visitor.visitorId, input?.lastEventId ?? null, abort)) {
       const event: VisitorEvent = item.id === null ? item.event : { ...item.event, eventId: item.id };

@@ -10,11 +10,11 @@ export const messageRouter = router({
    * with the same `clientMessageId` returns the same row.
    */
   send: visitorProcedure
-    .input(z.object({ conversationId: uuid, clientMessageId, content: messageContent }))
+    .input(z.strictObject({ conversationId: uuid, clientMessageId, content: messageContent }))
     .mutation(({ ctx, input }) => sendMessage(ctx.services, { visitorId: ctx.visitor.visitorId, ...input })),
 
   /** Asks again for the reply that failed; its messages are answered in the next run. */
-  retry: visitorProcedure.input(z.object({ conversationId: uuid })).mutation(async ({ ctx, input }) => {
+  retry: visitorProcedure.input(z.strictObject({ conversationId: uuid })).mutation(async ({ ctx, input }) => {
     const requeued = await retryFailed(ctx.services, { visitorId: ctx.visitor.visitorId, conversationId: input.conversationId });
     if (requeued === null) throw notFound('conversation');
     return { requeued };

@@ -11,7 +11,7 @@ export const sessionRouter = router({
    * so a widget with stale storage always recovers.
    */
   start: publicProcedure
-    .input(z.object({ siteKey: z.string().min(1).max(64), visitorToken: z.string().max(300).optional(), timeZone: timeZone.optional() }))
+    .input(z.strictObject({ siteKey: z.string().min(1).max(64), visitorToken: z.string().max(300).optional(), timeZone: timeZone.optional() }))
     .mutation(async ({ ctx, input }) => {
       const { db, config } = ctx.services;
       const site = await db.site.findUnique({ where: { key: input.siteKey }, select: { id: true, name: true } });
