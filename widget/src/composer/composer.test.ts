@@ -1,3 +1,4 @@
+/// <reference types="mocha" />
 import { expect, fixture, html } from '@open-wc/testing';
 import './composer.ts';
 import type { HeedComposer } from './composer.component.ts';

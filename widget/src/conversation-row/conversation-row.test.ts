@@ -1,3 +1,4 @@
+/// <reference types="mocha" />
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import './conversation-row.ts';
 import type { HeedConversationRow } from './conversation-row.component.ts';

@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import { property } from 'lit/decorators.js';
 import { badgeOf, type AttentionCounts } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
-import { icons } from '../shared/icons.ts';
+import { chatIcon, closeIcon } from '../shared/icons.ts';
 import { badgeText } from '../shared/badge-text.ts';
 import { styles } from './launcher.styles.ts';
 
@@ -31,7 +31,7 @@ export class HeedLauncher extends HeedElement {
   override render() {
     const badge = badgeOf(this.counts);
     return html`<button part="launcher" aria-expanded=${this.open ? 'true' : 'false'} aria-describedby="badge-text" @click=${this.toggle}>
-        ${this.open ? icons.close : icons.chat}<span class="sr-only">${this.open ? 'Close chat' : 'Open chat'}</span>
+        ${this.open ? closeIcon : chatIcon}<span class="sr-only">${this.open ? 'Close chat' : 'Open chat'}</span>
       </button>
       ${badge ? html`<span class="badge" part="badge" data-state=${badge.state} aria-hidden="true">${badge.count}</span>` : nothing}
       <span id="badge-text" class="sr-only">${badgeText(this.counts)}</span>`;

@@ -1,3 +1,4 @@
+/// <reference types="mocha" />
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import './message-list.ts';
 import type { HeedMessageList } from './message-list.component.ts';

@@ -1,5 +1,7 @@
+/// <reference types="mocha" />
 import { expect } from '@open-wc/testing';
 import { HeedStore } from './store.ts';
+import { ThreadSync } from './thread-sync.ts';
 import { conversation, FakeApi, message, settle } from '../test-support/fake-api.ts';
 
 async function started(api: FakeApi) {
@@ -40,7 +42,7 @@ describe('HeedStore', () => {
     const c = conversation({ live: true, liveRunId: 'r1' });
     const api = new FakeApi({ conversations: [c] });
     const store = await started(api);
-    await store.loadThread(c.id);
+    await new ThreadSync(store).load(c.id);
     api.emit({ type: 'reply.delta', conversationId: c.id, runId: 'r1', offset: 0, text: 'Hi' });
     const reply = message({ conversationId: c.id, runId: 'r1', content: 'Hi there' });
     api.emit({ type: 'reply.completed', conversationId: c.id, runId: 'r1', message: reply });
@@ -53,14 +55,15 @@ describe('HeedStore', () => {
     const c = conversation();
     const api = new FakeApi({ conversations: [c] });
     const store = await started(api);
-    const local = store.send(c.id, 'Hello');
+    const threads = new ThreadSync(store);
+    const local = threads.send(c.id, 'Hello');
     expect(store.state.threads.get(c.id)?.[0]).to.include({ content: 'Hello', pending: true });
-    expect(store.hasUnsentMessages).to.be.true;
+    expect(store.unsent()).to.be.true;
     await settle();
     const [shown] = store.state.threads.get(c.id)!;
     expect(shown!.pending).to.be.undefined;
     expect(shown!.clientMessageId).to.equal(local.clientMessageId);
-    expect(store.hasUnsentMessages).to.be.false;
+    expect(store.unsent()).to.be.false;
     store.stop();
   });
 
@@ -68,11 +71,12 @@ describe('HeedStore', () => {
     const c = conversation();
     const api = new FakeApi({ conversations: [c] });
     const store = await started(api);
+    const threads = new ThreadSync(store);
     api.offline = true;
-    store.send(c.id, 'one');
+    threads.send(c.id, 'one');
     await settle();
     expect(store.state.connection).to.equal('offline');
-    store.send(c.id, 'two');
+    threads.send(c.id, 'two');
     await settle();
     expect(api.callsOf('send')).to.have.length(1); // the second waited: we know we are offline
     api.offline = false;

@@ -1,14 +1,14 @@
 import { countAttention, type AttentionCounts } from '../../../api/src/shared/attention.ts';
 import { AuthError, OfflineError, type HeedApi, type SubscriptionState } from './heed-api.ts';
 import { applyDelta, applySnapshot } from './reply-text.ts';
-import { mergeMessages, setMessageStates, upsertConversation } from './merge.ts';
+import { upsertConversation } from './merge.ts';
 import type { ConnectionStatus, ConversationView, StreamingReply, ThreadMessage, VisitorEvent } from './types.ts';
 
 /** Everything the widget renders, replaced (never mutated) on every change. */
 export interface StoreState {
   /** most recently active first */
   conversations: readonly ConversationView[];
-  /** messages of the threads that were opened, by conversation id */
+  /** messages of the threads that were opened, by conversation id (kept by `ThreadSync`) */
   threads: ReadonlyMap<string, readonly ThreadMessage[]>;
   /** the reply streaming in each live conversation */
   replies: ReadonlyMap<string, StreamingReply>;
@@ -23,17 +23,18 @@ export interface StoreOptions {
   siteKey: string;
   /** where the visitor token lives between visits (localStorage in the page) */
   tokens?: { read(siteKey: string): string | undefined; write(siteKey: string, token: string): void };
-  /** the window whose online/offline events the store follows */
-  net?: Pick<Window, 'addEventListener' | 'removeEventListener'> & { navigator: { onLine: boolean } };
 }
 
 /** Longest wait between two attempts to start a session that failed. */
 const MAX_BACKOFF_MS = 30_000;
+/** How soon a request that failed offline is tried again when the browser still claims to be online. */
+const RECHECK_MS = 5_000;
 
 /**
- * The widget's one source of state: it starts the visitor session, loads conversations,
- * follows the event stream and applies every event, and owns optimistic sends and the
- * offline queue. Components subscribe and render; they never hold server state.
+ * The widget's one source of state, in the first chunk: it starts the visitor session,
+ * loads conversations, follows the event stream (conversations, streaming replies,
+ * connection) and counts attention with the shared rule. Threads, sends and the offline
+ * queue are `ThreadSync`'s, loaded with the panel. Components subscribe and render.
  *
  * @example
  * const store = new HeedStore({ api: createTrpcApi(origin), siteKey });
@@ -42,24 +43,22 @@ const MAX_BACKOFF_MS = 30_000;
  */
 export class HeedStore {
   state: StoreState = { conversations: [], threads: new Map(), replies: new Map(), connection: 'connecting', siteName: null, ready: false };
+  readonly api: HeedApi;
+  /** set by ThreadSync: whether a send is still unacknowledged */
+  unsent: () => boolean = () => false;
 
   private readonly listeners = new Set<(state: StoreState) => void>();
-  /** sends not yet acknowledged, in the order the visitor made them */
-  private outbox: ThreadMessage[] = [];
-  private readonly inFlight = new Set<string>();
-  private online: boolean;
+  private readonly eventListeners = new Set<(event: VisitorEvent) => void>();
+  private online = navigator.onLine;
   private subscription: SubscriptionState | 'signed_out' = 'connecting';
   private unsubscribe: (() => void) | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private recheckTimer: ReturnType<typeof setTimeout> | undefined;
   private attempts = 0;
   private stopped = false;
 
   constructor(private readonly opts: StoreOptions) {
-    this.online = this.net.navigator.onLine;
-  }
-
-  private get net() {
-    return this.opts.net ?? window;
+    this.api = opts.api;
   }
 
   /** Calls `fn` after every change; returns the unsubscribe. */
@@ -68,14 +67,15 @@ export class HeedStore {
     return () => this.listeners.delete(fn);
   }
 
+  /** Calls `fn` with every event of the visitor's stream, after the store applied it. */
+  onEvent(fn: (event: VisitorEvent) => void): () => void {
+    this.eventListeners.add(fn);
+    return () => this.eventListeners.delete(fn);
+  }
+
   /** Per-state counts over all conversations, by the shared attention rule. */
   get counts(): AttentionCounts {
     return countAttention(this.state.conversations);
-  }
-
-  /** True while a send has not been acknowledged (the page should warn before unloading). */
-  get hasUnsentMessages(): boolean {
-    return this.outbox.length > 0;
   }
 
   conversation(id: string | null): ConversationView | undefined {
@@ -84,69 +84,39 @@ export class HeedStore {
 
   async start(): Promise<void> {
     this.stopped = false;
-    this.net.addEventListener('online', this.onOnline);
-    this.net.addEventListener('offline', this.onOffline);
+    addEventListener('online', this.onOnline);
+    addEventListener('offline', this.onOffline);
     await this.connect();
   }
 
   stop(): void {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.recheckTimer);
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.net.removeEventListener('online', this.onOnline);
-    this.net.removeEventListener('offline', this.onOffline);
+    removeEventListener('online', this.onOnline);
+    removeEventListener('offline', this.onOffline);
   }
 
-  /** Loads a thread's newest messages, keeping anything already shown (optimistic sends, events). */
-  async loadThread(conversationId: string): Promise<void> {
-    const { conversation, messages } = await this.opts.api.getConversation(conversationId);
-    this.set({
-      conversations: upsertConversation(this.state.conversations, conversation),
-      threads: withEntry(this.state.threads, conversationId, mergeMessages(this.state.threads.get(conversationId) ?? [], messages)),
-    });
+  /** A request failed for want of a network: show "offline" until it comes back. */
+  reportOffline(): void {
+    this.online = false;
+    this.set({});
+    // The browser may never fire `online` (it thought it was online all along): look again later.
+    clearTimeout(this.recheckTimer);
+    this.recheckTimer = setTimeout(() => navigator.onLine && this.onOnline(), RECHECK_MS);
   }
 
   async createConversation(): Promise<ConversationView> {
-    const conversation = await this.opts.api.createConversation();
-    this.set({
-      conversations: upsertConversation(this.state.conversations, conversation),
-      threads: withEntry(this.state.threads, conversation.id, this.state.threads.get(conversation.id) ?? []),
-    });
+    const conversation = await this.api.createConversation();
+    this.put(conversation);
     return conversation;
   }
 
-  /**
-   * Shows the visitor's message at once with a pending mark and delivers it; offline, it
-   * waits in the queue and goes out once when the connection is back. The same
-   * `clientMessageId` makes any repeat harmless on the server.
-   */
-  send(conversationId: string, content: string): ThreadMessage {
-    const clientMessageId = crypto.randomUUID();
-    const message: ThreadMessage = {
-      id: `local:${clientMessageId}`,
-      seq: '',
-      conversationId,
-      role: 'user',
-      content,
-      clientMessageId,
-      state: 'pending',
-      provenance: null,
-      runId: null,
-      error: null,
-      createdAt: new Date().toISOString(),
-      pending: true,
-    };
-    this.outbox = [...this.outbox, message];
-    this.putMessages(conversationId, [message]);
-    void this.deliver(message);
-    return message;
-  }
-
-  async retry(conversationId: string): Promise<void> {
-    await this.opts.api.retry(conversationId);
-    const thread = this.state.threads.get(conversationId);
-    if (thread) this.set({ threads: withEntry(this.state.threads, conversationId, thread.map((m) => (m.state === 'failed' && m.role === 'user' ? { ...m, state: 'pending' } : m))) });
+  /** Puts a conversation view into the list (newest copy wins, read marker only moves forward). */
+  put(conversation: ConversationView): void {
+    this.set({ conversations: upsertConversation(this.state.conversations, conversation) });
   }
 
   /**
@@ -155,49 +125,46 @@ export class HeedStore {
    */
   async markRead(conversationId: string, lastAssistantAt: string): Promise<void> {
     const current = this.conversation(conversationId);
-    if (current) this.set({ conversations: upsertConversation(this.state.conversations, { ...current, lastReadAt: lastAssistantAt }) });
-    const updated = await this.opts.api.markRead(conversationId, lastAssistantAt);
-    this.set({ conversations: upsertConversation(this.state.conversations, updated) });
+    if (current) this.put({ ...current, lastReadAt: lastAssistantAt });
+    this.put(await this.api.markRead(conversationId, lastAssistantAt));
   }
 
   /** Applies one event of the visitor's stream. Events replace state, so a repeat is harmless. */
   apply(event: VisitorEvent): void {
     const { conversationId } = event;
+    const reply = this.state.replies.get(conversationId);
     switch (event.type) {
-      case 'conversation.updated': {
-        const replies = new Map(this.state.replies);
-        const reply = replies.get(conversationId);
-        if (reply && !event.conversation.live) replies.delete(conversationId);
-        return this.set({ conversations: upsertConversation(this.state.conversations, event.conversation), replies });
-      }
-      case 'message.created':
-        return this.putMessages(conversationId, [event.message]);
-      case 'run.started': {
-        this.updateThread(conversationId, (t) => setMessageStates(t, (m) => event.claimedMessageIds.includes(m.id), { state: 'claimed', runId: event.runId }));
-        return this.setReply(conversationId, { runId: event.runId, text: '', after: event.claimedMessageIds });
-      }
+      case 'conversation.updated':
+        this.put(event.conversation);
+        if (reply && !event.conversation.live) this.setReply(conversationId, null);
+        break;
+      case 'run.started':
+        this.setReply(conversationId, { runId: event.runId, text: '', after: event.claimedMessageIds });
+        break;
       case 'reply.snapshot':
       case 'reply.delta': {
-        const prior = this.state.replies.get(conversationId);
-        const current = prior?.runId === event.runId ? prior : { runId: event.runId, text: '' };
+        const current = reply?.runId === event.runId ? reply : { runId: event.runId, text: '' };
         const text = event.type === 'reply.delta' ? applyDelta(current.text, event) : applySnapshot(current.text, event);
-        if (text !== current.text || !prior) this.setReply(conversationId, { ...current, text });
-        return;
+        if (text !== current.text || !reply) this.setReply(conversationId, { ...current, text });
+        break;
       }
       case 'reply.completed':
-      case 'reply.failed': {
-        const state = event.type === 'reply.completed' ? 'answered' : 'failed';
-        this.updateThread(conversationId, (t) => setMessageStates(t, (m) => m.runId === event.runId && m.role === 'user' && m.state === 'claimed', { state }));
-        this.putMessages(conversationId, [event.message]);
-        if (this.state.replies.get(conversationId)?.runId === event.runId) this.setReply(conversationId, null);
-        return;
-      }
+      case 'reply.failed':
+        if (reply?.runId === event.runId) this.setReply(conversationId, null);
     }
+    for (const fn of this.eventListeners) fn(event);
+  }
+
+  /** Replaces part of the state and tells every subscriber (ThreadSync writes `threads` here). */
+  set(patch: Partial<StoreState>): void {
+    const connection: ConnectionStatus =
+      this.subscription === 'signed_out' ? 'sign_in_needed' : !this.online ? 'offline' : this.subscription;
+    this.state = { ...this.state, ...patch, connection };
+    for (const fn of this.listeners) fn(this.state);
   }
 
   private async connect(): Promise<void> {
-    const { api, siteKey } = this.opts;
-    const tokens = this.opts.tokens;
+    const { api, siteKey, tokens } = this.opts;
     try {
       const session = await api.startSession({ siteKey, visitorToken: tokens?.read(siteKey), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
       tokens?.write(siteKey, session.visitorToken);
@@ -237,63 +204,17 @@ export class HeedStore {
 
   private setSubscription(s: SubscriptionState | 'signed_out'): void {
     this.subscription = s;
-    if (s === 'connected') {
-      this.online = true;
-      this.flush();
-    }
+    if (s === 'connected') this.online = true;
     this.set({});
   }
 
   private readonly onOnline = () => {
     this.online = true;
     this.set({});
-    this.flush();
     if (!this.unsubscribe && !this.stopped) void this.connect();
   };
 
-  private readonly onOffline = () => {
-    this.online = false;
-    this.set({});
-  };
-
-  /** Sends every queued message not already on its way. */
-  private flush(): void {
-    for (const m of this.outbox) void this.deliver(m);
-  }
-
-  private async deliver(message: ThreadMessage): Promise<void> {
-    const { clientMessageId, conversationId, content } = message;
-    if (!clientMessageId || this.inFlight.has(clientMessageId) || !this.online) return;
-    this.inFlight.add(clientMessageId);
-    try {
-      const saved = await this.opts.api.send({ conversationId, clientMessageId, content });
-      this.outbox = this.outbox.filter((m) => m.clientMessageId !== clientMessageId);
-      this.putMessages(conversationId, [saved]);
-    } catch (err) {
-      if (err instanceof OfflineError) {
-        // stays queued; the `online` event or the reconnected stream sends it
-        this.online = false;
-        this.set({});
-        return;
-      }
-      this.outbox = this.outbox.filter((m) => m.clientMessageId !== clientMessageId);
-      this.updateThread(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? { ...m, pending: false, sendError: 'Not sent' } : m)));
-    } finally {
-      this.inFlight.delete(clientMessageId);
-    }
-  }
-
-  private putMessages(conversationId: string, messages: ThreadMessage[]): void {
-    const thread = this.state.threads.get(conversationId);
-    // Threads never opened are loaded whole when opened; only opened ones follow events.
-    if (!thread && messages.every((m) => !m.pending)) return;
-    this.set({ threads: withEntry(this.state.threads, conversationId, mergeMessages(thread ?? [], messages)) });
-  }
-
-  private updateThread(conversationId: string, fn: (t: readonly ThreadMessage[]) => readonly ThreadMessage[]): void {
-    const thread = this.state.threads.get(conversationId);
-    if (thread) this.set({ threads: withEntry(this.state.threads, conversationId, fn(thread)) });
-  }
+  private readonly onOffline = () => this.reportOffline();
 
   private setReply(conversationId: string, reply: StreamingReply | null): void {
     const replies = new Map(this.state.replies);
@@ -301,15 +222,4 @@ export class HeedStore {
     else replies.delete(conversationId);
     this.set({ replies });
   }
-
-  private set(patch: Partial<StoreState>): void {
-    const connection: ConnectionStatus =
-      this.subscription === 'signed_out' ? 'sign_in_needed' : !this.online ? 'offline' : this.subscription;
-    this.state = { ...this.state, ...patch, connection };
-    for (const fn of this.listeners) fn(this.state);
-  }
-}
-
-function withEntry<V>(map: ReadonlyMap<string, V>, key: string, value: V): Map<string, V> {
-  return new Map(map).set(key, value);
 }

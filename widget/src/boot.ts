@@ -1,0 +1,69 @@
+import './widget/widget.ts';
+import './unread-badge/unread-badge.ts';
+import { HeedStore } from './state/store.ts';
+import { createTrpcApi } from './state/trpc-api.ts';
+import { readToken, writeToken } from './state/token-storage.ts';
+import { createHostApi, type HeedCommand } from './host/host-api.ts';
+import { publishCounts } from './host/counts-signal.ts';
+import type { HeedWidget } from './widget/widget.component.ts';
+
+/** What the `<script>` tag (or a `<heed-widget>` element's attributes) configures. */
+export interface EmbedConfig {
+  site: string;
+  /** API origin: the script's own origin unless `data-api` says otherwise */
+  origin: string;
+  mode?: string;
+  position?: string;
+  locale?: string;
+  documentTitle?: boolean;
+  appBadge?: boolean;
+  /** CSS selector of the host container for inline mode */
+  container?: string;
+}
+
+/**
+ * The first chunk's work: find or create `<heed-widget>`, start the store (session,
+ * conversations, event stream), install `window.Heed` and replay the calls queued before
+ * load, and publish the counts to the host page. The panel loads on first open.
+ */
+export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as never): HeedWidget | null {
+  if (!config.site) {
+    console.error('[heed] the script tag needs data-site="YOUR_SITE_KEY"');
+    return null;
+  }
+  const store = new HeedStore({ api: createTrpcApi(config.origin), siteKey: config.site, tokens: { read: readToken, write: writeToken } });
+  const widget = mount(config);
+  widget.store = store;
+
+  const queued = w.Heed?.q ?? [];
+  const { command, notifyCounts } = createHostApi({
+    widget,
+    store,
+    identify: () => console.warn('[heed] identify: verified identity is not available on this server yet'),
+  });
+  w.Heed = command;
+
+  store.subscribe(() => {
+    const counts = store.counts;
+    if (publishCounts(counts, { documentTitle: config.documentTitle, appBadge: config.appBadge })) notifyCounts(counts);
+  });
+  // Replies survive a refresh on the server; only a send still on its way would be lost.
+  window.addEventListener('beforeunload', (e) => {
+    if (store.unsent()) e.preventDefault();
+  });
+
+  for (const args of Array.from(queued)) command(...(Array.from(args) as [string, ...unknown[]]));
+  void store.start();
+  return widget;
+}
+
+function mount(config: EmbedConfig): HeedWidget {
+  const existing = document.querySelector('heed-widget');
+  const container = config.container ? document.querySelector(config.container) : null;
+  const widget = existing ?? document.createElement('heed-widget');
+  if (config.mode === 'inline' || config.mode === 'launcher') widget.mode = config.mode;
+  if (config.position === 'bottom-left' || config.position === 'bottom-right') widget.position = config.position;
+  if (config.locale) widget.locale = config.locale;
+  if (!existing) (container ?? document.body).append(widget);
+  return widget;
+}

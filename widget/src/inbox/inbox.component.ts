@@ -1,0 +1,56 @@
+import { html, nothing } from 'lit';
+import { property } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
+import { excerptOf } from '../../../api/src/shared/excerpt.ts';
+import { HeedElement } from '../shared/heed-element.ts';
+import type { ConversationView, StreamingReply } from '../state/types.ts';
+import { styles } from './inbox.styles.ts';
+
+const STATE_TEXT: Record<Attention, string> = { live: 'Live', input_needed: 'Input needed', unviewed: 'New response', default: '' };
+
+/** Conversations that need the visitor: any attention state, or a failed latest reply. */
+export function needingAttention(conversations: readonly ConversationView[]): ConversationView[] {
+  return conversations.filter((c) => c.failed || attentionOf(c) !== 'default');
+}
+
+/**
+ * The home view: every conversation that needs attention, with its excerpt (a live one
+ * shows the reply as it streams); failed replies show their error excerpt and a Retry.
+ *
+ * @event heed-select - Open a conversation: `detail: { conversationId }`.
+ * @event heed-retry - Retry a failed reply: `detail: { conversationId }`.
+ * @event heed-new-conversation - Start a conversation (from the empty state).
+ *
+ * @csspart item - One conversation; `data-state` holds its attention state.
+ */
+export class HeedInbox extends HeedElement {
+  static override styles = styles;
+
+  @property({ attribute: false }) conversations: readonly ConversationView[] = [];
+  @property({ attribute: false }) replies: ReadonlyMap<string, StreamingReply> = new Map();
+
+  override render() {
+    const list = needingAttention(this.conversations);
+    return html`<h3>Needs your attention</h3>
+      ${list.length === 0
+        ? html`<p class="empty">You're all caught up.</p>
+            <button class="start" @click=${() => this.emit('heed-new-conversation')}>Start a conversation</button>`
+        : html`<ul>
+            ${repeat(list, (c) => c.id, (c) => this.item(c))}
+          </ul>`}`;
+  }
+
+  private item(c: ConversationView) {
+    const state = attentionOf(c);
+    const streaming = this.replies.get(c.id)?.text;
+    const excerpt = state === 'live' && streaming ? excerptOf(streaming) : c.excerpt;
+    const failed = c.failed && state !== 'live';
+    return html`<li part="item" data-state=${state} class=${failed ? 'failed' : ''}>
+      <button class="open" @click=${() => this.emit('heed-select', { conversationId: c.id })}>${c.title ?? 'New conversation'}</button>
+      <span class="state">${failed ? 'Reply failed' : STATE_TEXT[state]}</span>
+      ${excerpt ? html`<p class="excerpt">${excerpt}</p>` : nothing}
+      ${failed ? html`<button class="retry" @click=${() => this.emit('heed-retry', { conversationId: c.id })}>Retry</button>` : nothing}
+    </li>`;
+  }
+}

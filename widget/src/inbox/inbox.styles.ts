@@ -1,0 +1,81 @@
+import { css } from 'lit';
+import { stateColours } from '../shared/styles.ts';
+
+export const styles = [
+  stateColours,
+  css`
+    :host {
+      display: block;
+      overflow-y: auto;
+      min-height: 0;
+      padding: 0.75rem;
+      box-sizing: border-box;
+    }
+    h3 {
+      margin: 0 0 0.6rem;
+      font-size: 0.95rem;
+    }
+    ul {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+      display: grid;
+      gap: 0.5rem;
+    }
+    li {
+      border: 1px solid var(--heed-border-color, #d0d7de);
+      border-inline-start-width: 3px;
+      border-radius: var(--heed-radius-small, 8px);
+      padding: 0.5rem 0.65rem;
+    }
+    li[data-state='live'] {
+      border-inline-start-color: var(--_live);
+    }
+    li[data-state='input_needed'] {
+      border-inline-start-color: var(--_input);
+    }
+    li[data-state='unviewed'] {
+      border-inline-start-color: var(--_unviewed);
+    }
+    li.failed {
+      border-inline-start-color: var(--heed-failed-border, #cf222e);
+    }
+    .open {
+      all: unset;
+      display: block;
+      cursor: pointer;
+      font-weight: 600;
+      overflow: hidden;
+      text-overflow: ellipsis;
+      white-space: nowrap;
+      max-width: 100%;
+    }
+    .open:focus-visible,
+    .retry:focus-visible,
+    .start:focus-visible {
+      outline: 2px solid var(--heed-focus-color, #1a5fd0);
+    }
+    .state {
+      font-size: 0.78rem;
+      color: var(--heed-muted-color, #57606a);
+    }
+    .excerpt {
+      margin: 0.2rem 0 0;
+      color: var(--heed-text-color, #1f2328);
+      overflow-wrap: anywhere;
+    }
+    .retry,
+    .start {
+      margin-top: 0.4rem;
+      font: inherit;
+      padding: 0.25rem 0.7rem;
+      border-radius: 6px;
+      border: 1px solid var(--heed-border-color, #d0d7de);
+      background: var(--heed-background, #fff);
+      cursor: pointer;
+    }
+    .empty {
+      color: var(--heed-muted-color, #57606a);
+    }
+  `,
+];

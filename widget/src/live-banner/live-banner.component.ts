@@ -1,0 +1,23 @@
+import { html, nothing } from 'lit';
+import { property } from 'lit/decorators.js';
+import { HeedElement } from '../shared/heed-element.ts';
+import { styles } from './live-banner.styles.ts';
+
+/**
+ * A thin banner while replies stream: "1 live chat receiving replies" /
+ * "N live chats receiving replies". Renders nothing at zero. Not a live region: the
+ * heading's status is the widget's only one.
+ *
+ * @csspart banner - The bar.
+ * @cssproperty --heed-live-color - Its accent.
+ */
+export class HeedLiveBanner extends HeedElement {
+  static override styles = styles;
+
+  @property({ type: Number }) count = 0;
+
+  override render() {
+    if (this.count <= 0) return nothing;
+    return html`<div part="banner">${this.count === 1 ? '1 live chat receiving replies' : `${this.count} live chats receiving replies`}</div>`;
+  }
+}

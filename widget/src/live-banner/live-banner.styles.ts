@@ -1,0 +1,18 @@
+import { css } from 'lit';
+import { stateColours } from '../shared/styles.ts';
+
+export const styles = [
+  stateColours,
+  css`
+    :host {
+      display: block;
+    }
+    div {
+      padding: 0.2rem 0.75rem;
+      font-size: 0.78rem;
+      color: var(--_live);
+      background: var(--heed-live-background, #e9f6ee);
+      border-block-end: 1px solid var(--heed-live-border, #9fd3b0);
+    }
+  `,
+];

@@ -1,0 +1,191 @@
+import { html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { HeedElement } from '../shared/heed-element.ts';
+import { closeIcon, homeIcon, menuIcon } from '../shared/icons.ts';
+import { StoreController } from '../state/store-controller.ts';
+import type { HeedStore } from '../state/store.ts';
+import { ThreadSync } from '../state/thread-sync.ts';
+import type { HeedComposer } from '../composer/composer.component.ts';
+import { readMarkDue } from './read-marking.ts';
+import { styles } from './panel.styles.ts';
+
+/** Below this width the sidebar becomes a drawer (the panel is full-screen on phones). */
+export const NARROW_BELOW_PX = 640;
+
+type Layout = 'wide' | 'narrow';
+
+/**
+ * The chat: sidebar, the one heading, the live banner, the open thread (or the inbox
+ * when none is open) and the composer. One layout switch: narrower than 640 px the
+ * sidebar turns into a drawer; the same components render both ways. It marks the open
+ * thread read only while the panel is open and the page visible.
+ *
+ * @event heed-close - The visitor closed the chat (Escape or the close button).
+ *
+ * @csspart panel - The outer box.
+ *
+ * @cssproperty --heed-font-family - Font.
+ * @cssproperty --heed-font-size - Base size (15px).
+ * @cssproperty --heed-background - Background of every surface.
+ * @cssproperty --heed-text-color - Text colour.
+ * @cssproperty --heed-border-color - Dividers.
+ * @cssproperty --heed-focus-color - Focus rings.
+ */
+export class HeedPanel extends HeedElement {
+  static override styles = styles;
+
+  @property({ attribute: false }) store?: HeedStore;
+  @property({ type: Boolean, reflect: true }) open = false;
+  /** forces a layout; otherwise the panel's own width decides */
+  @property({ reflect: true }) layout?: Layout;
+  /** shows a close button and behaves as a dialog (launcher mode) */
+  @property({ type: Boolean }) closable = false;
+  @property() locale?: string;
+
+  /** the open thread; null shows the inbox */
+  @state() activeId: string | null = null;
+  @state() private collapsed = false;
+  @state() private drawerOpen = false;
+  @state() private measured: Layout = 'wide';
+  @query('heed-composer') private composer?: HeedComposer;
+
+  private readonly sync = new StoreController(this, () => this.store);
+  private readonly resize = new ResizeObserver(([entry]) => {
+    if (entry) this.measured = entry.contentRect.width < NARROW_BELOW_PX ? 'narrow' : 'wide';
+  });
+  private lastMark = '';
+  private threadSync?: ThreadSync;
+  private syncedStore?: HeedStore;
+
+  /** The threads half of the store, created with the panel (one per store). */
+  get threads(): ThreadSync | undefined {
+    if (this.store && this.syncedStore !== this.store) {
+      this.syncedStore = this.store;
+      this.threadSync = new ThreadSync(this.store);
+    }
+    return this.threadSync;
+  }
+
+  get currentLayout(): Layout {
+    return this.layout ?? this.measured;
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.resize.observe(this);
+    document.addEventListener('visibilitychange', this.checkRead);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.resize.disconnect();
+    document.removeEventListener('visibilitychange', this.checkRead);
+  }
+
+  /** Opens a conversation's thread (loading it when needed). */
+  async openConversation(conversationId: string | null): Promise<void> {
+    this.activeId = conversationId;
+    this.drawerOpen = false;
+    if (conversationId && this.store && !this.store.state.threads.has(conversationId)) await this.threads?.load(conversationId);
+  }
+
+  override render() {
+    const store = this.store;
+    if (!store) return nothing;
+    const s = store.state;
+    const narrow = this.currentLayout === 'narrow';
+    const active = store.conversation(this.activeId);
+    const thread = active ? s.threads.get(active.id) : undefined;
+    const latest = thread?.[thread.length - 1];
+    return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label="Chat" @keydown=${this.keydown}>
+      ${narrow && this.drawerOpen ? html`<div class="scrim" @click=${() => (this.drawerOpen = false)}></div>` : nothing}
+      <heed-sidebar
+        class=${narrow ? 'drawer' : ''}
+        ?hidden=${narrow && !this.drawerOpen}
+        ?collapsed=${!narrow && this.collapsed}
+        ?no-collapse=${narrow}
+        .conversations=${s.conversations}
+        .selectedId=${this.activeId}
+        .locale=${this.locale}
+        @heed-select=${this.onSelect}
+        @heed-new-conversation=${this.onNew}
+        @heed-sidebar-toggle=${(e: CustomEvent<{ collapsed: boolean }>) => (this.collapsed = e.detail.collapsed)}
+      ></heed-sidebar>
+      <div class="main">
+        <heed-heading .label=${active ? (active.title ?? 'New conversation') : (s.siteName ?? 'Chat')} .connection=${s.connection} .provenance=${latest?.provenance ?? null} layout=${this.currentLayout}>
+          ${narrow
+            ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
+                ${menuIcon}<span class="sr-only">Show conversations</span>
+              </button>`
+            : nothing}
+          ${active ? html`<button slot="start" class="icon-button" @click=${() => this.openConversation(null)}>${homeIcon}<span class="sr-only">Home</span></button>` : nothing}
+          ${this.closable ? html`<button slot="end" class="icon-button" @click=${() => this.emit('heed-close')}>${closeIcon}<span class="sr-only">Close</span></button>` : nothing}
+        </heed-heading>
+        <heed-live-banner .count=${store.counts.live}></heed-live-banner>
+        ${active
+          ? html`<heed-message-list class="body" .messages=${thread ?? []} .reply=${s.replies.get(active.id)} ?loading=${!thread} @heed-retry=${this.onRetry}></heed-message-list>`
+          : html`<heed-inbox class="body" .conversations=${s.conversations} .replies=${s.replies} @heed-select=${this.onSelect} @heed-retry=${this.onRetry} @heed-new-conversation=${this.onNew}></heed-inbox>`}
+        <heed-composer @heed-send=${this.onSend}></heed-composer>
+      </div>
+    </div>`;
+  }
+
+  protected override updated(changed: PropertyValues<this>) {
+    if (changed.has('open') && this.open) this.composer?.focus();
+    this.checkRead();
+  }
+
+  /** Marks the open thread read when the visitor can actually see its newest reply. */
+  readonly checkRead = () => {
+    const store = this.store;
+    if (!store) return;
+    const conversation = store.conversation(this.activeId);
+    const due = readMarkDue({
+      conversation,
+      thread: conversation && store.state.threads.get(conversation.id),
+      panelOpen: this.open,
+      visible: document.visibilityState === 'visible',
+    });
+    if (!due || !conversation) return;
+    const mark = `${conversation.id}@${due}`;
+    if (mark === this.lastMark) return;
+    this.lastMark = mark;
+    store.markRead(conversation.id, due).catch(() => (this.lastMark = ''));
+  };
+
+  private keydown(e: KeyboardEvent) {
+    if (e.key !== 'Escape') return;
+    e.stopPropagation();
+    if (this.drawerOpen) this.drawerOpen = false;
+    else this.emit('heed-close');
+  }
+
+  private readonly onSelect = (e: CustomEvent<{ conversationId: string }>) => {
+    void this.openConversation(e.detail.conversationId);
+  };
+
+  private readonly onNew = async () => {
+    if (!this.store) return;
+    const conversation = await this.store.createConversation();
+    this.threads?.open(conversation.id);
+    await this.openConversation(conversation.id);
+    this.composer?.focus();
+  };
+
+  private readonly onRetry = (e: CustomEvent<{ conversationId: string }>) => {
+    void this.threads?.retry(e.detail.conversationId);
+  };
+
+  /** From the inbox, the first message starts a new conversation. */
+  private readonly onSend = async (e: CustomEvent<{ content: string }>) => {
+    const store = this.store;
+    if (!store) return;
+    let id = this.activeId;
+    if (!id) {
+      id = (await store.createConversation()).id;
+      this.threads?.open(id);
+      await this.openConversation(id);
+    }
+    this.threads?.send(id, e.detail.content);
+  };
+}

@@ -1,0 +1,66 @@
+import { css } from 'lit';
+import { srOnly } from '../shared/styles.ts';
+
+export const styles = [
+  srOnly,
+  css`
+    :host {
+      display: block;
+      position: relative;
+      height: 100%;
+      overflow: hidden;
+      font-family: var(--heed-font-family, system-ui, -apple-system, 'Segoe UI', sans-serif);
+      font-size: var(--heed-font-size, 15px);
+      color: var(--heed-text-color, #1f2328);
+      background: var(--heed-background, #fff);
+    }
+    .panel {
+      display: flex;
+      height: 100%;
+    }
+    .main {
+      flex: 1;
+      display: flex;
+      flex-direction: column;
+      min-width: 0;
+    }
+    .body {
+      flex: 1;
+    }
+    heed-sidebar[hidden] {
+      display: none;
+    }
+    .drawer {
+      position: absolute;
+      inset-block: 0;
+      inset-inline-start: 0;
+      z-index: 2;
+      width: min(85%, 18rem);
+      box-shadow: 4px 0 16px rgb(0 0 0 / 20%);
+    }
+    .scrim {
+      position: absolute;
+      inset: 0;
+      z-index: 1;
+      background: rgb(0 0 0 / 30%);
+    }
+    .icon-button {
+      display: grid;
+      place-items: center;
+      width: 2rem;
+      height: 2rem;
+      padding: 0;
+      border: none;
+      border-radius: var(--heed-radius-small, 8px);
+      background: none;
+      color: inherit;
+      cursor: pointer;
+    }
+    .icon-button:hover {
+      background: rgb(0 0 0 / 6%);
+    }
+    .icon-button:focus-visible {
+      outline: 2px solid var(--heed-focus-color, #1a5fd0);
+    }
+  `,
+];

@@ -1,0 +1,17 @@
+import '../sidebar/sidebar.ts';
+import '../heading/heading.ts';
+import '../live-banner/live-banner.ts';
+import '../message-list/message-list.ts';
+import '../inbox/inbox.ts';
+import '../composer/composer.ts';
+import { HeedPanel } from './panel.component.ts';
+
+export { HeedPanel };
+
+customElements.get('heed-panel') || customElements.define('heed-panel', HeedPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'heed-panel': HeedPanel;
+  }
+}
