@@ -12,6 +12,8 @@ function minifyLitCss(): Plugin {
       .replace(/\s+/g, ' ')
       .replace(/\s*([{};,>])\s*/g, '$1')
       .replace(/;}/g, '}')
+      // inside declaration blocks only: a space after ':' in a selector is a descendant combinator
+      .replace(/\{[^{}]*\}/g, (block) => block.replace(/:\s+/g, ':'))
       .trim();
   return {
     name: 'heed-minify-lit-css',

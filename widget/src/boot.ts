@@ -45,6 +45,7 @@ export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as 
 
   store.subscribe(() => {
     const counts = store.counts;
+    widget.counts = counts;
     if (publishCounts(counts, { documentTitle: config.documentTitle, appBadge: config.appBadge })) notifyCounts(counts);
   });
   // Replies survive a refresh on the server; only a send still on its way would be lost.

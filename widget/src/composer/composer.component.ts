@@ -1,7 +1,7 @@
 import { html } from 'lit';
 import { property, query } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
-import { sendIcon } from '../shared/icons.ts';
+import { sendIcon } from '../shared/panel-icons.ts';
 import { styles } from './composer.styles.ts';
 
 /**
@@ -26,7 +26,7 @@ export class HeedComposer extends HeedElement {
   override render() {
     return html`<form part="form" @submit=${this.submit}>
       <textarea part="input" rows="1" aria-label="Message" placeholder=${this.placeholder} maxlength="4000" @keydown=${this.keydown}></textarea>
-      <button part="send" type="submit">${sendIcon}<span class="sr-only">Send</span></button>
+      <button part="send" type="submit">${sendIcon()}<span class="sr-only">Send</span></button>
     </form>`;
   }
 

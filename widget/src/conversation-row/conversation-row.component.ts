@@ -2,16 +2,17 @@ import { html } from 'lit';
 import { property } from 'lit/decorators.js';
 import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
-import { antennaIcon, chatIcon, questionIcon, replyIcon } from '../shared/icons.ts';
+import { chatIcon } from '../shared/icons.ts';
+import { antennaIcon, questionIcon, replyIcon } from '../shared/panel-icons.ts';
 import { relativeTime } from '../shared/relative-time.ts';
 import type { ConversationView } from '../state/types.ts';
 import { styles } from './conversation-row.styles.ts';
 
 const LOOK: Record<Attention, { icon: unknown; text: string | null }> = {
-  live: { icon: antennaIcon, text: 'Live' },
-  input_needed: { icon: questionIcon, text: 'Input needed' },
-  unviewed: { icon: replyIcon, text: 'New response' },
-  default: { icon: chatIcon, text: null },
+  live: { icon: antennaIcon(), text: 'Live' },
+  input_needed: { icon: questionIcon(), text: 'Input needed' },
+  unviewed: { icon: replyIcon(), text: 'New response' },
+  default: { icon: chatIcon(), text: null },
 };
 
 /**

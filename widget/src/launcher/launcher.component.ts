@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
 import { badgeOf, type AttentionCounts } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
 import { chatIcon, closeIcon } from '../shared/icons.ts';
@@ -24,14 +23,18 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  */
 export class HeedLauncher extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    open: { type: Boolean, reflect: true },
+    counts: { attribute: false },
+  };
 
-  @property({ type: Boolean, reflect: true }) open = false;
-  @property({ attribute: false }) counts: AttentionCounts = IDLE;
+  open = false;
+  counts: AttentionCounts = IDLE;
 
   override render() {
     const badge = badgeOf(this.counts);
     return html`<button part="launcher" aria-expanded=${this.open ? 'true' : 'false'} aria-describedby="badge-text" @click=${this.toggle}>
-        ${this.open ? closeIcon : chatIcon}<span class="sr-only">${this.open ? 'Close chat' : 'Open chat'}</span>
+        ${this.open ? closeIcon() : chatIcon()}<span class="sr-only">${this.open ? 'Close chat' : 'Open chat'}</span>
       </button>
       ${badge ? html`<span class="badge" part="badge" data-state=${badge.state} aria-hidden="true">${badge.count}</span>` : nothing}
       <span id="badge-text" class="sr-only">${badgeText(this.counts)}</span>`;

@@ -1,7 +1,8 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
-import { closeIcon, homeIcon, menuIcon } from '../shared/icons.ts';
+import { closeIcon } from '../shared/icons.ts';
+import { homeIcon, menuIcon } from '../shared/panel-icons.ts';
 import { StoreController } from '../state/store-controller.ts';
 import type { HeedStore } from '../state/store.ts';
 import { ThreadSync } from '../state/thread-sync.ts';
@@ -41,6 +42,10 @@ export class HeedPanel extends HeedElement {
   /** shows a close button and behaves as a dialog (launcher mode) */
   @property({ type: Boolean }) closable = false;
   @property() locale?: string;
+  /** floating above the launcher, or filling an inline container */
+  @property({ reflect: true }) placement: 'floating' | 'inline' = 'inline';
+  /** which corner a floating panel sits in */
+  @property({ reflect: true }) side: 'left' | 'right' = 'right';
 
   /** the open thread; null shows the inbox */
   @state() activeId: string | null = null;
@@ -115,11 +120,11 @@ export class HeedPanel extends HeedElement {
         <heed-heading .label=${active ? (active.title ?? 'New conversation') : (s.siteName ?? 'Chat')} .connection=${s.connection} .provenance=${latest?.provenance ?? null} layout=${this.currentLayout}>
           ${narrow
             ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
-                ${menuIcon}<span class="sr-only">Show conversations</span>
+                ${menuIcon()}<span class="sr-only">Show conversations</span>
               </button>`
             : nothing}
-          ${active ? html`<button slot="start" class="icon-button" @click=${() => this.openConversation(null)}>${homeIcon}<span class="sr-only">Home</span></button>` : nothing}
-          ${this.closable ? html`<button slot="end" class="icon-button" @click=${() => this.emit('heed-close')}>${closeIcon}<span class="sr-only">Close</span></button>` : nothing}
+          ${active ? html`<button slot="start" class="icon-button" @click=${() => this.openConversation(null)}>${homeIcon()}<span class="sr-only">Home</span></button>` : nothing}
+          ${this.closable ? html`<button slot="end" class="icon-button" @click=${() => this.emit('heed-close')}>${closeIcon()}<span class="sr-only">Close</span></button>` : nothing}
         </heed-heading>
         <heed-live-banner .count=${store.counts.live}></heed-live-banner>
         ${active

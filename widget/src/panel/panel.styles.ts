@@ -14,6 +14,33 @@ export const styles = [
       color: var(--heed-text-color, #1f2328);
       background: var(--heed-background, #fff);
     }
+    :host([hidden]) {
+      display: none;
+    }
+    /* Launcher mode: a floating panel above the launcher; on phones, the whole screen. */
+    :host([placement='floating']) {
+      position: fixed;
+      inset-block-end: calc(var(--_gap, 20px) + var(--heed-launcher-size, 56px) + 12px);
+      inset-inline-end: var(--_gap, 20px);
+      width: var(--heed-panel-width, min(760px, calc(100vw - 2 * var(--_gap, 20px))));
+      height: var(--heed-panel-height, min(640px, calc(100vh - 120px)));
+      border-radius: var(--heed-radius, 12px);
+      border: 1px solid var(--heed-border-color, #d0d7de);
+      box-shadow: 0 12px 40px rgb(0 0 0 / 22%);
+    }
+    :host([placement='floating'][side='left']) {
+      inset-inline-end: auto;
+      inset-inline-start: var(--_gap, 20px);
+    }
+    @media (max-width: 639.98px) {
+      :host([placement='floating']) {
+        inset: 0;
+        width: auto;
+        height: auto;
+        border-radius: 0;
+        border: none;
+      }
+    }
     .panel {
       display: flex;
       height: 100%;

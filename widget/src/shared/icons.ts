@@ -1,20 +1,8 @@
 import { svg, type SVGTemplateResult } from 'lit';
 
 /** Inline icons (24 px grid, currentColor); decorative, so hidden from assistive tech. */
-const icon = (body: SVGTemplateResult) =>
+export const icon = (body: SVGTemplateResult) =>
   svg`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${body}</svg>`;
 
-export const chatIcon = /* @__PURE__ */ icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z"/>`);
-export const closeIcon = /* @__PURE__ */ icon(svg`<path d="M6 6l12 12M18 6L6 18"/>`);
-/** live: an antenna sending */
-export const antennaIcon = /* @__PURE__ */ icon(svg`<circle cx="12" cy="12" r="2"/><path d="M16.2 7.8a6 6 0 0 1 0 8.4M7.8 16.2a6 6 0 0 1 0-8.4M19 5a10 10 0 0 1 0 14M5 19A10 10 0 0 1 5 5"/>`);
-/** input needed: a question */
-export const questionIcon = /* @__PURE__ */ icon(svg`<circle cx="12" cy="12" r="9"/><path d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01"/>`);
-/** unviewed: a new reply */
-export const replyIcon = /* @__PURE__ */ icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z"/><circle cx="12" cy="12" r="1.5" fill="currentColor"/>`);
-export const plusIcon = /* @__PURE__ */ icon(svg`<path d="M12 5v14M5 12h14"/>`);
-export const menuIcon = /* @__PURE__ */ icon(svg`<path d="M4 6h16M4 12h16M4 18h16"/>`);
-export const collapseIcon = /* @__PURE__ */ icon(svg`<path d="M15 6l-6 6 6 6"/>`);
-export const expandIcon = /* @__PURE__ */ icon(svg`<path d="M9 6l6 6-6 6"/>`);
-export const sendIcon = /* @__PURE__ */ icon(svg`<path d="M4 12l16-8-6 16-2-7z"/>`);
-export const homeIcon = /* @__PURE__ */ icon(svg`<path d="M4 11l8-7 8 7v9h-5v-6H9v6H4z"/>`);
+export const chatIcon = () => icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z"/>`);
+export const closeIcon = () => icon(svg`<path d="M6 6l12 12M18 6L6 18"/>`);

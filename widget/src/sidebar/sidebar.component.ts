@@ -2,7 +2,7 @@ import { html } from 'lit';
 import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
-import { collapseIcon, expandIcon, plusIcon } from '../shared/icons.ts';
+import { collapseIcon, expandIcon, plusIcon } from '../shared/panel-icons.ts';
 import type { ConversationView } from '../state/types.ts';
 import { styles } from './sidebar.styles.ts';
 
@@ -40,10 +40,10 @@ export class HeedSidebar extends HeedElement {
         ${this.noCollapse
           ? null
           : html`<button class="toggle" @click=${this.toggle}>
-              ${this.collapsed ? expandIcon : collapseIcon}<span class="sr-only">${this.collapsed ? 'Expand sidebar' : 'Collapse sidebar'}</span>
+              ${this.collapsed ? expandIcon() : collapseIcon()}<span class="sr-only">${this.collapsed ? 'Expand sidebar' : 'Collapse sidebar'}</span>
             </button>`}
       </div>
-      <button class="new" part="new" @click=${() => this.emit('heed-new-conversation')}>${plusIcon}${hide('New conversation')}</button>
+      <button class="new" part="new" @click=${() => this.emit('heed-new-conversation')}>${plusIcon()}${hide('New conversation')}</button>
       <ul part="list" aria-labelledby="heading">
         ${repeat(
           this.conversations,

@@ -1,7 +1,7 @@
 import { countAttention, type AttentionCounts } from '../../../api/src/shared/attention.ts';
 import { AuthError, OfflineError, type HeedApi, type SubscriptionState } from './heed-api.ts';
 import { applyDelta, applySnapshot } from './reply-text.ts';
-import { upsertConversation } from './merge.ts';
+import { upsertConversation } from './conversation-list.ts';
 import type { ConnectionStatus, ConversationView, StreamingReply, ThreadMessage, VisitorEvent } from './types.ts';
 
 /** Everything the widget renders, replaced (never mutated) on every change. */

@@ -1,5 +1,5 @@
 import { OfflineError } from './heed-api.ts';
-import { mergeMessages, setMessageStates } from './merge.ts';
+import { mergeMessages, setMessageStates } from './thread-merge.ts';
 import type { HeedStore } from './store.ts';
 import type { ThreadMessage, VisitorEvent } from './types.ts';
 

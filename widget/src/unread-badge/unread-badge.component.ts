@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
 import { badgeOf, type AttentionCounts } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
 import { badgeText } from '../shared/badge-text.ts';
@@ -18,8 +17,11 @@ import { styles } from './unread-badge.styles.ts';
  */
 export class HeedUnreadBadge extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    counts: { attribute: false },
+  };
 
-  @property({ attribute: false }) counts: AttentionCounts = latestCounts();
+  counts: AttentionCounts = latestCounts();
 
   override connectedCallback() {
     super.connectedCallback();

@@ -1,8 +1,6 @@
 import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import type { AttentionCounts } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
-import { StoreController } from '../state/store-controller.ts';
 import type { HeedStore } from '../state/store.ts';
 import type { HeedLauncher } from '../launcher/launcher.component.ts';
 import { styles } from './widget.styles.ts';
@@ -27,18 +25,27 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  */
 export class HeedWidget extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    store: { attribute: false },
+    counts: { attribute: false },
+    mode: { reflect: true },
+    position: { reflect: true },
+    locale: {},
+    open: { type: Boolean, reflect: true },
+    panelReady: { state: true },
+  };
 
-  @property({ attribute: false }) store?: HeedStore;
-  @property({ reflect: true }) mode: 'launcher' | 'inline' = 'launcher';
-  @property({ reflect: true }) position: 'bottom-right' | 'bottom-left' = 'bottom-right';
-  @property() locale?: string;
-  @property({ type: Boolean, reflect: true }) open = false;
+  store?: HeedStore;
+  /** what the launcher badge counts (the embedding code keeps it current) */
+  counts: AttentionCounts = IDLE;
+  mode: 'launcher' | 'inline' = 'launcher';
+  position: 'bottom-right' | 'bottom-left' = 'bottom-right';
+  locale?: string;
+  open = false;
   /** how the panel's code arrives; a dynamic import, so bundlers split it out */
   loadPanel: () => Promise<unknown> = () => import('../panel/panel.ts');
 
-  @state() private panelReady = false;
-  @query('heed-launcher') private launcher?: HeedLauncher;
-  private readonly sync = new StoreController(this, () => this.store);
+  private panelReady = false;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -56,7 +63,7 @@ export class HeedWidget extends HeedElement {
     if (!this.open || this.mode === 'inline') return;
     this.open = false;
     this.emit('heed-closed');
-    this.launcher?.focus();
+    this.renderRoot.querySelector<HeedLauncher>('heed-launcher')?.focus();
   }
 
   toggle(): Promise<void> | void {
@@ -67,8 +74,9 @@ export class HeedWidget extends HeedElement {
     const inline = this.mode === 'inline';
     return html`${this.panelReady
       ? html`<heed-panel
-          class="panel"
           exportparts="panel"
+          placement=${inline ? 'inline' : 'floating'}
+          side=${this.position === 'bottom-left' ? 'left' : 'right'}
           .store=${this.store}
           .locale=${this.locale}
           ?open=${inline || this.open}
@@ -79,7 +87,7 @@ export class HeedWidget extends HeedElement {
       : nothing}
     ${inline
       ? nothing
-      : html`<heed-launcher class="launcher" exportparts="launcher, badge" ?open=${this.open} .counts=${this.store?.counts ?? IDLE} @heed-toggle=${() => this.toggle()}></heed-launcher>`}`;
+      : html`<heed-launcher class="launcher" exportparts="launcher, badge" ?open=${this.open} .counts=${this.counts} @heed-toggle=${() => this.toggle()}></heed-launcher>`}`;
   }
 
   private async ensurePanel() {

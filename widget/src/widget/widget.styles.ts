@@ -16,32 +16,8 @@ export const styles = css`
   .launcher {
     display: block;
   }
-  .panel {
-    position: fixed;
-    inset-block-end: calc(var(--_gap) + var(--heed-launcher-size, 56px) + 12px);
-    inset-inline-end: var(--_gap);
-    width: var(--heed-panel-width, min(760px, calc(100vw - 2 * var(--_gap))));
-    height: var(--heed-panel-height, min(640px, calc(100vh - 120px)));
-    border-radius: var(--heed-radius, 12px);
-    border: 1px solid var(--heed-border-color, #d0d7de);
-    box-shadow: 0 12px 40px rgb(0 0 0 / 22%);
-  }
-  :host([position='bottom-left']) .panel {
-    inset-inline-end: auto;
-    inset-inline-start: var(--_gap);
-  }
-  .panel[hidden] {
-    display: none;
-  }
   /* Phones: the panel takes the screen; the launcher stays reachable above it only when closed. */
   @media (max-width: 639.98px) {
-    .panel {
-      inset: 0;
-      width: auto;
-      height: auto;
-      border-radius: 0;
-      border: none;
-    }
     :host([open]) .launcher {
       display: none;
     }
@@ -51,11 +27,5 @@ export const styles = css`
     display: block;
     height: 100%;
     min-height: var(--heed-inline-min-height, 480px);
-  }
-  :host([mode='inline']) .panel {
-    position: static;
-    width: 100%;
-    height: 100%;
-    box-shadow: none;
   }
 `;
