@@ -3,8 +3,8 @@ import './unread-badge/unread-badge.ts';
 import { HeedStore } from './state/store.ts';
 import { createTrpcApi } from './state/trpc-api.ts';
 import { readToken, writeToken } from './state/token-storage.ts';
-import { createHostApi, type HeedCommand } from './host/host-api.ts';
-import { publishCounts } from './host/counts-signal.ts';
+import type { HeedCommand } from './host/host-api.ts';
+import { wireHost } from './host/wire-host.ts';
 import type { HeedWidget } from './widget/widget.component.ts';
 
 /** What the `<script>` tag (or a `<heed-widget>` element's attributes) configures. */
@@ -35,25 +35,7 @@ export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as 
   const widget = mount(config);
   widget.store = store;
 
-  const queued = w.Heed?.q ?? [];
-  const { command, notifyCounts } = createHostApi({
-    widget,
-    store,
-    identify: () => console.warn('[heed] identify: verified identity is not available on this server yet'),
-  });
-  w.Heed = command;
-
-  store.subscribe(() => {
-    const counts = store.counts;
-    widget.counts = counts;
-    if (publishCounts(counts, { documentTitle: config.documentTitle, appBadge: config.appBadge })) notifyCounts(counts);
-  });
-  // Replies survive a refresh on the server; only a send still on its way would be lost.
-  window.addEventListener('beforeunload', (e) => {
-    if (store.unsent()) e.preventDefault();
-  });
-
-  for (const args of Array.from(queued)) command(...(Array.from(args) as [string, ...unknown[]]));
+  wireHost({ store, widget, signals: { documentTitle: config.documentTitle, appBadge: config.appBadge }, w });
   void store.start();
   return widget;
 }

@@ -127,3 +127,21 @@ export class FakeApi implements HeedApi {
 
 /** Waits for pending promises and Lit updates to settle. */
 export const settle = () => new Promise((r) => setTimeout(r, 0));
+
+/** Every element matching `selector` in `root` and in all the shadow roots below it. */
+export function deepQueryAll(root: Element | Document | ShadowRoot, selector: string): Element[] {
+  const found: Element[] = [];
+  const walk = (node: Element | Document | ShadowRoot) => {
+    found.push(...node.querySelectorAll(selector));
+    for (const el of node.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(root);
+  return found;
+}
+
+/** Pretends the page is shown or hidden, firing `visibilitychange`; call with null to restore. */
+export function setVisibility(state: DocumentVisibilityState | null): void {
+  if (state === null) delete (document as { visibilityState?: unknown }).visibilityState;
+  else Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  document.dispatchEvent(new Event('visibilitychange'));
+}

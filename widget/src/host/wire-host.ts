@@ -1,0 +1,32 @@
+import type { HeedStore } from '../state/store.ts';
+import type { HeedWidget } from '../widget/widget.component.ts';
+import { createHostApi, type HeedCommand } from './host-api.ts';
+import { publishCounts, type SignalOptions } from './counts-signal.ts';
+
+/**
+ * Connects a store and a widget to the host page: keeps the launcher badge, the
+ * `heed:counts` event, 'unread' listeners, the title prefix and the app badge on the same
+ * counts; installs `window.Heed` and replays the calls queued before load; and warns
+ * before unload only while a send is unacknowledged (replies survive a refresh).
+ */
+export function wireHost(opts: { store: HeedStore; widget: HeedWidget; signals?: SignalOptions; w?: { Heed?: HeedCommand } }): HeedCommand {
+  const { store, widget } = opts;
+  const w = opts.w ?? (window as { Heed?: HeedCommand });
+  const queued = w.Heed?.q ?? [];
+  const { command, notifyCounts } = createHostApi({
+    widget,
+    store,
+    identify: () => console.warn('[heed] identify: verified identity is not available on this server yet'),
+  });
+  w.Heed = command;
+  const update = () => {
+    const counts = store.counts;
+    widget.counts = counts;
+    if (publishCounts(counts, opts.signals)) notifyCounts(counts);
+  };
+  store.subscribe(update);
+  update();
+  addEventListener('beforeunload', (e) => store.unsent() && e.preventDefault());
+  for (const args of Array.from(queued)) command(...(Array.from(args) as [string, ...unknown[]]));
+  return command;
+}
