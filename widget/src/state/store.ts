@@ -182,7 +182,7 @@ export class HeedStore {
     } catch (err) {
       if (this.stopped) return;
       if (err instanceof AuthError) return this.setSubscription('signed_out');
-      if (err instanceof OfflineError) this.online = false;
+      if (err instanceof OfflineError) this.online = navigator.onLine;
       this.setSubscription('reconnecting');
       this.scheduleConnect();
     }
