@@ -11,6 +11,8 @@ import type { AnswerOutcome } from '../../api/src/chat/answer-batch.ts';
 import { startModelServer, type ModelServer } from '../../api/src/model-server/server.ts';
 import type { AppRouter } from '../../api/src/trpc/app-router.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';
+import { runTitlePass, type TitlePassResult } from '../../api/src/titles/title-pass.ts';
+import { titleSettings, type TitleSettings } from '../../api/src/titles/title-settings.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface HeedOptions {
@@ -55,6 +57,8 @@ export class TestHeed {
       LEASE_MS: '3000',
       WORKER_POLL_MS: '200',
       MODEL_TIMEOUT_MS: '5000',
+      // titles run only when a test runs a pass (heed.titlePass), so model requests stay predictable
+      TITLE_PASS_MS: '0',
       ...opts.env,
     });
     const logs: string[] = [];
@@ -90,9 +94,15 @@ export class TestHeed {
       LEASE_MS: String(c.LEASE_MS),
       WORKER_POLL_MS: String(c.WORKER_POLL_MS),
       MODEL_TIMEOUT_MS: String(c.MODEL_TIMEOUT_MS),
+      TITLE_PASS_MS: String(c.TITLE_PASS_MS),
       ...extra,
     };
     return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
+  }
+
+  /** Runs one title pass now, as the timer and the cron route do; `settings` override the configured ones. */
+  titlePass(settings: Partial<TitleSettings> = {}, opts: { signal?: AbortSignal } = {}): Promise<TitlePassResult> {
+    return runTitlePass(this.services, { ...titleSettings(this.config), ...settings }, opts);
   }
 
   /** A new anonymous visitor with its own tRPC client. */
