@@ -3,11 +3,13 @@ import { migrate } from './db/migrate.ts';
 import { seedDemoSite } from './db/seed-demo.ts';
 import { startModelServer } from './model-server/server.ts';
 import { createServices, type Services } from './services.ts';
+import { recoverTitleLeases } from './titles/title-claims.ts';
 
 /**
  * What every process does first: validate the environment, bring the database schema up
- * to date (concurrent starters are safe), and connect. Without any model configured, a
- * local demo model answers so the product works on a fresh machine.
+ * to date (concurrent starters are safe), connect, and recover title generations whose
+ * lease expired. Without any model configured, a local demo model answers so the product
+ * works on a fresh machine.
  */
 export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services: Services; close: () => Promise<void> }> {
   let config: Config = loadConfig();
@@ -22,6 +24,9 @@ export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services
   }
 
   const services = await createServices(config);
+  // Title generations a crashed process left behind go back to their previous state at once.
+  const recovered = await recoverTitleLeases(services.db);
+  if (recovered > 0) console.log(`[heed] recovered ${recovered} interrupted title generation(s)`);
   if (opts.role === 'api') await seedDemoSite(services.db, config.DEMO_SITE_KEY);
   return {
     services,

@@ -3,6 +3,8 @@ import { z } from 'zod';
 const DEV_SECRET = 'heed-dev-secret-change-me-in-production';
 
 const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+/** An optional setting where an empty variable (`CRON_SECRET=`) means unset, not "" or 0. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 /** Every setting Heed reads from the environment, validated once at start-up. */
 export const configSchema = z
@@ -38,10 +40,33 @@ export const configSchema = z
     SSE_PING_MS: int(10000),
     /** site key seeded at start-up so the demo works on first run; empty to skip */
     DEMO_SITE_KEY: z.string().default('demo'),
+    /** model for titles; empty means OPENAI_MODEL */
+    TITLE_MODEL: optional(z.string()),
+    TITLE_MAX_TOKENS: int(60),
+    /** one title call must answer within this */
+    TITLE_TIMEOUT_MS: int(20000),
+    /** a title call whose worst-case (before) or actual (after) cost is above this fails */
+    TITLE_COST_CEILING_USD: z.coerce.number().nonnegative().default(0.05),
+    /** override the price table for TITLE_MODEL, USD per million tokens */
+    TITLE_PRICE_INPUT_USD: optional(z.coerce.number().nonnegative()),
+    TITLE_PRICE_OUTPUT_USD: optional(z.coerce.number().nonnegative()),
+    /** interval of the in-process title pass; 0 turns the timer off (the cron route still works) */
+    TITLE_PASS_MS: int(2000),
+    /** title calls one process makes at once */
+    TITLE_CONCURRENCY: z.coerce.number().int().positive().default(4),
+    /** failed title attempts before a conversation keeps its fallback for good */
+    TITLE_MAX_ATTEMPTS: z.coerce.number().int().positive().default(3),
+    /** how long a claimed title request stays claimed; longer than the timeout, so a live call is never taken over */
+    TITLE_LEASE_MS: int(60000),
+    /** bearer secret of POST /api/cron/titles; unset means the route refuses everyone */
+    CRON_SECRET: optional(z.string().min(16, 'use at least 16 characters')),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.HEED_SECRET === DEV_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['HEED_SECRET'], message: 'set HEED_SECRET in production' });
+    }
+    if (env.TITLE_LEASE_MS <= env.TITLE_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['TITLE_LEASE_MS'], message: 'must be longer than TITLE_TIMEOUT_MS' });
     }
   });
 

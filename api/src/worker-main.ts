@@ -1,13 +1,15 @@
 import { boot, onShutdown } from './boot.ts';
 import { createReplyWorker } from './chat/start-worker.ts';
+import { startTitleTimer } from './titles/title-timer.ts';
 
-/** `npm run worker`: a reply worker alone; run as many as you like against one Postgres + Redis. */
+/** `npm run worker`: a reply worker (and title timer) alone; run as many as you like against one Postgres + Redis. */
 const { services, close } = await boot({ role: 'worker' });
 const worker = createReplyWorker(services);
 await worker.start();
+const titles = startTitleTimer(services);
 console.log(`[heed] worker ${worker.id} started`);
 
 onShutdown(async () => {
-  await worker.stop();
+  await Promise.all([worker.stop(), titles.stop()]);
   await close();
 });

@@ -4,13 +4,15 @@ import { transactWithEvents } from '../events/append-events.ts';
 import { loadConversationView } from '../conversations/queries.ts';
 import { messageSelect, toMessageView } from '../conversations/views.ts';
 import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../shared/excerpt.ts';
+import { requestTitle } from '../titles/request-title.ts';
 import { assertFence } from './fence.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FAILURE_TEXT, type ReplyErrorCode } from './model-errors.ts';
 
 /**
- * Stores the reply, marks the claimed batch answered and sets the unread metadata, all
- * fenced: a run that lost its lease throws FenceLostError and nothing is written.
+ * Stores the reply, marks the claimed batch answered, sets the unread metadata and asks for
+ * a title check (a durable request the title pass answers later, never a model call here),
+ * all fenced: a run that lost its lease throws FenceLostError and nothing is written.
  */
 export async function completeRun(
   db: Db,
@@ -39,6 +41,7 @@ export async function completeRun(
       where: { id: batch.conversationId },
       data: { lastAssistantAt: message.createdAt, excerpt: excerptOf(reply.text), updatedAt: message.createdAt },
     });
+    await requestTitle(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'reply.completed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
     const conversation = await loadConversationView(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });

@@ -5,6 +5,7 @@ import { appRouter } from '../trpc/app-router.ts';
 import { createContextFactory } from '../trpc/trpc.ts';
 import { applyCors } from './cors.ts';
 import { checkHealth } from './health.ts';
+import { CRON_TITLES_PATH, cronTitlesRoute } from './cron-titles.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -12,8 +13,9 @@ const MAX_BODY_BYTES = 64 * 1024;
 type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /**
- * The one HTTP server of an API process: /trpc (visitor API, SSE included), /healthz, and
- * any extra routes (the widget bundle, the demo pages) keyed by path prefix.
+ * The one HTTP server of an API process: /trpc (visitor API, SSE included), /healthz,
+ * /api/cron/titles (a title pass, secret-protected), and any extra routes (the widget
+ * bundle, the demo pages) keyed by path prefix.
  */
 export function createHttpServer(s: Services, extraRoutes: Record<string, Route> = {}): Server {
   const trpc = createHTTPHandler({
@@ -26,6 +28,7 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
     },
   });
   const routes = Object.entries(extraRoutes).sort(([a], [b]) => b.length - a.length);
+  const cronTitles = cronTitlesRoute(s);
 
   return createServer((req, res) => {
     void (async () => {
@@ -39,6 +42,7 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
         res.writeHead(health.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         return res.end(JSON.stringify(health));
       }
+      if (path === CRON_TITLES_PATH) return cronTitles(req, res);
       const route = routes.find(([prefix]) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
       if (route) return route[1](req, res);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');

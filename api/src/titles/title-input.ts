@@ -16,27 +16,30 @@ export const TITLE_INPUT_LIMITS = {
 
 /** The visitor's own words, redacted and capped: the only conversation text a title model gets. */
 export interface TitleInput {
+  /** the earliest messages, oldest first: what the conversation was opened for */
   first: string[];
-  /** the latest messages that are not already among `first`, oldest first */
+  /** the newest messages (never the very first one), oldest first: whether the subject moved */
   latest: string[];
 }
 
 /**
- * Loads the visitor's first and latest messages of a conversation. Only `user` rows are
- * read: assistant replies, operator messages, failures and any metadata never reach a
- * title model, whatever they contain.
+ * Loads the visitor's first and latest messages of a conversation, never the same message
+ * twice; the newest ones count as latest, so with two messages the second one is "latest".
+ * Only `user` rows are read: assistant replies, operator messages, failures and any
+ * metadata never reach a title model, whatever they contain.
  */
 export async function loadTitleInput(db: DbLike, conversationId: string): Promise<TitleInput> {
   const where = { conversationId, role: 'user' as const };
   const select = { id: true, content: true };
-  const [first, latest] = await Promise.all([
+  const [oldest, newest] = await Promise.all([
     db.message.findMany({ where, orderBy: { seq: 'asc' }, take: TITLE_INPUT_LIMITS.first, select }),
     db.message.findMany({ where, orderBy: { seq: 'desc' }, take: TITLE_INPUT_LIMITS.latest, select }),
   ]);
-  const firstIds = new Set(first.map((m) => m.id));
+  const latest = newest.filter((m) => m.id !== oldest[0]?.id).reverse();
+  const latestIds = new Set(latest.map((m) => m.id));
   return prepareTitleInput(
-    first.map((m) => m.content),
-    latest.filter((m) => !firstIds.has(m.id)).reverse().map((m) => m.content),
+    oldest.filter((m) => !latestIds.has(m.id)).map((m) => m.content),
+    latest.map((m) => m.content),
   );
 }
 

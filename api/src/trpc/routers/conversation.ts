@@ -2,16 +2,21 @@ import { z } from 'zod';
 import { transactWithEvents } from '../../events/append-events.ts';
 import { getConversation, listConversations, loadConversationView } from '../../conversations/queries.ts';
 import { markRead } from '../../conversations/mark-read.ts';
+import { renameConversation } from '../../conversations/rename.ts';
 import { notFound, router, visitorProcedure } from '../trpc.ts';
-import { uuid } from '../inputs.ts';
+import { conversationTitle, uuid } from '../inputs.ts';
 
 export const conversationRouter = router({
-  /** Opens an empty conversation; its first message becomes the fallback title. */
-  create: visitorProcedure.input(z.strictObject({}).optional()).mutation(async ({ ctx }) => {
+  /**
+   * Opens an empty conversation; its first message becomes the fallback title. A `title`
+   * given here is `fixed`: no fallback replaces it and the title pass never touches it.
+   */
+  create: visitorProcedure.input(z.strictObject({ title: conversationTitle.optional() }).optional()).mutation(async ({ ctx, input }) => {
     const { db, bus } = ctx.services;
     const { visitorId, siteId } = ctx.visitor;
+    const fixed = input?.title === undefined ? {} : { title: input.title, titleSource: 'fixed' as const };
     return transactWithEvents(db, bus, async (tx, emit) => {
-      const { id } = await tx.conversation.create({ data: { siteId, visitorId }, select: { id: true } });
+      const { id } = await tx.conversation.create({ data: { siteId, visitorId, ...fixed }, select: { id: true } });
       const conversation = await loadConversationView(tx, id);
       emit(visitorId, { type: 'conversation.updated', conversationId: id, conversation });
       return conversation;
@@ -43,4 +48,14 @@ export const conversationRouter = router({
       if (!conversation) throw notFound('conversation');
       return conversation;
     }),
+
+  /**
+   * Renames a conversation. The visitor's title always wins: it is `manual` from now on and
+   * no generated title replaces it, even one being generated right now.
+   */
+  rename: visitorProcedure.input(z.strictObject({ conversationId: uuid, title: conversationTitle })).mutation(async ({ ctx, input }) => {
+    const conversation = await renameConversation(ctx.services, { ...input, by: { visitorId: ctx.visitor.visitorId } });
+    if (!conversation) throw notFound('conversation');
+    return conversation;
+  }),
 });

@@ -1,0 +1,36 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Services } from '../services.ts';
+import { runTitlePass } from '../titles/title-pass.ts';
+import { titleSettings } from '../titles/title-settings.ts';
+
+export const CRON_TITLES_PATH = '/api/cron/titles';
+
+/**
+ * `POST /api/cron/titles` with `Authorization: Bearer $CRON_SECRET`: runs one title pass
+ * (the same function as the in-process timer) and answers its counts, e.g.
+ * `{ recovered: 0, claimed: 2, outcomes: { changed: 1, kept: 1, failed: 0, rejected: 0, skipped: 0 } }`.
+ * Without CRON_SECRET configured every request is refused: there is no open default.
+ */
+export function cronTitlesRoute(s: Services): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const settings = titleSettings(s.config);
+  return async (req, res) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (!bearerMatches(req.headers.authorization, s.config.CRON_SECRET)) return send(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+    if (req.method !== 'POST') return send(405, { error: 'method not allowed' }, { allow: 'POST' });
+    send(200, await runTitlePass(s, settings));
+  };
+}
+
+/**
+ * Constant-time check of `Bearer <secret>`. Both sides are hashed first, so neither the
+ * comparison time nor a length mismatch tells anything about the secret.
+ */
+export function bearerMatches(header: string | undefined, secret: string | undefined): boolean {
+  if (!secret || !header?.startsWith('Bearer ')) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(header.slice('Bearer '.length)), digest(secret));
+}

@@ -1,0 +1,30 @@
+import type { DbLike } from '../db/types.ts';
+
+/** Backoff of a request after failed attempts: none at first, then 30 s doubling, capped at 1 h. */
+export const TITLE_BACKOFF_BASE_S = 30;
+export const TITLE_BACKOFF_CAP_S = 3600;
+
+/**
+ * Asks the title pass to (re)consider a conversation's title: called in the transaction
+ * that stores an error-free reply, so the request is as durable as the reply and no model
+ * call ever sits on the reply path.
+ *
+ * Coalescing: an open request keeps its time, so a burst of replies makes one request.
+ * Only `first_message` and `generated` titles are eligible, and not once the pass gave up
+ * (`failed`); a request that lands while a pass is generating is kept for the next pass,
+ * which then sees the newest messages. Only title columns are written: `updatedAt` (the
+ * sidebar's activity order) is untouched, and raw SQL guarantees no ORM bumps it.
+ * Returns whether the conversation has an open request now.
+ */
+export async function requestTitle(db: DbLike, conversationId: string): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Conversation"
+    SET "titleRequestedAt" = COALESCE("titleRequestedAt", now() + CASE
+      WHEN "titleAttempts" = 0 THEN interval '0'
+      ELSE make_interval(secs => LEAST(${TITLE_BACKOFF_BASE_S}::float8 * power(2, "titleAttempts" - 1), ${TITLE_BACKOFF_CAP_S}::float8))
+    END)
+    WHERE id = ${conversationId}::uuid
+      AND "titleSource" IN ('first_message', 'generated')
+      AND "titleState" IN ('pending', 'generating', 'generated')`;
+  return n === 1;
+}

@@ -1,0 +1,111 @@
+import type OpenAI from 'openai';
+import type { Services } from '../services.ts';
+import { classifyModelError } from '../chat/model-errors.ts';
+import { costUsd, worstCaseCostUsd } from './pricing.ts';
+import { claimTitleRequests, recoverTitleLeases, type ClaimedTitle } from './title-claims.ts';
+import { decideTitle } from './decide-title.ts';
+import { loadTitleInput } from './title-input.ts';
+import { TITLE_RESPONSE_FORMAT, titleMessages } from './title-prompt.ts';
+import type { TitleSettings } from './title-settings.ts';
+import { failTitle, releaseTitle, storeTitle, type TitleCheckFacts, type TitleOutcome } from './title-writes.ts';
+
+export type TitlePassDeps = Pick<Services, 'db' | 'bus' | 'openai' | 'log'>;
+
+export interface TitlePassResult {
+  /** expired `generating` leases given back before claiming */
+  recovered: number;
+  claimed: number;
+  outcomes: Record<TitleOutcome, number>;
+}
+
+/**
+ * Rounds of claims a pass makes at most. Each round claims `concurrency` requests and
+ * titles them together; its lease starts at its own claim, so a request never waits out
+ * its lease behind another round. 10 rounds of 4 at ≤ 20 s each bounds a pass (and the
+ * cron request running it) to about 200 s in the worst case, with every call timing out.
+ */
+const MAX_ROUNDS = 10;
+
+/**
+ * One title pass, shared by the in-process timer and the cron route: recover expired
+ * leases, then claim due requests and title them with bounded concurrency. Safe to run in
+ * any number of processes at once (claims skip each other). Never throws for one
+ * conversation's problem: it is logged, and its lease expiry gives the request back.
+ * @example const { outcomes } = await runTitlePass(services, titleSettings(services.config))
+ */
+export async function runTitlePass(deps: TitlePassDeps, settings: TitleSettings, opts: { signal?: AbortSignal } = {}): Promise<TitlePassResult> {
+  const signal = opts.signal ?? new AbortController().signal;
+  const result: TitlePassResult = { recovered: await recoverTitleLeases(deps.db), claimed: 0, outcomes: { changed: 0, kept: 0, failed: 0, rejected: 0, skipped: 0 } };
+  for (let round = 0; round < MAX_ROUNDS && !signal.aborted; round++) {
+    const claims = await claimTitleRequests(deps.db, { limit: settings.concurrency, leaseMs: settings.leaseMs });
+    result.claimed += claims.length;
+    const settled = await Promise.allSettled(claims.map((claim) => titleOne(deps, settings, claim, signal)));
+    for (const [i, s] of settled.entries()) {
+      if (s.status === 'fulfilled') result.outcomes[s.value]++;
+      else deps.log(`title check of conversation ${claims[i]!.id} failed; its lease will expire and it is retried`, s.reason);
+    }
+    if (claims.length < settings.concurrency) break;
+  }
+  return result;
+}
+
+/** Checks one claimed conversation's title: at most one model call, then exactly one audited write. */
+async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: ClaimedTitle, signal: AbortSignal): Promise<TitleOutcome> {
+  const facts: TitleCheckFacts = { model: settings.model, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, errorCode: null };
+  const fail = (outcome: 'failed' | 'rejected', errorCode: string) =>
+    failTitle(deps, claim, { outcome, maxAttempts: settings.maxAttempts }, { ...facts, errorCode });
+
+  const input = await loadTitleInput(deps.db, claim.id);
+  if (input.first.length + input.latest.length === 0) return fail('failed', 'no_input');
+  const messages = titleMessages({ currentTitle: claim.title, source: claim.source, input });
+  const worstCase = worstCaseCostUsd(settings.price, { messages: messages.map((m) => m.content), maxTokens: settings.maxTokens });
+  if (worstCase > settings.costCeilingUsd) return fail('failed', 'cost_ceiling');
+
+  const call = await callModel(deps.openai, settings, messages, signal);
+  facts.latencyMs = call.latencyMs;
+  if (call.kind === 'interrupted') return releaseTitle(deps, claim, facts);
+  if (call.kind === 'error') {
+    deps.log(`title call for conversation ${claim.id} failed: ${call.code}`, call.cause);
+    return fail('failed', call.code);
+  }
+  const usage = call.completion.usage;
+  facts.promptTokens = usage?.prompt_tokens ?? null;
+  facts.completionTokens = usage?.completion_tokens ?? null;
+  // Without usage the bill is unknown; the worst case stands in for it.
+  facts.costUsd = usage ? costUsd(settings.price, { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }) : worstCase;
+  if (facts.costUsd > settings.costCeilingUsd) return fail('failed', 'cost_ceiling');
+
+  const message = call.completion.choices[0]?.message;
+  if (message?.refusal) return fail('rejected', 'model_refused');
+  const decision = decideTitle({ title: claim.title, source: claim.source }, message?.content ?? null);
+  if (decision.outcome === 'rejected') return fail('rejected', decision.errorCode);
+  return storeTitle(deps, claim, decision, facts);
+}
+
+type CallResult =
+  | { kind: 'answer'; completion: OpenAI.Chat.Completions.ChatCompletion; latencyMs: number }
+  | { kind: 'error'; code: string; cause: unknown; latencyMs: number }
+  | { kind: 'interrupted'; latencyMs: number };
+
+/** One structured, non-streaming call with a hard timeout; the SDK's own retries are off (services.ts). */
+async function callModel(
+  openai: OpenAI,
+  settings: TitleSettings,
+  messages: ReturnType<typeof titleMessages>,
+  stop: AbortSignal,
+): Promise<CallResult> {
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  try {
+    const completion = await openai.chat.completions.create(
+      { model: settings.model, messages, max_tokens: settings.maxTokens, response_format: TITLE_RESPONSE_FORMAT },
+      { signal: AbortSignal.any([stop, timeout]) },
+    );
+    return { kind: 'answer', completion, latencyMs: latency() };
+  } catch (cause) {
+    if (stop.aborted) return { kind: 'interrupted', latencyMs: latency() };
+    const code = timeout.aborted ? 'model_timeout' : classifyModelError(cause).code;
+    return { kind: 'error', code, cause, latencyMs: latency() };
+  }
+}
