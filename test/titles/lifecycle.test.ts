@@ -146,3 +146,22 @@ test('a failed reply requests no title', async () => {
   expect(await titleRow(heed, conversationId)).toMatchObject({ titleState: 'pending', titleRequestedAt: null });
   expect(await heed.titlePass()).toMatchObject({ claimed: 0 });
 });
+
+test('updatedAt is identical before and after title writes, so titling or renaming never reorders the sidebar', async () => {
+  heed.model.setResponder(titleAwareResponder((req) => titleAnswer(`${titleData(req).first_messages[0]} (titled)`)));
+  const visitor = await heed.visitor();
+  const older = await visitor.conversation();
+  await sendAndAwaitReply(heed, visitor, older, 'Older conversation');
+  const newer = await visitor.conversation();
+  await sendAndAwaitReply(heed, visitor, newer, 'Newer conversation');
+  const order = async () => (await visitor.api.conversation.list.query()).conversations.map((c) => [c.id, c.updatedAt]);
+  const before = await order();
+  expect(before.map(([id]) => id)).toEqual([newer, older]);
+
+  expect(await heed.titlePass()).toMatchObject({ outcomes: { changed: 2 } });
+  expect(await titleRow(heed, older)).toMatchObject({ title: 'Older conversation (titled)' });
+  expect(await order()).toEqual(before);
+
+  await visitor.api.conversation.rename.mutate({ conversationId: older, title: 'Renamed' });
+  expect(await order()).toEqual(before);
+});
