@@ -5,6 +5,7 @@ import { EventSource } from 'eventsource';
 import { configSchema, type Config } from '../../api/src/config.ts';
 import { createServices, type Services } from '../../api/src/services.ts';
 import { createHttpServer } from '../../api/src/http/server.ts';
+import { siteRoutes } from '../../api/src/http/site-routes.ts';
 import { createReplyWorker } from '../../api/src/chat/start-worker.ts';
 import type { ReplyWorker } from '../../api/src/chat/worker.ts';
 import type { AnswerOutcome } from '../../api/src/chat/answer-batch.ts';
@@ -18,6 +19,8 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 export interface HeedOptions {
   /** in-process reply workers to start (default 1) */
   workers?: number;
+  /** also serve the widget bundle and the demo site, as `npm start` does */
+  site?: boolean;
   env?: Partial<Record<keyof Config, string>>;
 }
 
@@ -63,9 +66,11 @@ export class TestHeed {
     });
     const logs: string[] = [];
     const services = await createServices(config, { log: (line, extra) => void logs.push(extra ? `${line}: ${String(extra)}` : line) });
-    const server = createHttpServer(services);
+    const server = createHttpServer(services, opts.site ? siteRoutes() : {});
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const heed = new TestHeed(database, model, config, services, server, logs);
+    // the demo pages embed the widget with the demo site key
+    if (opts.site) heed.siteKey = 'demo';
     heed.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await services.db.site.create({ data: { key: heed.siteKey, name: 'Test site' } });
     for (let i = 0; i < (opts.workers ?? 1); i++) await heed.startWorker();

@@ -3,6 +3,7 @@ import './unread-badge/unread-badge.ts';
 import { HeedStore } from './state/store.ts';
 import { createTrpcApi } from './state/trpc-api.ts';
 import { readToken, writeToken } from './state/token-storage.ts';
+import { readView, writeView } from './state/view-memory.ts';
 import type { HeedCommand } from './host/host-api.ts';
 import { wireHost } from './host/wire-host.ts';
 import type { HeedWidget } from './widget/widget.component.ts';
@@ -37,7 +38,19 @@ export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as 
 
   wireHost({ store, widget, signals: { documentTitle: config.documentTitle, appBadge: config.appBadge }, w });
   void store.start();
+  resumeView(widget, config.site);
   return widget;
+}
+
+/** Reopens the panel and thread the visitor had before a reload, and remembers changes. */
+function resumeView(widget: HeedWidget, site: string) {
+  const view = readView(site);
+  widget.addEventListener('heed-opened', () => writeView(site, { open: true }));
+  widget.addEventListener('heed-closed', () => writeView(site, { open: false }));
+  widget.addEventListener('heed-thread-opened', (e) => writeView(site, { conversationId: (e as CustomEvent<{ conversationId: string | null }>).detail.conversationId }));
+  if (!view.open && widget.mode !== 'inline') return;
+  widget.resumeConversationId = view.conversationId;
+  if (widget.mode !== 'inline') void widget.show();
 }
 
 function mount(config: EmbedConfig): HeedWidget {

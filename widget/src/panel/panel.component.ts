@@ -47,6 +47,9 @@ export class HeedPanel extends HeedElement {
   /** which corner a floating panel sits in */
   @property({ reflect: true }) side: 'left' | 'right' = 'right';
 
+  /** the thread to open first (the one open before a reload); the inbox when it is gone */
+  @property({ attribute: false }) resumeConversationId: string | null = null;
+
   /** the open thread; null shows the inbox */
   @state() activeId: string | null = null;
   @state() private collapsed = false;
@@ -91,6 +94,7 @@ export class HeedPanel extends HeedElement {
   async openConversation(conversationId: string | null): Promise<void> {
     this.activeId = conversationId;
     this.drawerOpen = false;
+    this.emit('heed-thread-opened', { conversationId });
     if (conversationId && this.store && !this.store.state.threads.has(conversationId)) await this.threads?.load(conversationId);
   }
 
@@ -133,6 +137,20 @@ export class HeedPanel extends HeedElement {
         <heed-composer @heed-send=${this.onSend}></heed-composer>
       </div>
     </div>`;
+  }
+
+  protected override firstUpdated() {
+    const resume = this.resumeConversationId;
+    const store = this.store;
+    if (!resume || !store) return;
+    // Wait for the visitor's conversations: the thread is reopened only if it is still theirs.
+    const attempt = () => {
+      if (!store.state.ready) return false;
+      if (this.activeId === null && store.conversation(resume)) void this.openConversation(resume);
+      return true;
+    };
+    if (attempt()) return;
+    const stop = store.subscribe(() => attempt() && stop());
   }
 
   protected override updated(changed: PropertyValues<this>) {
@@ -185,12 +203,21 @@ export class HeedPanel extends HeedElement {
   private readonly onSend = async (e: CustomEvent<{ content: string }>) => {
     const store = this.store;
     if (!store) return;
-    let id = this.activeId;
-    if (!id) {
-      id = (await store.createConversation()).id;
-      this.threads?.open(id);
-      await this.openConversation(id);
-    }
+    // Quick sends from the inbox share the one conversation the first of them creates.
+    const id = this.activeId ?? (await (this.creating ??= this.startConversation(store)));
     this.threads?.send(id, e.detail.content);
   };
+
+  private creating: Promise<string> | null = null;
+
+  private async startConversation(store: HeedStore): Promise<string> {
+    try {
+      const { id } = await store.createConversation();
+      this.threads?.open(id);
+      await this.openConversation(id);
+      return id;
+    } finally {
+      this.creating = null;
+    }
+  }
 }

@@ -32,6 +32,7 @@ export class HeedWidget extends HeedElement {
     position: { reflect: true },
     locale: {},
     open: { type: Boolean, reflect: true },
+    resumeConversationId: { attribute: false },
     panelReady: { state: true },
   };
 
@@ -42,6 +43,8 @@ export class HeedWidget extends HeedElement {
   position: 'bottom-right' | 'bottom-left' = 'bottom-right';
   locale?: string;
   open = false;
+  /** the thread to show when the panel first renders (the one open before a reload) */
+  resumeConversationId: string | null = null;
   /** how the panel's code arrives; a dynamic import, so bundlers split it out */
   loadPanel: () => Promise<unknown> = () => import('../panel/panel.ts');
 
@@ -79,6 +82,7 @@ export class HeedWidget extends HeedElement {
           side=${this.position === 'bottom-left' ? 'left' : 'right'}
           .store=${this.store}
           .locale=${this.locale}
+          .resumeConversationId=${this.resumeConversationId}
           ?open=${inline || this.open}
           ?hidden=${!inline && !this.open}
           ?closable=${!inline}
