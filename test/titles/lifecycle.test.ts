@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { fallbackTitle } from '../../api/src/titles/fallback-title.ts';
+import { startTitleTimer } from '../../api/src/titles/title-timer.ts';
 import { TestHeed } from '../support/harness.ts';
 import {
   isTitleRequest,
@@ -164,4 +165,19 @@ test('updatedAt is identical before and after title writes, so titling or renami
 
   await visitor.api.conversation.rename.mutate({ conversationId: older, title: 'Renamed' });
   expect(await order()).toEqual(before);
+});
+
+test('the in-process timer answers requests in the background, and stops cleanly', async () => {
+  heed.model.setResponder(titleAwareResponder(() => titleAnswer('Titled by the timer')));
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  const timer = startTitleTimer(heed.services, { intervalMs: 20 });
+  try {
+    await sendAndAwaitReply(heed, visitor, conversationId, 'timer topic');
+    await heed.until('the timer titled it', async () => (await titleRow(heed, conversationId)).title === 'Titled by the timer');
+  } finally {
+    await timer.stop();
+  }
+  expect(titleRequests(heed)).toHaveLength(1);
+  expect(heed.logs).toContain(`titles: ${JSON.stringify({ recovered: 0, changed: 1, kept: 0, failed: 0, rejected: 0, skipped: 0 })}`);
 });
