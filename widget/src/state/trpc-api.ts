@@ -1,4 +1,4 @@
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '../../../api/src/trpc/app-router.ts';
 import { AuthError, OfflineError, type HeedApi } from './heed-api.ts';
 import type { VisitorEvent } from './types.ts';
@@ -19,7 +19,7 @@ export function createTrpcApi(origin: string): HeedApi {
       splitLink({
         condition: (op) => op.type === 'subscription',
         true: httpSubscriptionLink({ url, connectionParams: () => (token ? { token } : {}) }),
-        false: httpBatchLink({ url, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) }),
+        false: httpLink({ url, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) }),
       }),
     ],
   });
