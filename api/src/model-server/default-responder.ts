@@ -1,4 +1,5 @@
 import type { ChatRequestMessage, Responder } from './types.ts';
+import { demoTitleReply, isTitleRequest } from './demo-title.ts';
 
 /**
  * The demo model: deterministic replies that prove which input they answer. A plain last user message
@@ -16,8 +17,12 @@ export function demoReply(lastUserText: string): string {
   return said === '' ? 'Hello! Say something and I will answer.' : `You said: ${excerpt(said, 200, '')}`;
 }
 
-/** The default {@link Responder}: {@link demoReply} to the request's last user message. */
-export const defaultResponder: Responder = (req) => ({ text: demoReply(lastUserText(req.body.messages)) });
+/**
+ * The default {@link Responder}: a structured title for the title pass, otherwise
+ * {@link demoReply} to the request's last user message.
+ */
+export const defaultResponder: Responder = (req) =>
+  isTitleRequest(req.body) ? { text: demoTitleReply(req.body) } : { text: demoReply(lastUserText(req.body.messages)) };
 
 /** The text of the last `user` message; text parts of multi-part content are joined. */
 export function lastUserText(messages: readonly ChatRequestMessage[] | undefined): string {
