@@ -1,7 +1,9 @@
-import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { pencilIcon } from '../shared/panel-icons.ts';
 import type { ConnectionStatus } from '../state/types.ts';
+import { TITLE_MAX, titleFromInput } from './title-input.ts';
 import { styles } from './heading.styles.ts';
 
 export const STATUS_TEXT: Record<ConnectionStatus, string> = {
@@ -18,11 +20,19 @@ export const STATUS_TEXT: Record<ConnectionStatus, string> = {
  * label of the latest message. Its status text is the widget's only `aria-live` region,
  * so assistive tech hears connection changes once, from one place.
  *
+ * When `renamable`, a "Rename conversation" button turns the title into a text field
+ * named "Conversation title": Enter (or leaving the field) saves a changed, valid title
+ * (1–64 characters once trimmed), Escape cancels; focus returns to the button.
+ *
  * @slot start - Buttons before the title (the drawer or back button).
  * @slot end - Buttons after the title (close).
  *
+ * @event heed-rename - The visitor renamed the conversation: `detail: { title }` (trimmed, whitespace collapsed).
+ *
  * @csspart heading - The header bar.
  * @csspart title - The title.
+ * @csspart title-input - The title field while renaming.
+ * @csspart rename - The rename button.
  * @csspart connection-dot - The connection dot; `data-status` holds the status.
  * @csspart status - The status text.
  * @csspart provenance - The provenance label.
@@ -39,14 +49,37 @@ export class HeedHeading extends HeedElement {
   @property() connection: ConnectionStatus = 'connecting';
   @property() provenance: string | null = null;
   @property({ reflect: true }) layout: 'wide' | 'narrow' = 'wide';
+  /** offers the rename button (a thread is open) */
+  @property({ type: Boolean }) renamable = false;
+
+  /** the title when renaming began; null when not renaming */
+  @state() private draft: string | null = null;
+  @state() private invalid = false;
+  @query('input') private input?: HTMLInputElement;
+  @query('.rename') private renameButton?: HTMLButtonElement;
 
   override render() {
+    const editing = this.draft !== null;
     return html`<header part="heading">
       <slot name="start"></slot>
       <div class="main">
         <div class="title-line">
-          <h2 part="title" title=${this.label}>${this.label}</h2>
+          ${editing
+            ? html`<input
+                part="title-input"
+                aria-label="Conversation title"
+                maxlength=${TITLE_MAX}
+                .value=${this.draft}
+                aria-invalid=${this.invalid ? 'true' : 'false'}
+                @keydown=${this.keydown}
+                @input=${() => (this.invalid = false)}
+                @blur=${() => this.finish(titleFromInput(this.input!.value) ? 'save' : 'cancel', false)}
+              />`
+            : html`<h2 part="title" title=${this.label}>${this.label}</h2>`}
           <span class="dot" part="connection-dot" data-status=${this.connection} aria-hidden="true"></span>
+          ${this.renamable && !editing
+            ? html`<button class="rename" part="rename" @click=${this.edit}>${pencilIcon()}<span class="sr-only">Rename conversation</span></button>`
+            : nothing}
         </div>
         <div class="meta">
           <span class="status" part="status" role="status" aria-live="polite">${STATUS_TEXT[this.connection]}</span>
@@ -55,5 +88,42 @@ export class HeedHeading extends HeedElement {
       </div>
       <slot name="end"></slot>
     </header>`;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('renamable') && !this.renamable) this.draft = null;
+  }
+
+  /** Turns the title into a field holding it, focused with the text selected. */
+  async edit(): Promise<void> {
+    this.draft = this.label;
+    this.invalid = false;
+    await this.updateComplete;
+    this.input?.focus();
+    this.input?.select();
+  }
+
+  private keydown(e: KeyboardEvent) {
+    if (e.key === 'Escape') {
+      // the panel closes on Escape; here it only ends the renaming
+      e.stopPropagation();
+      this.finish('cancel', true);
+    } else if (e.key === 'Enter' && !e.isComposing) {
+      e.preventDefault();
+      this.finish('save', true);
+    }
+  }
+
+  private async finish(how: 'save' | 'cancel', refocus: boolean) {
+    if (this.draft === null) return; // already finished (a blur follows Enter or Escape)
+    if (how === 'save') {
+      const title = titleFromInput(this.input!.value);
+      if (!title) return void (this.invalid = true);
+      if (title !== this.draft) this.emit('heed-rename', { title });
+    }
+    this.draft = null;
+    if (!refocus) return;
+    await this.updateComplete;
+    this.renameButton?.focus();
   }
 }

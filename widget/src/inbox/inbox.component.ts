@@ -16,7 +16,8 @@ export function needingAttention(conversations: readonly ConversationView[]): Co
 
 /**
  * The home view: every conversation that needs attention, with its excerpt (a live one
- * shows the reply as it streams); failed replies show their error excerpt and a Retry.
+ * shows the reply as it streams, one waiting for input the question it asks); failed
+ * replies show their error excerpt and a Retry.
  *
  * @event heed-select - Open a conversation: `detail: { conversationId }`.
  * @event heed-retry - Retry a failed reply: `detail: { conversationId }`.
@@ -44,7 +45,8 @@ export class HeedInbox extends HeedElement {
   private item(c: ConversationView) {
     const state = attentionOf(c);
     const streaming = this.replies.get(c.id)?.text;
-    const excerpt = state === 'live' && streaming ? excerptOf(streaming) : c.excerpt;
+    // an open question is what the visitor needs to see: it replaces the excerpt
+    const excerpt = state === 'live' && streaming ? excerptOf(streaming) : state === 'input_needed' && c.inputRequest ? c.inputRequest.question : c.excerpt;
     const failed = c.failed && state !== 'live';
     return html`<li part="item" data-state=${state} class=${failed ? 'failed' : ''}>
       <button class="open" @click=${() => this.emit('heed-select', { conversationId: c.id })}>${c.title ?? 'New conversation'}</button>

@@ -2,7 +2,8 @@ import { html, nothing } from 'lit';
 import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
-import type { StreamingReply, ThreadMessage } from '../state/types.ts';
+import type { OpenQuestion } from '../state/open-question.ts';
+import type { MessageInputRequest, StreamingReply, ThreadMessage } from '../state/types.ts';
 import { arrange, type ThreadItem } from './arrange.ts';
 import { markdown } from './markdown.ts';
 import { styles } from './message-list.styles.ts';
@@ -10,11 +11,16 @@ import { styles } from './message-list.styles.ts';
 /**
  * One thread: the visitor's messages (with a pending mark until the server has them),
  * replies as sanitized Markdown, the reply that is streaming, and failed replies with a
- * Retry button. It keeps the view pinned to the bottom while the visitor is there.
+ * Retry button. A reply that asks the visitor something shows its choices as buttons,
+ * usable only while that question is the `question` still open and no answer is on its
+ * way; when free text is allowed, a hint says the next message answers it. It keeps the
+ * view pinned to the bottom while the visitor is there.
  *
  * @event heed-retry - The visitor asked to retry a failed reply: `detail: { conversationId }`.
+ * @event heed-answer - The visitor picked a choice: `detail: { conversationId, requestId, content }`.
  *
  * @csspart message - Every message bubble (also `user-message`, `assistant-message`, `streaming`).
+ * @csspart choice - A choice button of a question.
  *
  * @cssproperty --heed-visitor-background - The visitor's bubbles (also `--heed-visitor-text`).
  * @cssproperty --heed-reply-background - Reply bubbles.
@@ -26,6 +32,8 @@ export class HeedMessageList extends HeedElement {
   @property({ attribute: false }) messages: readonly ThreadMessage[] = [];
   @property({ attribute: false }) reply?: StreamingReply;
   @property({ type: Boolean }) loading = false;
+  /** the thread's open question (see `openQuestion`) */
+  @property({ attribute: false }) question: OpenQuestion | null = null;
 
   private pinned = true;
 
@@ -64,8 +72,21 @@ export class HeedMessageList extends HeedElement {
     return html`<div class="message assistant ${m.error ? 'failed' : ''}" part="message assistant-message">
       ${m.provenance ? html`<span class="provenance">${m.provenance}</span>` : nothing}
       <div class="md" ${markdown(m.content)}></div>
+      ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}
       ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>Retry</button>` : nothing}
     </div>`;
+  }
+
+  private choices(m: ThreadMessage, request: MessageInputRequest) {
+    const open = this.question?.id === request.id;
+    const usable = open && !this.question!.answering;
+    const answer = (content: string) => this.emit('heed-answer', { conversationId: m.conversationId, requestId: request.id, content });
+    return html`${request.choices.length
+      ? html`<div class="choices" role="group" aria-label="Choices">
+          ${request.choices.map((c) => html`<button part="choice" ?disabled=${!usable} @click=${() => answer(c)}>${c}</button>`)}
+        </div>`
+      : nothing}
+    ${open && request.allowFreeText ? html`<p class="hint">${request.choices.length ? 'Or type' : 'Type'} your answer below: your next message answers this question.</p>` : nothing}`;
   }
 
   private readonly onScroll = () => {

@@ -91,6 +91,23 @@ export const styles = [
       background: var(--heed-background, #fff);
       cursor: pointer;
     }
+    .choices {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.4rem;
+    }
+    .choices button {
+      color: inherit;
+    }
+    button:disabled {
+      cursor: default;
+      opacity: 0.6;
+    }
+    .hint {
+      margin: 0.4rem 0 0;
+      font-size: 0.8rem;
+      color: var(--heed-muted-color, #57606a);
+    }
     .empty {
       color: var(--heed-muted-color, #57606a);
       text-align: center;

@@ -6,6 +6,8 @@ import { homeIcon, menuIcon } from '../shared/panel-icons.ts';
 import { StoreController } from '../state/store-controller.ts';
 import type { HeedStore } from '../state/store.ts';
 import { ThreadSync } from '../state/thread-sync.ts';
+import { openQuestion } from '../state/open-question.ts';
+import { renameConversation } from '../state/rename.ts';
 import type { HeedComposer } from '../composer/composer.component.ts';
 import { readMarkDue } from './read-marking.ts';
 import { styles } from './panel.styles.ts';
@@ -16,10 +18,12 @@ export const NARROW_BELOW_PX = 640;
 type Layout = 'wide' | 'narrow';
 
 /**
- * The chat: sidebar, the one heading, the live banner, the open thread (or the inbox
- * when none is open) and the composer. One layout switch: narrower than 640 px the
- * sidebar turns into a drawer; the same components render both ways. It marks the open
- * thread read only while the panel is open and the page visible.
+ * The chat: sidebar, the one heading (where an open thread can be renamed), the open
+ * tasks, the live banner, the open thread (or the inbox when none is open) and the
+ * composer. One layout switch: narrower than 640 px the sidebar turns into a drawer; the
+ * same components render both ways. It marks the open thread read only while the panel
+ * is open and the page visible. While the thread's question allows free text, the
+ * composer's next message answers it.
  *
  * @event heed-close - The visitor closed the chat (Escape or the close button).
  *
@@ -106,6 +110,7 @@ export class HeedPanel extends HeedElement {
     const active = store.conversation(this.activeId);
     const thread = active ? s.threads.get(active.id) : undefined;
     const latest = thread?.[thread.length - 1];
+    const question = openQuestion(active, thread);
     return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label="Chat" @keydown=${this.keydown}>
       ${narrow && this.drawerOpen ? html`<div class="scrim" @click=${() => (this.drawerOpen = false)}></div>` : nothing}
       <heed-sidebar
@@ -121,7 +126,14 @@ export class HeedPanel extends HeedElement {
         @heed-sidebar-toggle=${(e: CustomEvent<{ collapsed: boolean }>) => (this.collapsed = e.detail.collapsed)}
       ></heed-sidebar>
       <div class="main">
-        <heed-heading .label=${active ? (active.title ?? 'New conversation') : (s.siteName ?? 'Chat')} .connection=${s.connection} .provenance=${latest?.provenance ?? null} layout=${this.currentLayout}>
+        <heed-heading
+          .label=${active ? (active.title ?? 'New conversation') : (s.siteName ?? 'Chat')}
+          .connection=${s.connection}
+          .provenance=${latest?.provenance ?? null}
+          ?renamable=${!!active}
+          layout=${this.currentLayout}
+          @heed-rename=${this.onRename}
+        >
           ${narrow
             ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
                 ${menuIcon()}<span class="sr-only">Show conversations</span>
@@ -130,11 +142,23 @@ export class HeedPanel extends HeedElement {
           ${active ? html`<button slot="start" class="icon-button" @click=${() => this.openConversation(null)}>${homeIcon()}<span class="sr-only">Home</span></button>` : nothing}
           ${this.closable ? html`<button slot="end" class="icon-button" @click=${() => this.emit('heed-close')}>${closeIcon()}<span class="sr-only">Close</span></button>` : nothing}
         </heed-heading>
+        ${active ? html`<heed-todo-list .todos=${active.openTodos ?? []}></heed-todo-list>` : nothing}
         <heed-live-banner .count=${store.counts.live}></heed-live-banner>
         ${active
-          ? html`<heed-message-list class="body" .messages=${thread ?? []} .reply=${s.replies.get(active.id)} ?loading=${!thread} @heed-retry=${this.onRetry}></heed-message-list>`
+          ? html`<heed-message-list
+              class="body"
+              .messages=${thread ?? []}
+              .reply=${s.replies.get(active.id)}
+              .question=${question}
+              ?loading=${!thread}
+              @heed-retry=${this.onRetry}
+              @heed-answer=${this.onAnswer}
+            ></heed-message-list>`
           : html`<heed-inbox class="body" .conversations=${s.conversations} .replies=${s.replies} @heed-select=${this.onSelect} @heed-retry=${this.onRetry} @heed-new-conversation=${this.onNew}></heed-inbox>`}
-        <heed-composer @heed-send=${this.onSend}></heed-composer>
+        <heed-composer
+          placeholder=${question?.allowFreeText && !question.answering ? 'Type your answer…' : 'Write a message…'}
+          @heed-send=${this.onSend}
+        ></heed-composer>
       </div>
     </div>`;
   }
@@ -199,13 +223,26 @@ export class HeedPanel extends HeedElement {
     void this.threads?.retry(e.detail.conversationId);
   };
 
-  /** From the inbox, the first message starts a new conversation. */
+  private readonly onRename = (e: CustomEvent<{ title: string }>) => {
+    // a refused rename puts the old title back (renameConversation does); nothing else to show
+    if (this.store && this.activeId) renameConversation(this.store, this.activeId, e.detail.title).catch(() => {});
+  };
+
+  private readonly onAnswer = (e: CustomEvent<{ conversationId: string; requestId: string; content: string }>) => {
+    this.threads?.send(e.detail.conversationId, e.detail.content, e.detail.requestId);
+  };
+
+  /**
+   * From the inbox, the first message starts a new conversation. In a thread whose open
+   * question allows free text, the message is the answer.
+   */
   private readonly onSend = async (e: CustomEvent<{ content: string }>) => {
     const store = this.store;
     if (!store) return;
     // Quick sends from the inbox share the one conversation the first of them creates.
     const id = this.activeId ?? (await (this.creating ??= this.startConversation(store)));
-    this.threads?.send(id, e.detail.content);
+    const question = openQuestion(store.conversation(id), store.state.threads.get(id));
+    this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);
   };
 
   private creating: Promise<string> | null = null;

@@ -1,5 +1,6 @@
 import '../sidebar/sidebar.ts';
 import '../heading/heading.ts';
+import '../todo-list/todo-list.ts';
 import '../live-banner/live-banner.ts';
 import '../message-list/message-list.ts';
 import '../inbox/inbox.ts';

@@ -14,3 +14,4 @@ export const collapseIcon = () => icon(svg`<path d="M15 6l-6 6 6 6"/>`);
 export const expandIcon = () => icon(svg`<path d="M9 6l6 6-6 6"/>`);
 export const sendIcon = () => icon(svg`<path d="M4 12l16-8-6 16-2-7z"/>`);
 export const homeIcon = () => icon(svg`<path d="M4 11l8-7 8 7v9h-5v-6H9v6H4z"/>`);
+export const pencilIcon = () => icon(svg`<path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4"/>`);

@@ -22,9 +22,12 @@ export interface HeedApi {
   listConversations(): Promise<{ cursor: string; conversations: ConversationView[] }>;
   getConversation(conversationId: string): Promise<{ cursor: string; conversation: ConversationView; messages: MessageView[] }>;
   createConversation(): Promise<ConversationView>;
-  send(input: { conversationId: string; clientMessageId: string; content: string }): Promise<MessageView>;
+  /** `answersRequestId` links the message to the open input request it answers */
+  send(input: { conversationId: string; clientMessageId: string; content: string; answersRequestId?: string }): Promise<MessageView>;
   retry(conversationId: string): Promise<{ requeued: number }>;
   markRead(conversationId: string, lastAssistantAt: string): Promise<ConversationView>;
+  /** Sets a title the visitor owns (1–64 characters); no generated title replaces it. */
+  rename(conversationId: string, title: string): Promise<ConversationView>;
   /** Subscribes from `lastEventId`; reconnects resume by themselves. Returns an unsubscribe. */
   subscribe(lastEventId: string | null, handlers: SubscriptionHandlers): () => void;
 }

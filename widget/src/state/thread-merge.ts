@@ -18,3 +18,8 @@ export function mergeMessages(thread: readonly ThreadMessage[], incoming: readon
 export function setMessageStates(thread: readonly ThreadMessage[], match: (m: ThreadMessage) => boolean, patch: Partial<ThreadMessage>): ThreadMessage[] {
   return thread.map((m) => (match(m) ? { ...m, ...patch } : m));
 }
+
+/** Shows the question of an input request as answered (the server has the answer). */
+export function markAnswered(thread: readonly ThreadMessage[], requestId: string): ThreadMessage[] {
+  return thread.map((m) => (m.inputRequest?.id === requestId ? { ...m, inputRequest: { ...m.inputRequest, status: 'answered' } } : m));
+}

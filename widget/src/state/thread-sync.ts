@@ -1,5 +1,5 @@
 import { OfflineError } from './heed-api.ts';
-import { mergeMessages, setMessageStates } from './thread-merge.ts';
+import { markAnswered, mergeMessages, setMessageStates } from './thread-merge.ts';
 import type { HeedStore } from './store.ts';
 import type { ThreadMessage, VisitorEvent } from './types.ts';
 
@@ -37,9 +37,10 @@ export class ThreadSync {
   /**
    * Shows the visitor's message at once with a pending mark and delivers it; offline, it
    * waits in the queue and goes out once when the connection is back. The same
-   * `clientMessageId` makes any repeat harmless on the server.
+   * `clientMessageId` makes any repeat harmless on the server. With `answersRequestId` it
+   * answers that input request: once the server has it, the question shows as answered.
    */
-  send(conversationId: string, content: string): ThreadMessage {
+  send(conversationId: string, content: string, answersRequestId?: string): ThreadMessage {
     const clientMessageId = crypto.randomUUID();
     const message: ThreadMessage = {
       id: `local:${clientMessageId}`,
@@ -54,6 +55,7 @@ export class ThreadSync {
       error: null,
       createdAt: new Date().toISOString(),
       pending: true,
+      answersRequestId,
     };
     this.outbox = [...this.outbox, message];
     this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], [message]));
@@ -89,13 +91,13 @@ export class ThreadSync {
   }
 
   private async deliver(message: ThreadMessage): Promise<void> {
-    const { clientMessageId, conversationId, content } = message;
+    const { clientMessageId, conversationId, content, answersRequestId } = message;
     if (!clientMessageId || this.inFlight.has(clientMessageId) || this.store.state.connection === 'offline') return;
     this.inFlight.add(clientMessageId);
     try {
-      const saved = await this.store.api.send({ conversationId, clientMessageId, content });
+      const saved = await this.store.api.send({ conversationId, clientMessageId, content, ...(answersRequestId ? { answersRequestId } : {}) });
       this.outbox = this.outbox.filter((m) => m.clientMessageId !== clientMessageId);
-      this.update(conversationId, (t) => mergeMessages(t, [saved]));
+      this.update(conversationId, (t) => mergeMessages(answersRequestId ? markAnswered(t, answersRequestId) : t, [saved]));
     } catch (err) {
       this.inFlight.delete(clientMessageId);
       // Offline, it stays queued: the `online` event or the reconnected stream sends it.

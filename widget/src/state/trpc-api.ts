@@ -33,6 +33,7 @@ export function createTrpcApi(origin: string): HeedApi {
     send: (input) => call(() => trpc.message.send.mutate(input)),
     retry: (conversationId) => call(() => trpc.message.retry.mutate({ conversationId })),
     markRead: (conversationId, lastAssistantAt) => call(() => trpc.conversation.markRead.mutate({ conversationId, lastAssistantAt })),
+    rename: (conversationId, title) => call(() => trpc.conversation.rename.mutate({ conversationId, title })),
     subscribe(lastEventId, handlers) {
       let connected = false;
       const sub = trpc.events.subscribe.subscribe(

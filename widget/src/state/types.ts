@@ -6,10 +6,45 @@ export type { AttentionCounts, Attention } from '../../../api/src/shared/attenti
 
 type Outputs = inferRouterOutputs<AppRouter>;
 
-/** A conversation as the server describes it (title, unread metadata, live state). */
-export type ConversationView = Outputs['conversation']['list']['conversations'][number];
+/** The question the assistant is waiting on (`request_user_input`). */
+export interface InputRequestView {
+  id: string;
+  question: string;
+  /** answers the visitor can pick with one click */
+  choices: string[];
+  /** the visitor may also answer in their own words, through the composer */
+  allowFreeText: boolean;
+  createdAt: string;
+}
+
+/** Something the assistant promised to do and has not done yet. */
+export interface TodoView {
+  id: string;
+  text: string;
+  createdAt: string;
+}
+
+/** On the assistant message that asks: the request it opened (the message's `content` is the question). */
+export interface MessageInputRequest {
+  id: string;
+  choices: string[];
+  allowFreeText: boolean;
+  status: 'open' | 'answered';
+}
+
+/*
+ * The input-request fields are the server's contract (issue 5) and are optional here until
+ * every API the widget may talk to sends them: read them as `c.inputRequest ?? null` and
+ * `c.openTodos ?? []`. Once the server's views carry them, the intersections below add nothing.
+ */
+
+/** A conversation as the server describes it (title, unread metadata, live state, open question, todos). */
+export type ConversationView = Outputs['conversation']['list']['conversations'][number] & {
+  inputRequest?: InputRequestView | null;
+  openTodos?: TodoView[];
+};
 /** A stored message as the server describes it. */
-export type MessageView = Outputs['conversation']['get']['messages'][number];
+export type MessageView = Outputs['conversation']['get']['messages'][number] & { inputRequest?: MessageInputRequest | null };
 /** What `session.start` answers. */
 export type Session = Outputs['session']['start'];
 
@@ -20,6 +55,8 @@ export type Session = Outputs['session']['start'];
 export interface ThreadMessage extends MessageView {
   pending?: boolean;
   sendError?: string;
+  /** the input request this send answers (kept on the visitor's copy while it travels) */
+  answersRequestId?: string | null;
 }
 
 /** What the heading says about the event connection. */

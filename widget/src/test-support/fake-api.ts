@@ -21,6 +21,8 @@ export function conversation(over: Partial<ConversationView> = {}): Conversation
     failed: false,
     unread: false,
     attention: 'default' as const,
+    inputRequest: null,
+    openTodos: [],
   };
   return { ...base, ...over };
 }
@@ -38,6 +40,7 @@ export function message(over: Partial<MessageView> & Pick<MessageView, 'conversa
     runId: null,
     error: null,
     createdAt: '2026-01-01T10:00:00.000Z',
+    inputRequest: null,
     ...over,
   };
 }
@@ -94,11 +97,16 @@ export class FakeApi implements HeedApi {
     return c;
   }
 
-  async send(input: { conversationId: string; clientMessageId: string; content: string }) {
+  /** resolves the next sends only when the test calls the function it holds (a slow network) */
+  hold: Promise<void> | null = null;
+
+  async send(input: { conversationId: string; clientMessageId: string; content: string; answersRequestId?: string }) {
     this.record('send', input);
     const { OfflineError } = await import('../state/heed-api.ts');
+    await this.hold;
     if (this.offline) throw new OfflineError('Failed to fetch');
-    return message({ ...input, role: 'user', state: 'pending' });
+    const { answersRequestId: _, ...row } = input;
+    return message({ ...row, role: 'user', state: 'pending' });
   }
 
   async retry(conversationId: string) {
@@ -110,6 +118,13 @@ export class FakeApi implements HeedApi {
     this.record('markRead', conversationId, lastAssistantAt);
     const c = this.conversations.find((x) => x.id === conversationId)!;
     return { ...c, lastReadAt: lastAssistantAt };
+  }
+
+  async rename(conversationId: string, title: string) {
+    this.record('rename', conversationId, title);
+    const c = { ...this.conversations.find((x) => x.id === conversationId)!, title, titleSource: 'manual' as const };
+    this.conversations = this.conversations.map((x) => (x.id === conversationId ? c : x));
+    return c;
   }
 
   subscribe(lastEventId: string | null, handlers: SubscriptionHandlers) {
