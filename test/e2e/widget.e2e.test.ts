@@ -42,6 +42,8 @@ test('two quick sends get one reply that covers both', async () => {
   await send(page, 'And what does shipping to Oslo cost?');
   await page.getByText('Covered: both items').waitFor();
   expect(heed.model.requests).toHaveLength(1);
+  // in the order the visitor typed them, however the two requests raced
+  expect(finalTurn(heed.model.requests[0]!)).toMatch(/1\. \[[^\]]+\] Do you have the Ridge 40 in green\?\n2\. \[[^\]]+\] And what does shipping to Oslo cost\?/);
   await page.close();
 });
 

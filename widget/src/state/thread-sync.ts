@@ -13,7 +13,8 @@ import type { ThreadMessage, VisitorEvent } from './types.ts';
 export class ThreadSync {
   /** sends not yet acknowledged, in the order the visitor made them */
   private outbox: ThreadMessage[] = [];
-  private readonly inFlight = new Set<string>();
+  /** a delivery loop is running (sends go one at a time, in order) */
+  private draining = false;
 
   constructor(private readonly store: HeedStore) {
     store.onEvent((e) => this.apply(e));
@@ -59,7 +60,7 @@ export class ThreadSync {
     };
     this.outbox = [...this.outbox, message];
     this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], [message]));
-    void this.deliver(message);
+    this.flush();
     return message;
   }
 
@@ -85,27 +86,45 @@ export class ThreadSync {
     }
   }
 
-  /** Sends every queued message not already on its way. */
+  /** Starts delivering the queue unless it already is being delivered. */
   private flush(): void {
-    for (const m of this.outbox) void this.deliver(m);
+    void this.drain();
   }
 
-  private async deliver(message: ThreadMessage): Promise<void> {
-    const { clientMessageId, conversationId, content, answersRequestId } = message;
-    if (!clientMessageId || this.inFlight.has(clientMessageId) || this.store.state.connection === 'offline') return;
-    this.inFlight.add(clientMessageId);
+  /**
+   * One send at a time, oldest first: the server orders messages by arrival, and a batch
+   * lists them in that order, so two quick sends must never overtake each other. Offline,
+   * the queue waits for the `online` event or the reconnected stream.
+   */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
     try {
-      const saved = await this.store.api.send({ conversationId, clientMessageId, content, ...(answersRequestId ? { answersRequestId } : {}) });
-      this.outbox = this.outbox.filter((m) => m.clientMessageId !== clientMessageId);
-      this.update(conversationId, (t) => mergeMessages(answersRequestId ? markAnswered(t, answersRequestId) : t, [saved]));
-    } catch (err) {
-      this.inFlight.delete(clientMessageId);
-      // Offline, it stays queued: the `online` event or the reconnected stream sends it.
-      if (err instanceof OfflineError) return this.store.reportOffline();
-      this.outbox = this.outbox.filter((m) => m.clientMessageId !== clientMessageId);
-      this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? { ...m, pending: false, sendError: 'Not sent' } : m)));
+      while (this.outbox.length > 0 && this.store.state.connection !== 'offline') {
+        if (!(await this.deliver(this.outbox[0]!))) break;
+      }
     } finally {
-      this.inFlight.delete(clientMessageId);
+      this.draining = false;
+    }
+  }
+
+  /** Sends one message; false when offline (it stays queued), true once it left the queue. */
+  private async deliver(message: ThreadMessage): Promise<boolean> {
+    const { clientMessageId, conversationId, content, answersRequestId } = message;
+    const leave = () => (this.outbox = this.outbox.filter((m) => m !== message));
+    try {
+      const saved = await this.store.api.send({ conversationId, clientMessageId: clientMessageId!, content, ...(answersRequestId ? { answersRequestId } : {}) });
+      leave();
+      this.update(conversationId, (t) => mergeMessages(answersRequestId ? markAnswered(t, answersRequestId) : t, [saved]));
+      return true;
+    } catch (err) {
+      if (err instanceof OfflineError) {
+        this.store.reportOffline();
+        return false;
+      }
+      leave();
+      this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? { ...m, pending: false, sendError: 'Not sent' } : m)));
+      return true;
     }
   }
 
