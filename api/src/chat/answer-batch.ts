@@ -7,8 +7,9 @@ import { FenceLostError } from './fence.ts';
 import { completeRun, failRun, renewRunLease } from './finish-run.ts';
 import { loadContext } from './load-context.ts';
 import type { ConversationLock } from './lock.ts';
-import { ReplyFailedError, streamReply } from './model-stream.ts';
+import { ReplyFailedError } from './model-stream.ts';
 import { ReplyRelay } from './reply-relay.ts';
+import { runToolLoop } from './tool-loop.ts';
 
 export interface AnswerDeps {
   db: Db;
@@ -25,14 +26,16 @@ export interface AnswerDeps {
   log: (line: string, extra?: unknown) => void;
 }
 
-export type AnswerOutcome = 'completed' | 'failed' | 'lost';
+/** `awaiting_input`: the reply is a question (request_user_input); the visitor's answer starts the next run. */
+export type AnswerOutcome = 'completed' | 'awaiting_input' | 'failed' | 'lost';
 
 class LeaseLostError extends Error {}
 
 /**
- * Answers one claimed batch: builds the context, streams the reply while renewing the
- * lease, then stores it (or a failed reply) with fenced writes. Never throws for a
- * model or lease problem: the outcome says what happened.
+ * Answers one claimed batch: builds the context, talks with the model (streaming, with the
+ * tool loop) while renewing the lease, then stores the reply, or the question it asked, or a
+ * failed reply, with fenced writes. Never throws for a model or lease problem: the outcome
+ * says what happened.
  */
 export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock): Promise<AnswerOutcome> {
   const abort = new AbortController();
@@ -49,22 +52,10 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
     const messages = await loadContext(deps.db, batch, deps.tokenBudget);
     status = 'streaming';
     if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status))) return 'lost';
-    const reply = await streamReply(
-      deps.openai,
-      {
-        model: deps.model,
-        messages,
-        maxTokens: deps.maxTokens,
-        timeoutMs: deps.timeoutMs,
-        signal: abort.signal,
-        onDelta: (text) => relay.delta(text),
-        onRestart: () => relay.restart(),
-      },
-      { maxAttempts: deps.maxAttempts },
-    );
+    const reply = await runToolLoop(deps, batch, messages, { signal: abort.signal, relay });
     if (abort.signal.aborted) return 'lost';
     await completeRun(deps.db, deps.bus, batch, reply);
-    return 'completed';
+    return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
     if (err instanceof FenceLostError || abort.signal.aborted) {
       deps.log(`run ${batch.runId} lost its lease; a newer run answers the batch`);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildContext, estimateTokens, type ContextRow } from './build-context.ts';
+import { buildContext, estimateTokens, historyWindow, type ContextRequest, type ContextRow } from './build-context.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 
 let nextSeq = 0n;
@@ -139,5 +139,128 @@ describe('buildContext', () => {
       { role: 'system', content: SYSTEM_PROMPT },
       { role: 'user', content: 'now' },
     ]);
+  });
+});
+
+/** A question the assistant asked (its message) and the request row it opened. */
+function asked(question: string, extra: Partial<ContextRequest> = {}): { message: ContextRow; request: ContextRequest } {
+  const message = reply(question);
+  return {
+    message,
+    request: {
+      toolCallId: `call_${message.id}`,
+      messageId: message.id,
+      question,
+      choices: ['Red', 'Blue'],
+      allowFreeText: true,
+      status: 'open',
+      answerMessageId: null,
+      createdAt: message.createdAt,
+      ...extra,
+    },
+  };
+}
+const answering = (request: ContextRequest, answer: ContextRow): ContextRequest => ({ ...request, status: 'answered', answerMessageId: answer.id });
+
+describe('buildContext with questions, todos and recall', () => {
+  test('a batch that answers the question gives the model its call (same id) and the answer as the call’s result, and nothing more', () => {
+    const q = user('I want a sofa');
+    const { message, request } = asked('Which colour?');
+    const answer = user('Blue', 'claimed');
+    const messages = buildContext({ rows: [q, message, answer], claimed: [answer], watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [answering(request, answer)] });
+    expect(messages.slice(1)).toEqual([
+      { role: 'user', content: 'I want a sofa' },
+      {
+        role: 'assistant',
+        content: 'Which colour?',
+        tool_calls: [{ id: request.toolCallId, type: 'function', function: { name: 'request_user_input', arguments: '{"question":"Which colour?","choices":["Red","Blue"],"allow_free_text":true}' } }],
+      },
+      { role: 'tool', tool_call_id: request.toolCallId, content: '{"answer":"Blue"}' },
+    ]);
+  });
+
+  test('other messages sent with the answer are the final user turn, after the tool result', () => {
+    const { message, request } = asked('Which colour?');
+    const answer = user('Blue', 'claimed');
+    const more = user('Also, do you deliver on Saturdays?', 'claimed');
+    const messages = buildContext({ rows: [message, answer, more], claimed: [more, answer], watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [answering(request, answer)] });
+    expect(messages.map((m) => m.role)).toEqual(['system', 'assistant', 'tool', 'user']);
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'Also, do you deliver on Saturdays?' });
+  });
+
+  test('in later runs an answered question stays a call and its result, placed where the answer was given', () => {
+    const { message, request } = asked('Which colour?');
+    const aside = user('Unrelated: what are your hours?');
+    const asideReply = reply('9 to 5.');
+    const answer = user('Blue');
+    const thanks = reply('Blue it is.');
+    const claimed = [user('Great', 'claimed')];
+    const messages = buildContext({
+      rows: [message, aside, asideReply, answer, thanks, ...claimed],
+      claimed,
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+      requests: [answering(request, answer)],
+    });
+    expect(messages.slice(1, -1)).toEqual([
+      { role: 'assistant', content: 'Which colour?' },
+      { role: 'user', content: 'Unrelated: what are your hours?' },
+      { role: 'assistant', content: '9 to 5.' },
+      { role: 'assistant', content: null, tool_calls: [expect.objectContaining({ id: request.toolCallId })] },
+      { role: 'tool', tool_call_id: request.toolCallId, content: '{"answer":"Blue"}' },
+      { role: 'assistant', content: 'Blue it is.' },
+    ]);
+  });
+
+  test('while the question is open, new messages are the final turn and the context still shows the open question', () => {
+    const { message, request } = asked('Which colour?');
+    const b1 = user('What are your hours?', 'claimed');
+    const b2 = user('Do you ship to Norway?', 'claimed');
+    const messages = buildContext({ rows: [message, b1, b2], claimed: [b1, b2], watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [request] });
+    expect(messages.map((m) => m.role)).toEqual(['system', 'assistant', 'system', 'user']);
+    expect(messages[1]).toEqual({ role: 'assistant', content: 'Which colour?' });
+    expect(String(messages[2]!.content)).toMatch(/## Your open question\n.*still open:\n"Which colour\?"/);
+    const turn = String(messages.at(-1)!.content);
+    expect(turn).toContain('What are your hours?');
+    expect(turn).toContain('Do you ship to Norway?');
+  });
+
+  test('a superseded question is plain text: no call without a result, no open section', () => {
+    const { message, request } = asked('Which colour?', { status: 'superseded' });
+    const claimed = [user('Hello again', 'claimed')];
+    const messages = buildContext({ rows: [message, ...claimed], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [request] });
+    expect(messages).toEqual([
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'assistant', content: 'Which colour?' },
+      { role: 'user', content: 'Hello again' },
+    ]);
+  });
+
+  test('todos and recall come as one system message right before the final turn, after the history', () => {
+    const history = [user('Earlier'), reply('Earlier reply')];
+    const claimed = [user('Where is my bookshelf?', 'claimed')];
+    const messages = buildContext({
+      rows: [...history, ...claimed],
+      claimed,
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+      todos: [{ id: 't1', text: 'Check the delivery date', createdAt: new Date(base) }],
+      recall: [{ content: 'I ordered a walnut bookshelf', createdAt: new Date(base), sameConversation: false }],
+    });
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'system', 'user']);
+    const context = String(messages[3]!.content);
+    expect(context).toContain('- [t1] Check the delivery date');
+    expect(context).toContain('"I ordered a walnut bookshelf"');
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'Where is my bookshelf?' });
+  });
+
+  test('the history window is what recall must look beyond: the newest rows within the budget', () => {
+    const old = user('old question.......');
+    const rows = [old, reply('old answer.........'), user('new question.......'), reply('new answer.........')];
+    const claimed = [user('now', 'claimed')];
+    const window = historyWindow({ rows: [...rows, ...claimed], claimed, watermark: now(), tokenBudget: estimateTokens(old.content) * 2 + 1 });
+    expect(window.map((r) => r.content)).toEqual(['new question.......', 'new answer.........']);
   });
 });

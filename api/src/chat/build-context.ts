@@ -1,6 +1,8 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { contextSections, type OpenQuestion, type OpenTodo, type RecallHit } from './context-sections.ts';
 import { pendingTurn } from './pending-turn.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
+import { toolResult, userInputArguments } from './tools.ts';
 
 /** A stored message as the context builder sees it. */
 export interface ContextRow {
@@ -50,6 +52,20 @@ const toParam = (r: ContextRow): ChatCompletionMessageParam =>
     ? { role: 'user', content: r.content }
     : { role: 'assistant', content: r.role === 'operator' ? `[A human operator wrote] ${r.content}` : r.content };
 
+/** An input request (a `request_user_input` call) as the context builder sees it. */
+export interface ContextRequest {
+  toolCallId: string;
+  /** the assistant message that asked it */
+  messageId: string;
+  question: string;
+  choices: string[];
+  allowFreeText: boolean;
+  status: 'open' | 'answered' | 'superseded';
+  /** the visitor's message that answered it */
+  answerMessageId: string | null;
+  createdAt: Date;
+}
+
 export interface ContextInput {
   /** the conversation's loaded messages (any order; may include claimed and later rows) */
   rows: readonly ContextRow[];
@@ -60,18 +76,88 @@ export interface ContextInput {
   timeZone: string;
   tokenBudget: number;
   systemPrompt?: string;
+  /** the input requests asked by (or answered by) the loaded rows; any order */
+  requests?: readonly ContextRequest[];
+  /** the conversation's open todos, oldest first */
+  todos?: readonly OpenTodo[];
+  /** recall's hits for this batch, best first */
+  recall?: readonly RecallHit[];
+}
+
+/** The history this run shows the model, oldest first (what recall must look beyond). */
+export function historyWindow(input: Pick<ContextInput, 'rows' | 'claimed' | 'watermark' | 'tokenBudget'>): ContextRow[] {
+  return boundHistory(selectHistory(input.rows, input.claimed, input.watermark), input.tokenBudget);
 }
 
 /**
- * The model's messages for one run: system prompt, bounded history, and the pending
- * batch as the final user turn. Pure, so causality is unit-tested without a database.
+ * The model's messages for one run, in this order:
+ * 1. the system prompt;
+ * 2. the bounded history, where an answered question is the assistant's `request_user_input`
+ *    call followed by a `tool` message with the visitor's answer (same call id), at the place the
+ *    answer was given;
+ * 3. the context sections (open question, open todos, recall) as a system message, late in the
+ *    prompt so the stable prefix (system prompt and history) stays cacheable;
+ * 4. when this batch answers a question: that call and its result;
+ * 5. the rest of the batch as the final user turn (absent when the batch is only the answer:
+ *    the model then continues from the tool result, as after any tool call).
+ * Pure, so causality is unit-tested without a database.
  */
 export function buildContext(input: ContextInput): ChatCompletionMessageParam[] {
   const claimed = [...input.claimed].sort((a, b) => (a.seq < b.seq ? -1 : 1));
-  const history = boundHistory(selectHistory(input.rows, claimed, input.watermark), input.tokenBudget);
+  const history = historyWindow({ ...input, claimed });
+  const requests = input.requests ?? [];
+  const byAnswer = new Map(requests.filter((r) => r.status === 'answered' && r.answerMessageId).map((r) => [r.answerMessageId!, r]));
+  const byQuestion = new Map(requests.map((r) => [r.messageId, r]));
+  const answers = claimed.filter((c) => byAnswer.has(c.id));
+  const turn = claimed.filter((c) => !byAnswer.has(c.id));
+  const open = requests.find((r) => r.status === 'open') ?? null;
+  const sections = contextSections({
+    openQuestion: open && { question: open.question, choices: open.choices, allowFreeText: open.allowFreeText, askedAt: open.createdAt },
+    todos: input.todos ?? [],
+    recall: input.recall ?? [],
+    timeZone: input.timeZone,
+  });
+
+  // History rows and then this batch's answers, so a question directly followed by its answer
+  // becomes one assistant turn carrying the call, whichever side of the claim the answer is on.
+  const items = [...history, ...answers];
+  const render = (from: number, to: number): ChatCompletionMessageParam[] => {
+    const out: ChatCompletionMessageParam[] = [];
+    for (let i = from; i < to; i++) {
+      const row = items[i]!;
+      const answered = row.role === 'user' ? byAnswer.get(row.id) : undefined;
+      if (answered) {
+        const previous = items[i - 1];
+        out.push(...answerPair(answered, previous?.id === answered.messageId ? previous.content : null, row.content));
+        continue;
+      }
+      const asked = byQuestion.get(row.id);
+      const answerNext = asked?.answerMessageId != null && items[i + 1]?.id === asked.answerMessageId && byAnswer.has(asked.answerMessageId);
+      if (!answerNext) out.push(toParam(row));
+    }
+    return out;
+  };
   return [
     { role: 'system', content: input.systemPrompt ?? SYSTEM_PROMPT },
-    ...history.map(toParam),
-    { role: 'user', content: pendingTurn(claimed, input.timeZone) },
+    ...render(0, history.length),
+    ...(sections ? [{ role: 'system' as const, content: sections }] : []),
+    ...render(history.length, items.length),
+    ...(turn.length > 0 ? [{ role: 'user' as const, content: pendingTurn(turn, input.timeZone) }] : []),
+  ];
+}
+
+/**
+ * The question as the tool call the model made (`content` is its text when the question
+ * message sits right before the answer, else null, so the text is never said twice) and the
+ * visitor's answer as that call's result.
+ */
+function answerPair(req: ContextRequest, questionText: string | null, answer: string): ChatCompletionMessageParam[] {
+  return [
+    {
+      role: 'assistant',
+      content: questionText,
+      tool_calls: [{ id: req.toolCallId, type: 'function', function: { name: 'request_user_input', arguments: userInputArguments(req) } }],
+    },
+    { role: 'tool', tool_call_id: req.toolCallId, content: toolResult({ answer }) },
   ];
 }

@@ -8,29 +8,61 @@ import { requestTitle } from '../titles/request-title.ts';
 import { assertFence } from './fence.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FAILURE_TEXT, type ReplyErrorCode } from './model-errors.ts';
+import type { UserInputArgs } from './tools.ts';
 
 /**
  * Stores the reply, marks the claimed batch answered, sets the unread metadata and asks for
  * a title check (a durable request the title pass answers later, never a model call here),
  * all fenced: a run that lost its lease throws FenceLostError and nothing is written.
+ *
+ * A reply that asks the visitor something (`question`) also opens its input request (the
+ * conversation's previous open one, if any, is superseded) and ends the run `awaiting_input`;
+ * the question is unread like any reply, and its excerpt is the question.
  */
 export async function completeRun(
   db: Db,
   bus: EventBus,
   batch: ClaimedBatch,
-  reply: { text: string; attempts: number; promptTokens: number | null; completionTokens: number | null },
+  reply: {
+    text: string;
+    attempts: number;
+    promptTokens: number | null;
+    completionTokens: number | null;
+    question?: (UserInputArgs & { callId: string }) | null;
+  },
 ): Promise<void> {
+  const question = reply.question ?? null;
   await transactWithEvents(db, bus, async (tx, emit) => {
     await assertFence(tx, batch);
-    const message = await tx.message.create({
+    const created = await tx.message.create({
       data: { conversationId: batch.conversationId, role: 'assistant', content: reply.text, runId: batch.runId },
-      select: messageSelect,
+      select: { id: true, createdAt: true },
     });
+    if (question) {
+      // Under the conversation row lock taken by assertFence: at most one request is ever open.
+      await tx.inputRequest.updateMany({
+        where: { conversationId: batch.conversationId, status: 'open' },
+        data: { status: 'superseded', closedAt: created.createdAt },
+      });
+      await tx.inputRequest.create({
+        data: {
+          conversationId: batch.conversationId,
+          runId: batch.runId,
+          toolCallId: question.callId,
+          messageId: created.id,
+          question: question.question,
+          choices: question.choices,
+          allowFreeText: question.allowFreeText,
+          createdAt: created.createdAt,
+        },
+      });
+    }
+    const message = await tx.message.findUniqueOrThrow({ where: { id: created.id }, select: messageSelect });
     await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'answered' } });
     await tx.run.update({
       where: { id: batch.runId },
       data: {
-        status: 'completed',
+        status: question ? 'awaiting_input' : 'completed',
         endedAt: message.createdAt,
         attempts: reply.attempts,
         promptTokens: reply.promptTokens,
@@ -39,7 +71,7 @@ export async function completeRun(
     });
     await tx.conversation.update({
       where: { id: batch.conversationId },
-      data: { lastAssistantAt: message.createdAt, excerpt: excerptOf(reply.text), updatedAt: message.createdAt },
+      data: { lastAssistantAt: message.createdAt, excerpt: excerptOf(question?.question ?? reply.text), updatedAt: message.createdAt },
     });
     await requestTitle(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'reply.completed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });

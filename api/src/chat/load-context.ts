@@ -1,24 +1,70 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Db } from '../db/client.ts';
-import { buildContext, type ContextRow } from './build-context.ts';
+import { buildContext, historyWindow, type ContextRequest, type ContextRow } from './build-context.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
+import { TODOS_SHOWN_MAX } from './context-sections.ts';
+import { recall } from './recall.ts';
 
 /** How many earlier messages are read before the token budget trims them. */
 const HISTORY_ROWS = 200;
 
 const rowSelect = { id: true, seq: true, role: true, content: true, state: true, error: true, createdAt: true } as const;
+const requestSelect = {
+  toolCallId: true,
+  messageId: true,
+  question: true,
+  choices: true,
+  allowFreeText: true,
+  status: true,
+  answerMessageId: true,
+  createdAt: true,
+} as const;
 
-/** Reads what the context builder needs for one run and builds the model's messages. */
+/**
+ * Reads what the context builder needs for one run (history, the input requests those rows
+ * ask or answer plus the open one, open todos, recall hits for the whole batch) and builds the
+ * model's messages.
+ */
 export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: number): Promise<ChatCompletionMessageParam[]> {
-  const [visitor, claimed] = await Promise.all([
-    db.visitor.findUniqueOrThrow({ where: { id: batch.visitorId }, select: { timeZone: true } }),
+  const [visitor, claimed, earlier, todos] = await Promise.all([
+    db.visitor.findUniqueOrThrow({ where: { id: batch.visitorId }, select: { timeZone: true, siteId: true } }),
     db.message.findMany({ where: { id: { in: batch.messageIds } }, select: rowSelect, orderBy: { seq: 'asc' } }),
+    db.message.findMany({
+      where: { conversationId: batch.conversationId, seq: { lte: batch.watermark } },
+      orderBy: { seq: 'desc' },
+      take: HISTORY_ROWS,
+      select: rowSelect,
+    }),
+    db.todo.findMany({
+      where: { conversationId: batch.conversationId, status: 'open' },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: TODOS_SHOWN_MAX + 1,
+      select: { id: true, text: true, createdAt: true },
+    }),
   ]);
-  const earlier = await db.message.findMany({
-    where: { conversationId: batch.conversationId, seq: { lte: batch.watermark } },
-    orderBy: { seq: 'desc' },
-    take: HISTORY_ROWS,
-    select: rowSelect,
+  const rows = earlier as ContextRow[];
+  const batchRows = claimed as ContextRow[];
+  const ids = [...rows, ...batchRows].map((r) => r.id);
+  const requests = await db.inputRequest.findMany({
+    where: { conversationId: batch.conversationId, OR: [{ messageId: { in: ids } }, { answerMessageId: { in: ids } }, { status: 'open' }] },
+    select: requestSelect,
   });
-  return buildContext({ rows: earlier as ContextRow[], claimed: claimed as ContextRow[], watermark: batch.watermark, timeZone: visitor.timeZone, tokenBudget });
+
+  const window = historyWindow({ rows, claimed: batchRows, watermark: batch.watermark, tokenBudget });
+  const windowStartSeq = window[0]?.seq ?? batchRows[0]?.seq ?? batch.watermark + 1n;
+  const hits = await recall(
+    db,
+    { visitorId: batch.visitorId, siteId: visitor.siteId, conversationId: batch.conversationId, windowStartSeq },
+    batchRows.map((r) => r.content),
+  );
+  return buildContext({
+    rows,
+    claimed: batchRows,
+    watermark: batch.watermark,
+    timeZone: visitor.timeZone,
+    tokenBudget,
+    requests: requests as ContextRequest[],
+    todos,
+    recall: hits,
+  });
 }

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { RawToolCall } from './tools.ts';
 import { classifyModelError, EmptyReplyError, ModelTimeoutError, StreamEndedEarlyError, type ClassifiedError } from './model-errors.ts';
 
 export interface StreamRequest {
@@ -8,6 +9,10 @@ export interface StreamRequest {
   maxTokens: number;
   timeoutMs: number;
   signal: AbortSignal;
+  /** function tools the model may call */
+  tools?: ChatCompletionFunctionTool[];
+  /** 'none' forces a text answer (the last round of a tool loop) */
+  toolChoice?: 'auto' | 'none';
   /** called for every text fragment, in order; `attempt` restarts at a fresh reply */
   onDelta: (text: string) => Promise<void>;
   /** called before a retry that follows partial output, so listeners can discard it */
@@ -16,6 +21,8 @@ export interface StreamRequest {
 
 export interface StreamResult {
   text: string;
+  /** the calls the model made, in order, reassembled from their streamed fragments */
+  toolCalls: RawToolCall[];
   attempts: number;
   promptTokens: number | null;
   completionTokens: number | null;
@@ -37,7 +44,9 @@ export const backoffMs = (attempt: number, base = 500): number =>
 
 /**
  * Streams one reply through the official SDK, retrying transient failures (429, 5xx,
- * timeouts, streams that break off) with backoff. An abort (lost lease) stops at once and is not
+ * timeouts, streams that break off) with backoff. Text deltas are relayed as they come;
+ * tool calls are reassembled from their fragments (id and name on the first, arguments
+ * spread over many) and returned whole once the stream finished. An abort (lost lease) stops at once and is not
  * retried. Throws ReplyFailedError when every attempt failed.
  */
 export async function streamReply(
@@ -88,10 +97,12 @@ async function streamOnce(
         max_tokens: req.maxTokens,
         stream: true,
         stream_options: { include_usage: true },
+        ...(req.tools && req.tools.length > 0 ? { tools: req.tools, tool_choice: req.toolChoice ?? 'auto' } : {}),
       },
       { signal: controller.signal },
     );
     let text = '';
+    const calls: RawToolCall[] = [];
     let finished = false;
     let promptTokens: number | null = null;
     let completionTokens: number | null = null;
@@ -103,6 +114,12 @@ async function streamOnce(
         markEmitted();
         await req.onDelta(choice.delta.content);
       }
+      for (const part of choice?.delta?.tool_calls ?? []) {
+        const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+        if (part.id) call.id = part.id;
+        if (part.function?.name && call.name === '') call.name = part.function.name;
+        if (part.function?.arguments) call.arguments += part.function.arguments;
+      }
       if (choice?.finish_reason) finished = true;
       if (chunk.usage) {
         promptTokens = chunk.usage.prompt_tokens;
@@ -112,8 +129,10 @@ async function streamOnce(
     // The SDK ends the loop quietly on abort; a reply cut short must never count as complete.
     if (controller.signal.aborted) throw timedOut ? new ModelTimeoutError(req.timeoutMs) : req.signal.reason;
     if (!finished) throw new StreamEndedEarlyError();
-    if (text.trim() === '') throw new EmptyReplyError();
-    return { text, promptTokens, completionTokens };
+    // A sparse index (a server that skipped one) leaves holes; a call without an id gets one.
+    const toolCalls = calls.flatMap((c, i) => (c ? [{ ...c, id: c.id || `call_${i}` }] : []));
+    if (text.trim() === '' && toolCalls.length === 0) throw new EmptyReplyError();
+    return { text, toolCalls, promptTokens, completionTokens };
   } catch (err) {
     if (timedOut) throw new ModelTimeoutError(req.timeoutMs);
     throw err;

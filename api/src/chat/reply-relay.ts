@@ -28,12 +28,15 @@ export class ReplyRelay {
     );
   }
 
-  /** A retry after partial output: subscribers replace what they had with nothing. */
-  async restart(): Promise<void> {
-    this.length = 0;
+  /**
+   * A retry after partial output: subscribers replace what they had with `kept`, the text of
+   * the run's earlier model rounds (nothing in a run without tool calls).
+   */
+  async restart(kept = ''): Promise<void> {
+    this.length = kept.length;
     await this.send(
-      { kind: 'live', event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: '' } },
-      (m) => m.set(this.keys.replyText(this.batch.runId), ''),
+      { kind: 'live', event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: kept } },
+      (m) => m.set(this.keys.replyText(this.batch.runId), kept),
     );
   }
 

@@ -1,5 +1,16 @@
 import type { DbLike } from '../db/types.ts';
-import { conversationSelect, messageSelect, toConversationView, toMessageView, type ConversationView, type MessageView } from './views.ts';
+import {
+  conversationSelect,
+  messageSelect,
+  openRequestSelect,
+  openTodoSelect,
+  toConversationView,
+  toMessageView,
+  VIEW_TODOS_MAX,
+  type ConversationView,
+  type MessageView,
+  type OpenItems,
+} from './views.ts';
 
 /** Most conversations a list returns; the sidebar shows the most recently active ones. */
 export const LIST_LIMIT = 100;
@@ -8,7 +19,33 @@ export const THREAD_LIMIT = 200;
 
 export async function loadConversationView(db: DbLike, conversationId: string): Promise<ConversationView> {
   const row = await db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: conversationSelect });
-  return toConversationView(row);
+  const [full] = await withOpenItems(db, [row]);
+  return toConversationView(full!);
+}
+
+/** Adds each conversation's open input request and open todos (two queries, whatever the count). */
+export async function withOpenItems<T extends { id: string }>(db: DbLike, rows: readonly T[]): Promise<(T & OpenItems)[]> {
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return [];
+  const requests = await db.inputRequest.findMany({
+    where: { conversationId: { in: ids }, status: 'open' },
+    orderBy: { createdAt: 'asc' },
+    select: openRequestSelect,
+  });
+  const todos = await db.todo.findMany({
+    where: { conversationId: { in: ids }, status: 'open' },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: openTodoSelect,
+  });
+  // oldest first, so the newest open request wins should there ever be two
+  const requestOf = new Map(requests.map((r) => [r.conversationId, r]));
+  const todosOf = new Map<string, typeof todos>();
+  for (const t of todos) todosOf.set(t.conversationId, [...(todosOf.get(t.conversationId) ?? []), t]);
+  return rows.map((row) => ({
+    ...row,
+    inputRequest: requestOf.get(row.id) ?? null,
+    todos: (todosOf.get(row.id) ?? []).slice(0, VIEW_TODOS_MAX),
+  }));
 }
 
 /**
@@ -30,7 +67,7 @@ export async function listConversations(db: DbLike, visitorId: string): Promise<
     select: conversationSelect,
   });
   const now = new Date();
-  return { cursor, conversations: rows.map((r) => toConversationView(r, now)) };
+  return { cursor, conversations: (await withOpenItems(db, rows)).map((r) => toConversationView(r, now)) };
 }
 
 /** A conversation of this visitor with its newest messages, or null when it is not theirs. */
@@ -48,5 +85,6 @@ export async function getConversation(
     take: THREAD_LIMIT,
     select: messageSelect,
   });
-  return { cursor, conversation: toConversationView(row), messages: messages.reverse().map(toMessageView) };
+  const [full] = await withOpenItems(db, [row]);
+  return { cursor, conversation: toConversationView(full!), messages: messages.reverse().map(toMessageView) };
 }

@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { Services } from '../services.ts';
+import type { Tx } from '../db/types.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { fallbackTitle } from '../titles/fallback-title.ts';
 import { loadConversationView } from './queries.ts';
@@ -10,6 +11,8 @@ export interface SendInput {
   conversationId: string;
   clientMessageId: string;
   content: string;
+  /** the open input request of this conversation that this message answers */
+  answersRequestId?: string;
 }
 
 /**
@@ -17,6 +20,12 @@ export interface SendInput {
  * before the call returns. Idempotent on `clientMessageId`: a retried send (even two at
  * once) returns the same row and schedules nothing new. The first message also becomes
  * the fallback title. Workers are woken after commit; the batch is due after the debounce.
+ *
+ * With `answersRequestId` the message also answers the conversation's open question, in the
+ * same transaction: the request becomes `answered` (so input needed clears at once, before the
+ * answering run even starts) and the next run hands the text to the model as that tool call's
+ * result. NOT_FOUND for a request of another conversation; BAD_REQUEST once it is closed (a
+ * racing second answer loses on the row lock and stores nothing).
  */
 export async function sendMessage(s: Services, input: SendInput): Promise<MessageView> {
   const message = await transactWithEvents(s.db, s.bus, async (tx, emit) => {
@@ -37,6 +46,7 @@ export async function sendMessage(s: Services, input: SendInput): Promise<Messag
       select: messageSelect,
     });
     if (inserted.length === 0) return { view: toMessageView(row), isNew: false };
+    if (input.answersRequestId) await answerRequest(tx, { conversationId: conv.id, requestId: input.answersRequestId, messageId: row.id });
 
     await tx.conversation.update({
       where: { id: conv.id },
@@ -52,4 +62,15 @@ export async function sendMessage(s: Services, input: SendInput): Promise<Messag
   });
   if (message.isNew) await s.redis.publish(s.keys.scheduleChannel(), input.conversationId);
   return message.view;
+}
+
+/** Links the answer to its request, only while the request is open (the WHERE is the rule). */
+async function answerRequest(tx: Tx, a: { conversationId: string; requestId: string; messageId: string }): Promise<void> {
+  const n = await tx.$executeRaw`
+    UPDATE "InputRequest" SET status = 'answered', "answerMessageId" = ${a.messageId}::uuid, "closedAt" = now()
+    WHERE id = ${a.requestId}::uuid AND "conversationId" = ${a.conversationId}::uuid AND status = 'open'`;
+  if (n === 1) return;
+  const exists = await tx.inputRequest.count({ where: { id: a.requestId, conversationId: a.conversationId } });
+  if (exists === 0) throw new TRPCError({ code: 'NOT_FOUND', message: 'input request not found' });
+  throw new TRPCError({ code: 'BAD_REQUEST', message: 'this question was already answered' });
 }

@@ -14,6 +14,7 @@ export const messageSelect = {
   runId: true,
   error: true,
   createdAt: true,
+  inputRequest: { select: { id: true, choices: true, allowFreeText: true, status: true } },
 } satisfies Prisma.MessageSelect;
 
 type MessageRow = Prisma.MessageGetPayload<{ select: typeof messageSelect }>;
@@ -33,13 +34,39 @@ export interface MessageView {
   /** set on a failed reply */
   error: string | null;
   createdAt: string;
+  /**
+   * On the assistant message that asks the visitor something (its `content` is the question):
+   * the choices to offer and whether it is still open. Null on every other message.
+   */
+  inputRequest: MessageInputRequest | null;
+}
+
+export interface MessageInputRequest {
+  /** pass it as `answersRequestId` to `message.send` to answer */
+  id: string;
+  choices: string[];
+  allowFreeText: boolean;
+  /** `answered` also covers a question superseded by a newer one: either way it takes no answer */
+  status: 'open' | 'answered';
 }
 
 export function toMessageView(m: MessageRow): MessageView {
-  return { ...m, seq: m.seq.toString(), createdAt: m.createdAt.toISOString() };
+  const r = m.inputRequest;
+  return {
+    ...m,
+    seq: m.seq.toString(),
+    createdAt: m.createdAt.toISOString(),
+    inputRequest: r && { id: r.id, choices: r.choices, allowFreeText: r.allowFreeText, status: r.status === 'open' ? 'open' : 'answered' },
+  };
 }
 
-/** The latest run decides live / input needed / failed: one run at a time per conversation. */
+/** Most open todos a conversation view carries (newest kept; `todo_add` refuses more than this anyway). */
+export const VIEW_TODOS_MAX = 20;
+
+/**
+ * The latest run decides live / failed (one run at a time per conversation); the open input
+ * request decides input needed, so only an answer clears it (never opening or reading).
+ */
 export const conversationSelect = {
   id: true,
   title: true,
@@ -56,7 +83,29 @@ export const conversationSelect = {
   },
 } satisfies Prisma.ConversationSelect;
 
-type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }>;
+/**
+ * The open request and open todos of a conversation, read by `withOpenItems` in their own
+ * queries: as relations of `conversationSelect` Prisma would issue them concurrently on one
+ * transaction's connection, which pg 8 deprecates.
+ */
+export const openRequestSelect = {
+  conversationId: true,
+  id: true,
+  question: true,
+  choices: true,
+  allowFreeText: true,
+  createdAt: true,
+} satisfies Prisma.InputRequestSelect;
+export const openTodoSelect = { conversationId: true, id: true, text: true, createdAt: true } satisfies Prisma.TodoSelect;
+
+export interface OpenItems {
+  /** the open input request, if any (at most one is open) */
+  inputRequest: Prisma.InputRequestGetPayload<{ select: typeof openRequestSelect }> | null;
+  /** open todos, newest first, at most VIEW_TODOS_MAX */
+  todos: Prisma.TodoGetPayload<{ select: typeof openTodoSelect }>[];
+}
+
+type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }> & OpenItems;
 
 export interface ConversationView {
   id: string;
@@ -73,7 +122,12 @@ export interface ConversationView {
   live: boolean;
   /** the id of that run, so clients can match deltas */
   liveRunId: string | null;
+  /** the assistant asked something and waits: true exactly when `inputRequest` is set */
   inputNeeded: boolean;
+  /** the open question, until a send with `answersRequestId` answers it */
+  inputRequest: { id: string; question: string; choices: string[]; allowFreeText: boolean; createdAt: string } | null;
+  /** open todos of the conversation, newest last, at most 20 */
+  openTodos: { id: string; text: string; createdAt: string }[];
   /** the latest reply failed; `message.retry` asks again */
   failed: boolean;
   unread: boolean;
@@ -83,9 +137,10 @@ export interface ConversationView {
 export function toConversationView(c: ConversationRow, now = new Date()): ConversationView {
   const run = c.runs[0];
   const live = !!run && (run.status === 'claimed' || run.status === 'streaming') && run.leaseUntil > now;
+  const request = c.inputRequest;
   const base = {
     live,
-    inputNeeded: run?.status === 'awaiting_input',
+    inputNeeded: !!request,
     lastAssistantAt: c.lastAssistantAt?.toISOString() ?? null,
     lastReadAt: c.lastReadAt?.toISOString() ?? null,
   };
@@ -98,6 +153,14 @@ export function toConversationView(c: ConversationRow, now = new Date()): Conver
     updatedAt: c.updatedAt.toISOString(),
     liveRunId: live ? run!.id : null,
     failed: run?.status === 'failed',
+    inputRequest: request && {
+      id: request.id,
+      question: request.question,
+      choices: request.choices,
+      allowFreeText: request.allowFreeText,
+      createdAt: request.createdAt.toISOString(),
+    },
+    openTodos: c.todos.map((t) => ({ id: t.id, text: t.text, createdAt: t.createdAt.toISOString() })).reverse(),
     unread: isUnread(base),
     attention: attentionOf(base),
     ...base,

@@ -7,10 +7,11 @@ import { clientMessageId, messageContent, uuid } from '../inputs.ts';
 export const messageRouter = router({
   /**
    * Sends a message. It is durable when this returns; the reply follows as events. Retrying
-   * with the same `clientMessageId` returns the same row.
+   * with the same `clientMessageId` returns the same row. `answersRequestId` (the open
+   * question's `inputRequest.id`) makes it the answer to that question.
    */
   send: visitorProcedure
-    .input(z.strictObject({ conversationId: uuid, clientMessageId, content: messageContent }))
+    .input(z.strictObject({ conversationId: uuid, clientMessageId, content: messageContent, answersRequestId: uuid.optional() }))
     .mutation(({ ctx, input }) => sendMessage(ctx.services, { visitorId: ctx.visitor.visitorId, ...input })),
 
   /** Asks again for the reply that failed; its messages are answered in the next run. */
