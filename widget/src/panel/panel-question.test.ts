@@ -73,10 +73,29 @@ describe('heed-panel input needed', () => {
     expect(choiceButtons().every((b) => b.disabled), 'answered').to.be.true;
   });
 
-  it('re-enables the choices when the answer could not be sent', async () => {
+  it('sends an answer the server refuses (the question closed meanwhile) as a plain message, never losing it', async () => {
+    const { api, el, request } = await setup();
+    const send = api.send.bind(api);
+    const attempts: (string | undefined)[] = [];
+    api.send = async (input) => {
+      attempts.push(input.answersRequestId);
+      if (input.answersRequestId) throw new Error('BAD_REQUEST: this question was already answered');
+      return send(input);
+    };
+    el.threads!.send(el.activeId!, 'Green', request.id);
+    await settle();
+    await settle();
+    expect(attempts).to.deep.equal([request.id, undefined]);
+    const shown = el.store!.state.threads.get(el.activeId!)!.at(-1)!;
+    expect(shown.content).to.equal('Green');
+    expect(shown.pending).to.be.undefined;
+    expect(shown.sendError).to.be.undefined;
+  });
+
+  it('re-enables the choices when the answer could not be sent at all', async () => {
     const { api, render, choiceButtons } = await setup();
     api.send = async () => {
-      throw new Error('BAD_REQUEST');
+      throw new Error('INTERNAL_SERVER_ERROR');
     };
     choiceButtons()[0]!.click();
     await settle();

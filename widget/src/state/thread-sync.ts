@@ -55,6 +55,7 @@ export class ThreadSync {
       runId: null,
       error: null,
       createdAt: new Date().toISOString(),
+      inputRequest: null,
       pending: true,
       answersRequestId,
     };
@@ -121,6 +122,14 @@ export class ThreadSync {
       if (err instanceof OfflineError) {
         this.store.reportOffline();
         return false;
+      }
+      if (answersRequestId) {
+        // The question closed meanwhile (answered in another tab, or superseded): the
+        // visitor's words still go out, next, as a plain message.
+        const plain = { ...message, answersRequestId: null };
+        this.outbox = this.outbox.map((m) => (m === message ? plain : m));
+        this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? plain : m)));
+        return true;
       }
       leave();
       this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? { ...m, pending: false, sendError: 'Not sent' } : m)));
