@@ -5,46 +5,27 @@ export type { VisitorEvent } from '../../../api/src/events/event-types.ts';
 export type { AttentionCounts, Attention } from '../../../api/src/shared/attention.ts';
 
 type Outputs = inferRouterOutputs<AppRouter>;
+type ServerConversation = Outputs['conversation']['list']['conversations'][number];
+type ServerMessage = Outputs['conversation']['get']['messages'][number];
 
 /** The question the assistant is waiting on (`request_user_input`). */
-export interface InputRequestView {
-  id: string;
-  question: string;
-  /** answers the visitor can pick with one click */
-  choices: string[];
-  /** the visitor may also answer in their own words, through the composer */
-  allowFreeText: boolean;
-  createdAt: string;
-}
-
+export type InputRequestView = NonNullable<ServerConversation['inputRequest']>;
 /** Something the assistant promised to do and has not done yet. */
-export interface TodoView {
-  id: string;
-  text: string;
-  createdAt: string;
-}
-
+export type TodoView = ServerConversation['openTodos'][number];
 /** On the assistant message that asks: the request it opened (the message's `content` is the question). */
-export interface MessageInputRequest {
-  id: string;
-  choices: string[];
-  allowFreeText: boolean;
-  status: 'open' | 'answered';
-}
+export type { MessageInputRequest } from '../../../api/src/conversations/views.ts';
 
 /*
- * The input-request fields are the server's contract (issue 5) and are optional here until
- * every API the widget may talk to sends them: read them as `c.inputRequest ?? null` and
- * `c.openTodos ?? []`. Once the server's views carry them, the intersections below add nothing.
+ * The input-request fields are optional here although the server always sends them: a
+ * widget can meet an API deployed before they existed. Read them as `c.inputRequest ?? null`
+ * and `c.openTodos ?? []`; the compiler insists.
  */
+type Lenient<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
 /** A conversation as the server describes it (title, unread metadata, live state, open question, todos). */
-export type ConversationView = Outputs['conversation']['list']['conversations'][number] & {
-  inputRequest?: InputRequestView | null;
-  openTodos?: TodoView[];
-};
+export type ConversationView = Lenient<ServerConversation, 'inputRequest' | 'openTodos'>;
 /** A stored message as the server describes it. */
-export type MessageView = Outputs['conversation']['get']['messages'][number] & { inputRequest?: MessageInputRequest | null };
+export type MessageView = Lenient<ServerMessage, 'inputRequest'>;
 /** What `session.start` answers. */
 export type Session = Outputs['session']['start'];
 

@@ -1,10 +1,11 @@
 import type { HeedApi, SubscriptionHandlers } from '../state/heed-api.ts';
 import type { ConversationView, MessageView, VisitorEvent } from '../state/types.ts';
+import type { ConversationView as FullConversation, MessageView as FullMessage } from '../../../api/src/conversations/views.ts';
 
 let n = 0;
 
-/** A conversation view with sensible defaults; pass what the test cares about. */
-export function conversation(over: Partial<ConversationView> = {}): ConversationView {
+/** A conversation view as the current server sends it, with sensible defaults; pass what the test cares about. */
+export function conversation(over: Partial<FullConversation> = {}): FullConversation {
   const id = over.id ?? `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
   const base = {
     id,
@@ -27,7 +28,7 @@ export function conversation(over: Partial<ConversationView> = {}): Conversation
   return { ...base, ...over };
 }
 
-export function message(over: Partial<MessageView> & Pick<MessageView, 'conversationId'>): MessageView {
+export function message(over: Partial<FullMessage> & Pick<FullMessage, 'conversationId'>): FullMessage {
   const i = ++n;
   return {
     id: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -134,9 +135,9 @@ export class FakeApi implements HeedApi {
     return () => void (this.handlers = null);
   }
 
-  /** Delivers an event as the server would. */
-  emit(event: VisitorEvent) {
-    this.handlers?.onEvent(event);
+  /** Delivers an event as the server would (an older server's views lack the input-request fields). */
+  emit(event: VisitorEvent | { type: 'conversation.updated'; conversationId: string; conversation: ConversationView }) {
+    this.handlers?.onEvent(event as VisitorEvent);
   }
 }
 
