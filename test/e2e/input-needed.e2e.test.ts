@@ -132,3 +132,22 @@ test('badge priority: with one live and one input-needed conversation the launch
   await expectBadge(launcherBadge(page), 'input_needed', '1');
   await page.close();
 });
+
+test('a task the model adds shows under the heading as "Open tasks (1)", collapsed until opened', async () => {
+  const page = await openDemo();
+  heed.model.script(
+    { toolCalls: [{ name: 'todo_add', arguments: { text: 'Check Ridge 40 stock in Oslo' } }] },
+    { text: 'I will check the stock in Oslo and come back to you.' },
+  );
+  await send(page, 'Is the Ridge 40 in stock in Oslo?');
+  await dialog(page).getByText('I will check the stock in Oslo').waitFor();
+  const toggle = dialog(page).getByRole('button', { name: 'Open tasks (1)' });
+  await toggle.waitFor();
+  expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+  const task = dialog(page).getByRole('listitem').filter({ hasText: 'Check Ridge 40 stock in Oslo' });
+  expect(await task.isVisible()).toBe(false);
+  await toggle.click();
+  await task.waitFor();
+  expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+  await page.close();
+});
