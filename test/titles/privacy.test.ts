@@ -26,7 +26,7 @@ test('the recorded title request holds only the visitor’s words, redacted: no 
   const conversationId = await visitor.conversation();
   // the first message, and so the fallback title, starts with a key that a 64-character cut would split
   await sendAndAwaitReply(heed, visitor, conversationId, `My key ${SECRETS[0]} stopped working since this morning, and AWS says ${SECRETS[1]} is invalid too`);
-  await heed.services.db.message.create({ data: { conversationId, role: 'operator', content: OPERATOR_TEXT } });
+  await heed.services.db.message.create({ data: { conversationId, visitorId: visitor.visitorId, role: 'operator', content: OPERATOR_TEXT } });
   await sendAndAwaitReply(heed, visitor, conversationId, `Reach me at ${SECRETS[2]} or +1 ${SECRETS[4]}. Card ${SECRETS[3]}, password: ${SECRETS[5]}`);
   await sendAndAwaitReply(
     heed,

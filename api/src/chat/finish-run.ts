@@ -35,7 +35,7 @@ export async function completeRun(
   await transactWithEvents(db, bus, async (tx, emit) => {
     await assertFence(tx, batch);
     const created = await tx.message.create({
-      data: { conversationId: batch.conversationId, role: 'assistant', content: reply.text, runId: batch.runId },
+      data: { conversationId: batch.conversationId, visitorId: batch.visitorId, role: 'assistant', content: reply.text, runId: batch.runId },
       select: { id: true, createdAt: true },
     });
     if (question) {
@@ -94,7 +94,7 @@ export async function failRun(
   await transactWithEvents(db, bus, async (tx, emit) => {
     await assertFence(tx, batch);
     const message = await tx.message.create({
-      data: { conversationId: batch.conversationId, role: 'assistant', content: text, error: failure.code, runId: batch.runId },
+      data: { conversationId: batch.conversationId, visitorId: batch.visitorId, role: 'assistant', content: text, error: failure.code, runId: batch.runId },
       select: messageSelect,
     });
     await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'failed' } });

@@ -26,6 +26,14 @@ export interface RecallScope {
  * terms as prefixes, which covers most inflections that extend a word (plurals, verb endings).
  * Ranked by `ts_rank` normalized by document length (flag 1), so one long message full of common
  * words does not outrank a short one that names the subject.
+ *
+ * `m.visitorId` lets the GIN index over (visitorId, search) (btree_gin) intersect the visitor's
+ * postings with the terms' inside the index; the join on the conversation's owner is what keeps
+ * recall to this visitor even should a copied visitorId ever be wrong. Measured on PostgreSQL 15,
+ * 424,200 messages (2,002 visitors, 12 Zipf-distributed words each), six terms two of which are
+ * in ~10% of all messages, median of five runs: a visitor with 200 messages 1.3 ms either way; a
+ * visitor with 20,000 messages 140 ms with a GIN index on `search` alone (it reads every visitor's
+ * ~60,000 matches, then filters) and 9 ms with the (visitorId, search) index.
  */
 export async function recall(db: DbLike, scope: RecallScope, batchTexts: readonly string[], limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
   const terms = recallTerms(batchTexts);
@@ -35,7 +43,8 @@ export async function recall(db: DbLike, scope: RecallScope, batchTexts: readonl
     SELECT m.content, m."createdAt", m."conversationId" = ${scope.conversationId}::uuid AS "sameConversation"
     FROM "Message" m
     JOIN "Conversation" c ON c.id = m."conversationId"
-    WHERE c."visitorId" = ${scope.visitorId}::uuid AND c."siteId" = ${scope.siteId}::uuid
+    WHERE m."visitorId" = ${scope.visitorId}::uuid
+      AND c."visitorId" = ${scope.visitorId}::uuid AND c."siteId" = ${scope.siteId}::uuid
       AND m.role = 'user' AND m.state IN ('answered', 'failed')
       AND (m."conversationId" <> ${scope.conversationId}::uuid OR m.seq < ${scope.windowStartSeq})
       AND m.search @@ to_tsquery('simple', ${query})

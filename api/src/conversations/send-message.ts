@@ -37,8 +37,8 @@ export async function sendMessage(s: Services, input: SendInput): Promise<Messag
 
     // ON CONFLICT waits for a concurrent insert of the same key to commit, then yields to it.
     const inserted = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO "Message" (id, "conversationId", role, content, "clientMessageId", state)
-      VALUES (gen_random_uuid(), ${conv.id}::uuid, 'user', ${input.content}, ${input.clientMessageId}, 'pending')
+      INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, "clientMessageId", state)
+      VALUES (gen_random_uuid(), ${conv.id}::uuid, ${input.visitorId}::uuid, 'user', ${input.content}, ${input.clientMessageId}, 'pending')
       ON CONFLICT ("conversationId", "clientMessageId") DO NOTHING
       RETURNING id`;
     const row = await tx.message.findUniqueOrThrow({
