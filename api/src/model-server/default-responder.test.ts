@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoReply, lastUserText, unansweredItems } from './default-responder.ts';
+import { defaultResponder, demoReply, lastUserText, unansweredItems } from './default-responder.ts';
 
 describe('demoReply', () => {
   it('echoes at most the first 200 characters', () => {
@@ -44,5 +44,16 @@ describe('lastUserText', () => {
       { role: 'assistant', content: 'reply' },
     ];
     expect(lastUserText(messages)).toBe('a\nb');
+  });
+});
+
+describe('answers to a question', () => {
+  it('acknowledges the visitor’s answer when the request ends with the tool result', () => {
+    const messages = [
+      { role: 'user', content: 'Can you book it?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'request_user_input', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify({ answer: 'Tuesday' }) },
+    ];
+    expect(defaultResponder({ id: 1, body: { messages }, headers: {}, receivedAt: 0, aborted: false })).toEqual({ text: 'Thanks, noted: Tuesday' });
   });
 });

@@ -21,8 +21,24 @@ export function demoReply(lastUserText: string): string {
  * The default {@link Responder}: a structured title for the title pass, otherwise
  * {@link demoReply} to the request's last user message.
  */
-export const defaultResponder: Responder = (req) =>
-  isTitleRequest(req.body) ? { text: demoTitleReply(req.body) } : { text: demoReply(lastUserText(req.body.messages)) };
+export const defaultResponder: Responder = (req) => {
+  if (isTitleRequest(req.body)) return { text: demoTitleReply(req.body) };
+  // A batch that is only the visitor's answer to a question ends with the tool result.
+  const answer = trailingToolAnswer(req.body.messages);
+  return { text: answer !== null ? `Thanks, noted: ${excerpt(answer, 200, '')}` : demoReply(lastUserText(req.body.messages)) };
+};
+
+/** The visitor's answer when the request ends with a `tool` result (`{"answer": …}`), else null. */
+export function trailingToolAnswer(messages: readonly ChatRequestMessage[] | undefined): string | null {
+  const last = Array.isArray(messages) ? messages.at(-1) : undefined;
+  if (last?.role !== 'tool' || typeof last.content !== 'string') return null;
+  try {
+    const parsed = JSON.parse(last.content) as { answer?: unknown };
+    return typeof parsed.answer === 'string' ? parsed.answer : last.content;
+  } catch {
+    return last.content;
+  }
+}
 
 /** The text of the last `user` message; text parts of multi-part content are joined. */
 export function lastUserText(messages: readonly ChatRequestMessage[] | undefined): string {
