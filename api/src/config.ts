@@ -60,6 +60,8 @@ export const configSchema = z
     TITLE_LEASE_MS: int(60000),
     /** bearer secret of POST /api/cron/titles; unset means the route refuses everyone */
     CRON_SECRET: optional(z.string().min(16, 'use at least 16 characters')),
+    /** bearer token of the operator API (`admin.*`); unset means it refuses everyone */
+    ADMIN_TOKEN: optional(z.string().min(16, 'use at least 16 characters')),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.HEED_SECRET === DEV_SECRET) {

@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../services.ts';
 import { runTitlePass } from '../titles/title-pass.ts';
 import { titleSettings } from '../titles/title-settings.ts';
+import { bearerMatches } from './bearer.ts';
 
 export const CRON_TITLES_PATH = '/api/cron/titles';
 
@@ -23,14 +23,4 @@ export function cronTitlesRoute(s: Services): (req: IncomingMessage, res: Server
     if (req.method !== 'POST') return send(405, { error: 'method not allowed' }, { allow: 'POST' });
     send(200, await runTitlePass(s, settings));
   };
-}
-
-/**
- * Constant-time check of `Bearer <secret>`. Both sides are hashed first, so neither the
- * comparison time nor a length mismatch tells anything about the secret.
- */
-export function bearerMatches(header: string | undefined, secret: string | undefined): boolean {
-  if (!secret || !header?.startsWith('Bearer ')) return false;
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(header.slice('Bearer '.length)), digest(secret));
 }

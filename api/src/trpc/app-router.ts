@@ -3,13 +3,15 @@ import { sessionRouter } from './routers/session.ts';
 import { conversationRouter } from './routers/conversation.ts';
 import { messageRouter } from './routers/message.ts';
 import { eventsRouter } from './routers/events.ts';
+import { adminRouter } from './routers/admin.ts';
 
-/** The visitor API served at /trpc. The widget imports only this type. */
+/** The API served at /trpc: the visitor API, and `admin` for operators. The widget imports only this type. */
 export const appRouter = router({
   session: sessionRouter,
   conversation: conversationRouter,
   message: messageRouter,
   events: eventsRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,11 +3,14 @@ import type { CreateHTTPContextOptions } from '@trpc/server/adapters/standalone'
 import { z } from 'zod';
 import { verifyVisitorToken, type VisitorClaims } from '../auth/visitor-token.ts';
 import type { Services } from '../services.ts';
+import { bearerMatches } from '../http/bearer.ts';
 
 export interface Context {
   services: Services;
   /** the bearer token's claims, when a genuine token came with the request */
   visitor: VisitorClaims | null;
+  /** the request carries the operator token (ADMIN_TOKEN) */
+  operator: boolean;
 }
 
 /**
@@ -19,7 +22,7 @@ export function createContextFactory(services: Services) {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : info.connectionParams?.token;
     const visitor = token ? verifyVisitorToken(services.config.HEED_SECRET, token) : null;
-    return { services, visitor };
+    return { services, visitor, operator: bearerMatches(header, services.config.ADMIN_TOKEN) };
   };
 }
 
@@ -55,6 +58,15 @@ export const visitorProcedure = t.procedure.use(async ({ ctx, next }) => {
   const exists = claims && (await ctx.services.db.visitor.count({ where: { id: claims.visitorId, siteId: claims.siteId } })) > 0;
   if (!claims || !exists) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'A valid visitor token is required. Call session.start first.' });
   return next({ ctx: { ...ctx, visitor: claims } });
+});
+
+/**
+ * Every operator procedure: the request must carry `Authorization: Bearer $ADMIN_TOKEN`.
+ * One shared operator credential until operator accounts exist; unset, nobody gets in.
+ */
+export const operatorProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.operator) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'The operator token is required.' });
+  return next();
 });
 
 /** Thrown for ids that do not exist or belong to someone else: the two are indistinguishable on purpose. */
