@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { TestHeed } from '../support/harness.ts';
-import { launchBrowser, seriousA11yViolations } from '../support/browser.ts';
+import { expect, test } from 'vitest';
+import { DemoSite } from '../support/demo-site.ts';
+import type { Locator, Page } from 'playwright-core';
+import { seriousA11yViolations } from '../support/browser.ts';
 import type { ScriptedReply } from '../../api/src/model-server/types.ts';
 
 /**
@@ -9,17 +9,7 @@ import type { ScriptedReply } from '../../api/src/model-server/types.ts';
  * `request_user_input`, every surface turns amber, a click on a choice (or a typed
  * message) answers, and the reply follows. The launcher badge shows live before input needed.
  */
-let heed: TestHeed;
-let browser: Browser;
-beforeAll(async () => {
-  heed = await TestHeed.start({ site: true, env: { DEBOUNCE_MS: '300' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await heed?.stop();
-});
-beforeEach(() => heed.model.reset());
+const site = DemoSite.use();
 
 const QUESTION = 'Which colour would you like for the Ridge 40?';
 const AMBER = 'rgb(160, 79, 0)';
@@ -34,20 +24,7 @@ const ask = (opts: { choices?: string[]; allowFreeText?: boolean } = {}): Script
   ],
 });
 
-async function openDemo(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (err) => console.error('[page]', err.message));
-  await page.goto(`${heed.url}/`);
-  await page.getByRole('button', { name: 'Open chat' }).click();
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
-  return page;
-}
 
-async function send(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Chat' });
 const choice = (page: Page, name: string) => dialog(page).getByRole('group', { name: 'Choices' }).getByRole('button', { name, exact: true });
@@ -61,9 +38,9 @@ async function expectBadge(badge: Locator, state: string, count: string) {
 }
 
 test('the model asks: amber row and launcher badge, the question with its choices; a click answers it and the next reply appears', async () => {
-  const page = await openDemo();
-  heed.model.script(ask({ allowFreeText: false }));
-  await send(page, 'I would like to order the Ridge 40');
+  const page = await site.open();
+  site.heed.model.script(ask({ allowFreeText: false }));
+  await site.send(page, 'I would like to order the Ridge 40');
   await dialog(page).getByText(QUESTION).waitFor();
   await choice(page, 'Green').waitFor();
   expect(await choice(page, 'Blue').isEnabled()).toBe(true);
@@ -82,14 +59,14 @@ test('the model asks: amber row and launcher badge, the question with its choice
   await page.locator('heed-inbox li[data-state="input_needed"]').getByText(QUESTION).waitFor();
   await page.locator('heed-inbox').getByRole('button', { name: 'I would like to order the Ridge 40' }).click();
 
-  heed.model.script({ text: 'Green it is: one Ridge 40 reserved for you.' });
+  site.heed.model.script({ text: 'Green it is: one Ridge 40 reserved for you.' });
   await choice(page, 'Green').click();
   await dialog(page).getByText('Green it is: one Ridge 40 reserved for you.').waitFor();
   expect(await choice(page, 'Green').isDisabled()).toBe(true);
   expect(await choice(page, 'Blue').isDisabled()).toBe(true);
 
   // the model got the visitor's choice as the result of its call
-  const tool = heed.model.requests.at(-1)!.body.messages!.find((m) => m.role === 'tool');
+  const tool = site.heed.model.requests.at(-1)!.body.messages!.find((m) => m.role === 'tool');
   expect(tool).toMatchObject({ tool_call_id: 'call_colour', content: expect.stringContaining('Green') });
   await expect.poll(() => thisRow.getAttribute('data-state')).not.toBe('input_needed');
   await expect.poll(() => badge.count()).toBe(0);
@@ -97,31 +74,31 @@ test('the model asks: amber row and launcher badge, the question with its choice
 });
 
 test('with free text allowed, the next typed message answers the question', async () => {
-  const page = await openDemo();
-  heed.model.script(ask());
-  await send(page, 'Ridge 40 please');
+  const page = await site.open();
+  site.heed.model.script(ask());
+  await site.send(page, 'Ridge 40 please');
   await dialog(page).getByText('your next message answers this question').waitFor();
   expect(await page.getByRole('textbox', { name: 'Message' }).getAttribute('placeholder')).toBe('Type your answer…');
 
-  heed.model.script({ text: 'Dark green, noted.' });
-  await send(page, 'Dark green if you have it');
+  site.heed.model.script({ text: 'Dark green, noted.' });
+  await site.send(page, 'Dark green if you have it');
   await dialog(page).getByText('Dark green, noted.').waitFor();
-  const tool = heed.model.requests.at(-1)!.body.messages!.find((m) => m.role === 'tool');
+  const tool = site.heed.model.requests.at(-1)!.body.messages!.find((m) => m.role === 'tool');
   expect(tool).toMatchObject({ tool_call_id: 'call_colour', content: expect.stringContaining('Dark green if you have it') });
   expect(await choice(page, 'Green').isDisabled()).toBe(true);
   await page.close();
 });
 
 test('badge priority: with one live and one input-needed conversation the launcher counts live, then input needed', async () => {
-  const page = await openDemo();
-  heed.model.script(ask({ allowFreeText: false }));
-  await send(page, 'Ridge 40 in which colours?');
+  const page = await site.open();
+  site.heed.model.script(ask({ allowFreeText: false }));
+  await site.send(page, 'Ridge 40 in which colours?');
   await choice(page, 'Green').waitFor();
   await expectBadge(launcherBadge(page), 'input_needed', '1');
 
   await page.getByRole('button', { name: 'New conversation' }).click();
-  heed.model.script({ text: 'A slow answer about returns that streams for a while before it ends.', chunkSize: 4, chunkDelayMs: 150 });
-  await send(page, 'And how do returns work?');
+  site.heed.model.script({ text: 'A slow answer about returns that streams for a while before it ends.', chunkSize: 4, chunkDelayMs: 150 });
+  await site.send(page, 'And how do returns work?');
   await dialog(page).getByText('A slow answer').waitFor();
   // live outranks input needed: the badge counts the live conversation, in the live colour
   await expectBadge(launcherBadge(page), 'live', '1');
@@ -134,12 +111,12 @@ test('badge priority: with one live and one input-needed conversation the launch
 });
 
 test('a task the model adds shows under the heading as "Open tasks (1)", collapsed until opened', async () => {
-  const page = await openDemo();
-  heed.model.script(
+  const page = await site.open();
+  site.heed.model.script(
     { toolCalls: [{ name: 'todo_add', arguments: { text: 'Check Ridge 40 stock in Oslo' } }] },
     { text: 'I will check the stock in Oslo and come back to you.' },
   );
-  await send(page, 'Is the Ridge 40 in stock in Oslo?');
+  await site.send(page, 'Is the Ridge 40 in stock in Oslo?');
   await dialog(page).getByText('I will check the stock in Oslo').waitFor();
   const toggle = dialog(page).getByRole('button', { name: 'Open tasks (1)' });
   await toggle.waitFor();

@@ -1,37 +1,26 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { TestHeed } from '../support/harness.ts';
-import { launchBrowser, seriousA11yViolations } from '../support/browser.ts';
+import { expect, test } from 'vitest';
+import { DemoSite } from '../support/demo-site.ts';
+import { seriousA11yViolations } from '../support/browser.ts';
 
 /** Keyboard-only use, the phone layout and the inline page, as a visitor meets them. */
-let heed: TestHeed;
-let browser: Browser;
-beforeAll(async () => {
-  heed = await TestHeed.start({ site: true, env: { DEBOUNCE_MS: '300' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await heed?.stop();
-});
+const site = DemoSite.use();
 
 test('keyboard only: open the chat, send with Enter, new line with Shift+Enter, close with Escape', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${heed.url}/`);
+  const page = await site.page();
   const launcher = page.getByRole('button', { name: 'Open chat' });
   await launcher.focus();
   await page.keyboard.press('Enter');
   // focus lands in the composer, a textbox named "Message"
   const box = page.getByRole('textbox', { name: 'Message' });
   await expect.poll(() => box.evaluate((el) => el.matches(':focus'))).toBe(true);
-  heed.model.script({ text: 'Two lines received.' });
+  site.heed.model.script({ text: 'Two lines received.' });
   await page.keyboard.type('first line');
   await page.keyboard.press('Shift+Enter');
   await page.keyboard.type('second line');
   expect(await box.inputValue()).toBe('first line\nsecond line');
   await page.keyboard.press('Enter');
   await page.getByText('Two lines received.').waitFor();
-  expect(heed.model.requests.at(-1)!.body.messages!.at(-1)!.content).toBe('first line\nsecond line');
+  expect(site.heed.model.requests.at(-1)!.body.messages!.at(-1)!.content).toBe('first line\nsecond line');
 
   // named controls a screen reader announces
   await page.getByRole('button', { name: 'New conversation' }).waitFor();
@@ -52,8 +41,7 @@ test('keyboard only: open the chat, send with Enter, new line with Shift+Enter, 
 });
 
 test('under 640 px the panel is full screen and the conversations are a drawer', async () => {
-  const page = await browser.newPage({ viewport: { width: 390, height: 760 } });
-  await page.goto(`${heed.url}/`);
+  const page = await site.page('/', { width: 390, height: 760 });
   await page.getByRole('button', { name: 'Open chat' }).click();
   const dialog = page.getByRole('dialog', { name: 'Chat' });
   await dialog.waitFor();
@@ -68,15 +56,14 @@ test('under 640 px the panel is full screen and the conversations are a drawer',
 });
 
 test('the inline variant fills its host container, with no launcher', async () => {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-  await page.goto(`${heed.url}/inline`);
+  const page = await site.page('/inline', { width: 1100, height: 700 });
   const region = page.getByRole('region', { name: 'Chat' });
   await region.waitFor();
   expect(await page.getByRole('button', { name: 'Open chat' }).count()).toBe(0);
   const container = await page.locator('#heed-chat').boundingBox();
   const panel = await region.boundingBox();
   expect(Math.round(panel!.width)).toBe(Math.round(container!.width));
-  heed.model.script({ text: 'Inline hello.' });
+  site.heed.model.script({ text: 'Inline hello.' });
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('Hi inline');
   await message.press('Enter');

@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { TestHeed } from '../support/harness.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { expect, test } from 'vitest';
+import { DemoSite } from '../support/demo-site.ts';
+import type { Page } from 'playwright-core';
 
 /**
  * Titles as the visitor sees them on the demo host page: a rename from the heading that
  * survives a reload, and a title the background pass writes arriving live.
  */
-let heed: TestHeed;
-let browser: Browser;
-beforeAll(async () => {
-  heed = await TestHeed.start({ site: true, env: { DEBOUNCE_MS: '300' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await heed?.stop();
-});
-beforeEach(() => heed.model.reset());
+const site = DemoSite.use();
 
 /** Opens the chat, sends `text` and waits for the scripted `reply`: the new thread is open. */
 async function conversationWithReply(text: string, reply: string): Promise<{ page: Page; conversationId: string }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (err) => console.error('[page]', err.message));
-  await page.goto(`${heed.url}/`);
-  await page.getByRole('button', { name: 'Open chat' }).click();
-  heed.model.script({ text: reply });
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
+  const page = await site.open();
+  site.heed.model.script({ text: reply });
+  await site.send(page, text);
   await page.getByText(reply).waitFor();
   const conversationId = await page.evaluate(() => JSON.parse(sessionStorage.getItem('heed:view:demo') ?? '{}').conversationId as string);
   return { page, conversationId };
@@ -51,7 +35,7 @@ test('a visitor renames the conversation from the heading; the title shows at on
   // focus is back on the button, ready for another rename
   await expect.poll(() => page.getByRole('button', { name: 'Rename conversation' }).evaluate((el) => el.matches(':focus'))).toBe(true);
   await expect
-    .poll(() => heed.services.db.conversation.findUnique({ where: { id: conversationId }, select: { title: true, titleSource: true } }))
+    .poll(() => site.heed.services.db.conversation.findUnique({ where: { id: conversationId }, select: { title: true, titleSource: true } }))
     .toEqual({ title: 'Delivery to Bergen', titleSource: 'manual' });
 
   // Escape cancels a second rename and leaves the chat open
@@ -71,13 +55,13 @@ test('a title the background pass writes replaces the fallback in heading and si
   const { page, conversationId } = await conversationWithReply('do you ship to norway?', 'Yes, we ship to Norway.');
   await heading(page, 'do you ship to norway?').waitFor();
   // the reply leaves a title request behind; only this conversation's is due
-  await heed.until('the title request', () =>
-    heed.services.db.conversation.findFirst({ where: { id: conversationId, titleRequestedAt: { not: null } }, select: { id: true } }),
+  await site.heed.until('the title request', () =>
+    site.heed.services.db.conversation.findFirst({ where: { id: conversationId, titleRequestedAt: { not: null } }, select: { id: true } }),
   );
-  await heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = NULL WHERE id <> ${conversationId}::uuid`;
+  await site.heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = NULL WHERE id <> ${conversationId}::uuid`;
 
-  heed.model.script({ text: JSON.stringify({ title: 'Shipping to Norway', changed: true }) });
-  const result = await heed.titlePass();
+  site.heed.model.script({ text: JSON.stringify({ title: 'Shipping to Norway', changed: true }) });
+  const result = await site.heed.titlePass();
   expect(result.outcomes.changed).toBe(1);
 
   await heading(page, 'Shipping to Norway').waitFor();

@@ -1,67 +1,44 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { TestHeed } from '../support/harness.ts';
-import { launchBrowser, seriousA11yViolations } from '../support/browser.ts';
+import { expect, test } from 'vitest';
+import { DemoSite } from '../support/demo-site.ts';
+import type { Page } from 'playwright-core';
+import { seriousA11yViolations } from '../support/browser.ts';
 import { finalTurn } from '../support/conversation-text.ts';
 
 /**
  * Visitor journeys in real Chromium against the real stack, on the demo host page that
  * embeds the widget with its script tag exactly as a customer would.
  */
-let heed: TestHeed;
-let browser: Browser;
-beforeAll(async () => {
-  heed = await TestHeed.start({ site: true, env: { DEBOUNCE_MS: '700' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await heed?.stop();
-});
-beforeEach(() => heed.model.reset());
+const site = DemoSite.use({ DEBOUNCE_MS: '700' });
 
-async function openDemo(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (err) => console.error('[page]', err.message));
-  await page.goto(`${heed.url}/`);
-  await page.getByRole('button', { name: 'Open chat' }).click();
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
-  return page;
-}
 
-async function send(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
 
 test('two quick sends get one reply that covers both', async () => {
-  const page = await openDemo();
-  heed.model.setResponder((req) => ({ text: `Covered: ${finalTurn(req).includes('There are 2 items') ? 'both items' : 'one item'}` }));
-  await send(page, 'Do you have the Ridge 40 in green?');
-  await send(page, 'And what does shipping to Oslo cost?');
+  const page = await site.open();
+  site.heed.model.setResponder((req) => ({ text: `Covered: ${finalTurn(req).includes('There are 2 items') ? 'both items' : 'one item'}` }));
+  await site.send(page, 'Do you have the Ridge 40 in green?');
+  await site.send(page, 'And what does shipping to Oslo cost?');
   await page.getByText('Covered: both items').waitFor();
-  expect(heed.model.requests).toHaveLength(1);
+  expect(site.heed.model.requests).toHaveLength(1);
   // in the order the visitor typed them, however the two requests raced
-  expect(finalTurn(heed.model.requests[0]!)).toMatch(/1\. \[[^\]]+\] Do you have the Ridge 40 in green\?\n2\. \[[^\]]+\] And what does shipping to Oslo cost\?/);
+  expect(finalTurn(site.heed.model.requests[0]!)).toMatch(/1\. \[[^\]]+\] Do you have the Ridge 40 in green\?\n2\. \[[^\]]+\] And what does shipping to Oslo cost\?/);
   await page.close();
 });
 
 test('a message sent while a reply streams is answered by the next reply', async () => {
-  const page = await openDemo();
-  heed.model.script({ text: 'Here is a long first answer that streams for a while.', chunkSize: 4, chunkDelayMs: 120 }, { text: 'Second answer: invoices are fine.' });
-  await send(page, 'Tell me about returns');
+  const page = await site.open();
+  site.heed.model.script({ text: 'Here is a long first answer that streams for a while.', chunkSize: 4, chunkDelayMs: 120 }, { text: 'Second answer: invoices are fine.' });
+  await site.send(page, 'Tell me about returns');
   await page.getByText('Here is a long').waitFor();
-  await send(page, 'Can I pay by invoice?');
+  await site.send(page, 'Can I pay by invoice?');
   await page.getByText('Second answer: invoices are fine.').waitFor({ timeout: 20_000 });
-  expect(finalTurn(heed.model.requests[1]!)).toBe('Can I pay by invoice?');
+  expect(finalTurn(site.heed.model.requests[1]!)).toBe('Can I pay by invoice?');
   await page.close();
 });
 
 test('a reply arriving while the panel is closed shows on the host badge and the launcher; opening the thread clears them', async () => {
-  const page = await openDemo();
-  heed.model.script({ text: 'Your answer arrived while you were away.', delayMs: 1500 });
-  await send(page, 'Ping me when you know');
+  const page = await site.open();
+  site.heed.model.script({ text: 'Your answer arrived while you were away.', delayMs: 1500 });
+  await site.send(page, 'Ping me when you know');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Open chat' }).waitFor();
   await expectText(page, '#host-count', '1');
@@ -77,10 +54,10 @@ test('a reply arriving while the panel is closed shows on the host badge and the
 });
 
 test('a reload mid-reply shows the reply completing on screen', async () => {
-  const page = await openDemo();
+  const page = await site.open();
   const text = Array.from({ length: 40 }, (_, i) => `part${i}`).join(' ');
-  heed.model.script({ text, chunkSize: 6, chunkDelayMs: 80 });
-  await send(page, 'Long answer please');
+  site.heed.model.script({ text, chunkSize: 6, chunkDelayMs: 80 });
+  await site.send(page, 'Long answer please');
   await page.getByText('part3', { exact: false }).waitFor();
   await page.reload();
   // the same thread is open again (the panel remembers it per tab) and the reply goes on
@@ -92,12 +69,12 @@ test('a reload mid-reply shows the reply completing on screen', async () => {
 });
 
 test('an XSS payload in a message and in a reply renders inert', async () => {
-  const page = await openDemo();
+  const page = await site.open();
   let fired = false;
   await page.exposeFunction('__pwned', () => (fired = true));
   const payload = '<img src=x onerror="window.__pwned()"><script>window.__pwned()</script>[click](javascript:window.__pwned())';
-  heed.model.script({ text: `Echo: ${payload}` });
-  await send(page, payload);
+  site.heed.model.script({ text: `Echo: ${payload}` });
+  await site.send(page, payload);
   await page.getByText('Echo:', { exact: false }).waitFor();
   await page.waitForTimeout(300);
   expect(fired).toBe(false);
@@ -105,9 +82,9 @@ test('an XSS payload in a message and in a reply renders inert', async () => {
 });
 
 test('the open widget has no serious or critical accessibility violations', async () => {
-  const page = await openDemo();
-  heed.model.script({ text: 'Hello! **Bold** and a [link](https://example.com).' });
-  await send(page, 'Hi');
+  const page = await site.open();
+  site.heed.model.script({ text: 'Hello! **Bold** and a [link](https://example.com).' });
+  await site.send(page, 'Hi');
   await page.getByText('Bold').waitFor();
   expect(await seriousA11yViolations(page)).toEqual([]);
   await page.close();
