@@ -1,18 +1,8 @@
 import type { DbLike } from '../db/types.ts';
+import type { TitleCheckFacts, TitleOutcome } from './title-writes.ts';
 
 /** One audited title check as operators see it: outcome and cost, never any text. */
-export interface TitleCheckView {
-  id: string;
-  conversationId: string;
-  outcome: 'changed' | 'kept' | 'failed' | 'rejected' | 'skipped';
-  model: string;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  costUsd: number | null;
-  latencyMs: number | null;
-  errorCode: string | null;
-  createdAt: string;
-}
+export type TitleCheckView = TitleCheckFacts & { id: string; conversationId: string; outcome: TitleOutcome; createdAt: string };
 
 /**
  * The newest title checks and what titles cost since a moment, for the operator API (and
