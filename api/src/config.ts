@@ -38,6 +38,8 @@ export const configSchema = z
     /** token budget of the history part of the context */
     CONTEXT_TOKEN_BUDGET: int(6000),
     SSE_PING_MS: int(10000),
+    /** a quiet event stream re-reads the log this often (covers wake-ups lost while Redis was away) */
+    SSE_CATCHUP_MS: int(5000),
     /** site key seeded at start-up so the demo works on first run; empty to skip */
     DEMO_SITE_KEY: z.string().default('demo'),
     /** model for titles; empty means OPENAI_MODEL */

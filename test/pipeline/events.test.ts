@@ -4,7 +4,7 @@ import { replayReplies } from '../support/conversation-text.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {
-  heed = await TestHeed.start();
+  heed = await TestHeed.start({ env: { SSE_CATCHUP_MS: '500' } });
 });
 afterAll(() => heed?.stop());
 beforeEach(() => heed.model.reset());
@@ -96,5 +96,20 @@ test('events carry the conversation state: live while streaming, then unread wit
   expect(states).toContain('live');
   expect(states.at(-1)).toBe('unviewed');
   expect(updates.at(-1)!.type === 'conversation.updated' && updates.at(-1)!.conversation.excerpt).toBe('Done.');
+  events.close();
+});
+
+test('an event whose Redis wake-up was lost still reaches the subscriber (the stream re-reads the log when quiet)', async () => {
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  const { cursor } = await visitor.api.conversation.list.query();
+  const events = visitor.subscribe(cursor);
+  await new Promise((r) => setTimeout(r, 300));
+  // committed to the log without any wake-up, as when a publish is lost in a Redis outage
+  const { id } = await heed.services.db.event.create({
+    data: { visitorId: visitor.visitorId, conversationId, type: 'conversation.updated', payload: { type: 'conversation.updated', conversationId, conversation: {} } },
+  });
+  const got = await events.waitFor((e) => e.eventId === id.toString(), 10_000);
+  expect(got.type).toBe('conversation.updated');
   events.close();
 });

@@ -17,7 +17,8 @@ export type StreamItem = { id: string; event: DurableEvent } | { id: null; event
  * between is missed; a `wake` only triggers a read of the log itself, whose per-visitor
  * ordering (see transactWithEvents) makes "id > cursor" exact. Reply deltas carry their
  * offset: a delta the snapshot already covers is trimmed or dropped, and a gap (a delta
- * beyond what this stream has) is repaired by a fresh snapshot.
+ * beyond what this stream has) is repaired by a fresh snapshot. A quiet stream re-reads the
+ * log every SSE_CATCHUP_MS, so a wake lost in a Redis outage costs a delay, never an event.
  */
 export async function* visitorEvents(
   s: Services,
@@ -67,8 +68,14 @@ export async function* visitorEvents(
     while (!signal.aborted) {
       const message = inbox.shift();
       if (!message) {
-        await new Promise<void>((resolve) => (notify = resolve));
+        // A wake lost with a Redis blip (pub/sub does not buffer) only delays events: when
+        // nothing arrives for a while, the log is read anyway.
+        const woken = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), s.config.SSE_CATCHUP_MS);
+          notify = () => (clearTimeout(timer), resolve(true));
+        });
         notify = null;
+        if (!woken && !signal.aborted) yield* catchUp();
         continue;
       }
       if (message.kind === 'wake') {
