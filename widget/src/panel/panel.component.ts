@@ -57,6 +57,9 @@ export class HeedPanel extends HeedElement {
   /** the open thread; null shows the inbox */
   @state() activeId: string | null = null;
   @state() private collapsed = false;
+  /** the clock of the rows' relative dates ("5 minutes ago"), ticking while the panel is open */
+  @state() private now = Date.now();
+  private clock?: ReturnType<typeof setInterval>;
   @state() private drawerOpen = false;
   @state() private measured: Layout = 'wide';
   @query('heed-composer') private composer?: HeedComposer;
@@ -86,12 +89,14 @@ export class HeedPanel extends HeedElement {
     super.connectedCallback();
     this.resize.observe(this);
     document.addEventListener('visibilitychange', this.checkRead);
+    this.clock = setInterval(() => this.open && (this.now = Date.now()), 30_000);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.resize.disconnect();
     document.removeEventListener('visibilitychange', this.checkRead);
+    clearInterval(this.clock);
   }
 
   /** Opens a conversation's thread (loading it when needed). */
@@ -121,6 +126,7 @@ export class HeedPanel extends HeedElement {
         .conversations=${s.conversations}
         .selectedId=${this.activeId}
         .locale=${this.locale}
+        .now=${this.now}
         @heed-select=${this.onSelect}
         @heed-new-conversation=${this.onNew}
         @heed-sidebar-toggle=${(e: CustomEvent<{ collapsed: boolean }>) => (this.collapsed = e.detail.collapsed)}
