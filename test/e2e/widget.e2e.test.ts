@@ -78,6 +78,20 @@ test('an XSS payload in a message and in a reply renders inert', async () => {
   await page.getByText('Echo:', { exact: false }).waitFor();
   await page.waitForTimeout(300);
   expect(fired).toBe(false);
+  // nothing dangerous survived in the DOM either: no script, no handler, no javascript: link
+  const dangerous = await page.evaluate(() => {
+    const found: string[] = [];
+    const walk = (root: Document | ShadowRoot) =>
+      root.querySelectorAll('*').forEach((el) => {
+        if (el.tagName === 'SCRIPT' && root !== document) found.push('script');
+        for (const attr of el.getAttributeNames()) if (attr.startsWith('on')) found.push(`${el.tagName}[${attr}]`);
+        if (/^\s*javascript:/i.test(el.getAttribute('href') ?? '')) found.push(`${el.tagName}[href]`);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      });
+    walk(document);
+    return found;
+  });
+  expect(dangerous).toEqual([]);
   await page.close();
 });
 
