@@ -86,23 +86,8 @@ export class TestHeed {
 
   /** Environment for a worker in a child process (`npm run worker`) sharing this stack. */
   childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-    const c = this.config;
-    const env: Record<string, string> = {
-      NODE_ENV: 'test',
-      DATABASE_URL: c.DATABASE_URL,
-      REDIS_PREFIX: c.REDIS_PREFIX,
-      OPENAI_BASE_URL: c.OPENAI_BASE_URL!,
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_MODEL: c.OPENAI_MODEL,
-      DEBOUNCE_MS: String(c.DEBOUNCE_MS),
-      MAX_WAIT_MS: String(c.MAX_WAIT_MS),
-      LEASE_MS: String(c.LEASE_MS),
-      WORKER_POLL_MS: String(c.WORKER_POLL_MS),
-      MODEL_TIMEOUT_MS: String(c.MODEL_TIMEOUT_MS),
-      TITLE_PASS_MS: String(c.TITLE_PASS_MS),
-      ...extra,
-    };
-    return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
+    const env = Object.fromEntries(Object.entries(this.config).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    return { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ...extra };
   }
 
   /** Runs one title pass now, as the timer and the cron route do; `settings` override the configured ones. */

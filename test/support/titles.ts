@@ -41,3 +41,12 @@ export function titleRow(heed: TestHeed, conversationId: string) {
 export function titleChecks(heed: TestHeed, conversationId: string) {
   return heed.services.db.titleCheck.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' } });
 }
+
+/**
+ * Before each titles test: a fresh model script, and no title request left open by an
+ * earlier test, so every test counts only its own claims and model calls.
+ */
+export async function resetTitleState(heed: TestHeed): Promise<void> {
+  heed.model.reset();
+  await heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = NULL`;
+}

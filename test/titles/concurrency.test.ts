@@ -4,17 +4,14 @@ import { runTitlePass } from '../../api/src/titles/title-pass.ts';
 import { titleSettings } from '../../api/src/titles/title-settings.ts';
 import { ChildWorker } from '../support/child-worker.ts';
 import { TestHeed } from '../support/harness.ts';
-import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleData, titleRequests, titleRow } from '../support/titles.ts';
+import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleData, titleRequests, titleRow, resetTitleState } from '../support/titles.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {
   heed = await TestHeed.start();
 });
 afterAll(() => heed?.stop());
-beforeEach(async () => {
-  heed.model.reset();
-  await heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = NULL`;
-});
+beforeEach(() => resetTitleState(heed));
 
 /** Titles each conversation after its first message ("topic 3" → "Topic 3 title"), a little slowly, so passes overlap. */
 const titleFromFirstMessage = titleAwareResponder((req) => ({ ...titleAnswer(`${titleData(req).first_messages[0]} title`), delayMs: 50 }));

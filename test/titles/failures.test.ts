@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { ScriptedReply } from '../../api/src/model-server/types.ts';
 import { TestHeed } from '../support/harness.ts';
-import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleRequests, titleRow } from '../support/titles.ts';
+import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleRequests, titleRow, resetTitleState } from '../support/titles.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {
   heed = await TestHeed.start({ env: { TITLE_MAX_ATTEMPTS: '3' } });
 });
 afterAll(() => heed?.stop());
-beforeEach(async () => {
-  heed.model.reset();
-  await heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = NULL`;
-});
+beforeEach(() => resetTitleState(heed));
 
 /** Stands in for the backoff elapsing (the test never waits on the wall clock). */
 const backoffElapses = (conversationId: string) =>

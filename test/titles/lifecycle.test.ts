@@ -12,6 +12,7 @@ import {
   titleData,
   titleRequests,
   titleRow,
+  resetTitleState,
 } from '../support/titles.ts';
 
 let heed: TestHeed;
@@ -19,11 +20,7 @@ beforeAll(async () => {
   heed = await TestHeed.start();
 });
 afterAll(() => heed?.stop());
-beforeEach(async () => {
-  heed.model.reset();
-  // each test counts its own claims: drop requests earlier tests left open
-  await heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = NULL`;
-});
+beforeEach(() => resetTitleState(heed));
 
 test('the first message is the title at once: trimmed, source first_message, state pending, before any reply', async () => {
   let release!: () => void;

@@ -1,17 +1,14 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { TestHeed } from '../support/harness.ts';
-import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleRequests, titleRow } from '../support/titles.ts';
+import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleRequests, titleRow, resetTitleState } from '../support/titles.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {
   heed = await TestHeed.start();
 });
 afterAll(() => heed?.stop());
-beforeEach(async () => {
-  heed.model.reset();
-  await heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = NULL`;
-});
+beforeEach(() => resetTitleState(heed));
 
 test('a rename during a slow generation wins: the late model answer changes nothing and is audited skipped', async () => {
   let answer!: () => void;

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { RawToolCall } from './tools.ts';
@@ -64,7 +65,7 @@ export async function streamReply(
       const classified = classifyModelError(err);
       if (!classified.transient || attempt >= opts.maxAttempts) throw new ReplyFailedError(classified, attempt, err);
       if (emitted) await req.onRestart();
-      await sleep((opts.backoff ?? backoffMs)(attempt), req.signal);
+      await delay((opts.backoff ?? backoffMs)(attempt), undefined, { signal: req.signal });
     }
   }
 }
@@ -140,12 +141,4 @@ async function streamOnce(
     clearTimeout(timer);
     req.signal.removeEventListener('abort', onAbort);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
 }

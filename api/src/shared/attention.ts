@@ -11,14 +11,15 @@ export type Attention = (typeof ATTENTION_PRIORITY)[number];
 
 type Instant = Date | string | null | undefined;
 
-const time = (t: Instant): number => (t == null ? Number.NEGATIVE_INFINITY : new Date(t).getTime());
+/** Milliseconds of an API timestamp; a missing one is earlier than everything. */
+export const instantMs = (t: Instant): number => (t == null ? Number.NEGATIVE_INFINITY : new Date(t).getTime());
 
 /**
  * The unread predicate: a reply (or failed reply) newer than the newest one the visitor saw.
  * @example isUnread({ lastAssistantAt: '2026-01-01T10:00:00Z', lastReadAt: null }) // true
  */
 export function isUnread(c: { lastAssistantAt: Instant; lastReadAt: Instant }): boolean {
-  return c.lastAssistantAt != null && time(c.lastAssistantAt) > time(c.lastReadAt);
+  return c.lastAssistantAt != null && instantMs(c.lastAssistantAt) > instantMs(c.lastReadAt);
 }
 
 export interface AttentionInput {

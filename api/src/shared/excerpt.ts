@@ -28,20 +28,26 @@ export function excerptOf(text: string, max = EXCERPT_MAX): string {
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
- * Cuts on the last word boundary that fits, adding an ellipsis. Never splits a user-visible
- * character (a flag, a family emoji), and never returns more than `max` code points, which
- * is what PostgreSQL's VarChar(n) counts.
+ * At most `max` code points (what PostgreSQL's VarChar(n) counts), cut after the last whole
+ * word that fits, never inside a user-visible character (a flag, a family emoji).
+ * @example cutOnWord('Shipping to Norway', 12) // 'Shipping to'
  */
-export function truncateOnWord(text: string, max: number): string {
+export function cutOnWord(text: string, max: number): string {
   if (Array.from(text).length <= max) return text;
   let head = '';
   let used = 0;
   for (const { segment } of graphemes.segment(text)) {
     const size = Array.from(segment).length;
-    if (used + size > max - 1) break;
+    if (used + size > max) break;
     head += segment;
     used += size;
   }
   const cut = head.lastIndexOf(' ');
-  return `${(cut > head.length / 2 ? head.slice(0, cut) : head).trimEnd()}…`;
+  return cut > head.length / 2 ? head.slice(0, cut) : head;
+}
+
+/** {@link cutOnWord} with an ellipsis when anything was cut; never more than `max` code points. */
+export function truncateOnWord(text: string, max: number): string {
+  if (Array.from(text).length <= max) return text;
+  return `${cutOnWord(text, max - 1).trimEnd()}…`;
 }

@@ -1,3 +1,4 @@
+import { cutOnWord } from '../shared/excerpt.ts';
 import { TITLE_MAX } from './fallback-title.ts';
 
 // Invisible characters a model (or a pasted string) can carry: zero-width spaces and joiners
@@ -14,7 +15,6 @@ const START_PUNCTUATION = /^[\s,;:!?…、，；：！？·\-–—|>•]+/u;
 /** A refusal or a chatty preamble is never a title. */
 const NOT_A_TITLE = /^(?:i'?m sorry|i am sorry|sorry,|i cannot|i can'?t|as an ai|here(?:'s| is) (?:a|the|your) title)\b/i;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * Turns a model's proposed title into the title we store, or `null` when it is not usable
@@ -43,7 +43,7 @@ export function normalizeTitle(raw: unknown): string | null {
   }
   title = title.replace(/\s+/g, ' ');
   if (!/[\p{L}\p{N}]/u.test(title) || NOT_A_TITLE.test(title)) return null;
-  return cutOnWord(title, TITLE_MAX);
+  return cutOnWord(title, TITLE_MAX).replace(END_PUNCTUATION, '');
 }
 
 function stripMarkdown(line: string): string {
@@ -54,20 +54,4 @@ function stripMarkdown(line: string): string {
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\*\*|__|~~|`+/g, '')
     .replace(/(^|[^\p{L}\p{N}])[*_]+|[*_]+(?=$|[^\p{L}\p{N}])/gu, '$1');
-}
-
-/** At most `max` code points, cut after the last whole word that fits (graphemes as a last resort). */
-function cutOnWord(text: string, max: number): string {
-  if (Array.from(text).length <= max) return text;
-  let head = '';
-  let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
-    const size = Array.from(segment).length;
-    if (used + size > max) break;
-    head += segment;
-    used += size;
-  }
-  const cut = head.lastIndexOf(' ');
-  const kept = cut > head.length / 2 ? head.slice(0, cut) : head;
-  return kept.replace(END_PUNCTUATION, '');
 }

@@ -1,16 +1,11 @@
 import { css } from 'lit';
 import { stateColours } from '../shared/styles.ts';
+import { scrollPane } from '../shared/pane-styles.ts';
 
 export const styles = [
   stateColours,
+  scrollPane,
   css`
-    :host {
-      display: block;
-      overflow-y: auto;
-      min-height: 0;
-      padding: 0.75rem;
-      box-sizing: border-box;
-    }
     h3 {
       margin: 0 0 0.6rem;
       font-size: 0.95rem;

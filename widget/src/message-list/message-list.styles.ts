@@ -1,15 +1,12 @@
 import { css } from 'lit';
 import { srOnly } from '../shared/styles.ts';
+import { scrollPane } from '../shared/pane-styles.ts';
 
 export const styles = [
   srOnly,
+  scrollPane,
   css`
     :host {
-      display: block;
-      overflow-y: auto;
-      min-height: 0;
-      padding: 0.75rem;
-      box-sizing: border-box;
       background: var(--heed-thread-background, var(--heed-background, #fff));
     }
     .list {

@@ -1,6 +1,5 @@
+import { instantMs as time } from '../../../api/src/shared/attention.ts';
 import type { ConversationView } from './types.ts';
-
-const time = (t: string | null) => (t ? Date.parse(t) : Number.NEGATIVE_INFINITY);
 
 /**
  * Puts a conversation into the list, most recently active first. An older copy (a slow

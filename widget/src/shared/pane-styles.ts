@@ -1,0 +1,15 @@
+import { css } from 'lit';
+
+/**
+ * The host of a pane that scrolls inside the panel (the inbox, the thread). Kept out of
+ * styles.ts, which the first chunk loads: only the panel needs it.
+ */
+export const scrollPane = css`
+  :host {
+    display: block;
+    overflow-y: auto;
+    min-height: 0;
+    padding: 0.75rem;
+    box-sizing: border-box;
+  }
+`;
