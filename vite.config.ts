@@ -25,20 +25,40 @@ function minifyLitCss(): Plugin {
 }
 
 /**
+ * The loader imports the first chunk by an absolute URL made from its own `src` (a relative
+ * `import()` has no base in a classic script from another origin), so it needs the chunk's
+ * hashed file name: this writes it in place of `__HEED_BOOT_CHUNK__` once names are final.
+ */
+function bootChunkName(): Plugin {
+  return {
+    name: 'heed-boot-chunk-name',
+    generateBundle(_options, bundle) {
+      const boot = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'boot');
+      const loader = bundle['widget.js'];
+      if (!boot || loader?.type !== 'chunk' || !loader.code.includes('__HEED_BOOT_CHUNK__')) {
+        this.error('widget.js must import the boot chunk through __HEED_BOOT_CHUNK__');
+      }
+      loader.code = loader.code.replaceAll('__HEED_BOOT_CHUNK__', JSON.stringify(`./${boot.fileName}`));
+    },
+  };
+}
+
+/**
  * Builds the widget into dist/widget/:
  * - `widget.js`, the classic-script loader a site embeds (≈0.4 KB): reads its data-*
  *   options, installs the `window.Heed` queue, imports the first chunk next to it;
  * - `widget-chunks/boot-[hash].js`: launcher, badges, host API, store and event stream;
  * - `widget-chunks/panel-[hash].js`: the chat panel, loaded on first open;
  * - `widget-chunks/purify.es-[hash].js`: DOMPurify, loaded only where `Element.setHTML` is missing.
- * Serve the folder at the site root (/widget.js, /widget-chunks/*); chunks are immutable.
+ * Serve the folder anywhere (`/widget.js`, `/heed/widget.js`…): every chunk is found next to
+ * the loader; chunks are immutable.
  *
  * Library mode because it keeps Vite's module-preload helper (which assumes the page's
  * own origin and base) out of a script that runs on other people's pages.
  */
 export default defineConfig({
   publicDir: false,
-  plugins: [minifyLitCss()],
+  plugins: [minifyLitCss(), bootChunkName()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,
@@ -49,12 +69,16 @@ export default defineConfig({
     terserOptions: { compress: { passes: 3 }, format: { comments: false } },
     sourcemap: true,
     lib: {
-      entry: { widget: 'widget/src/embed.ts' },
+      // boot is an entry (not a dynamic import of the loader) so its exports stay whole
+      entry: { widget: 'widget/src/embed.ts', boot: 'widget/src/boot.ts' },
       formats: ['es'],
-      fileName: (_format, name) => `${name}.js`,
     },
     rollupOptions: {
+      // the panel imports lit and the store from the boot chunk, which adds exports to that
+      // entry; 'strict' (lib mode's default) split them into a third chunk (+1 request)
+      preserveEntrySignatures: 'allow-extension',
       output: {
+        entryFileNames: (chunk) => (chunk.name === 'widget' ? 'widget.js' : 'widget-chunks/[name]-[hash].js'),
         chunkFileNames: 'widget-chunks/[name]-[hash].js',
       },
     },

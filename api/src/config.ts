@@ -40,8 +40,12 @@ export const configSchema = z
     SSE_PING_MS: int(10000),
     /** a quiet event stream re-reads the log this often (covers wake-ups lost while Redis was away) */
     SSE_CATCHUP_MS: int(5000),
-    /** site key seeded at start-up so the demo works on first run; empty to skip */
+    /** site key seeded at start-up so the demo works on first run; empty to skip (and no demo shop) */
     DEMO_SITE_KEY: z.string().default('demo'),
+    /** port of the demo shop, a customer's site on its own origin; default PORT + 1 */
+    DEMO_PORT: optional(z.coerce.number().int().min(1).max(65535)),
+    /** the API's base URL as browsers reach it (behind a proxy or a path prefix); the demo shop embeds the widget from it. Default: http://<the host the browser used>:PORT/ */
+    PUBLIC_URL: optional(z.string().url().transform((u) => (u.endsWith('/') ? u : `${u}/`))),
     /** model for titles; empty means OPENAI_MODEL */
     TITLE_MODEL: optional(z.string()),
     TITLE_MAX_TOKENS: int(60),

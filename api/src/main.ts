@@ -2,20 +2,37 @@ import { boot, onShutdown } from './boot.ts';
 import { createReplyWorker } from './chat/start-worker.ts';
 import { createHttpServer } from './http/server.ts';
 import { siteRoutes } from './http/site-routes.ts';
+import { requestHostname } from './http/request-host.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
+import { createDemoShop } from '../../demo/server.ts';
 
-/** `npm start`: the API, a reply worker, the widget bundle and the demo site in one process. */
+/**
+ * `npm start`: the API, a reply worker and the widget bundle in one process, and, while a
+ * demo site is seeded, the demo shop on its own origin (DEMO_PORT), embedding the widget
+ * from the API's origin exactly as a customer's site does.
+ */
 const { services, close } = await boot({ role: 'api' });
+const { PORT, HOST, DEMO_SITE_KEY, PUBLIC_URL } = services.config;
+const demoPort = DEMO_SITE_KEY ? (services.config.DEMO_PORT ?? PORT + 1) : undefined;
 const worker = createReplyWorker(services);
-const server = createHttpServer(services, siteRoutes());
+const server = createHttpServer(services, siteRoutes({ demoPort }));
 await worker.start();
 const titles = startTitleTimer(services);
-const { PORT, HOST } = services.config;
-server.listen(PORT, HOST, () => console.log(`[heed] listening on http://${HOST}:${PORT}`));
+server.listen(PORT, HOST, () => console.log(`[heed] API listening on http://${HOST}:${PORT}/`));
+
+const shop = demoPort
+  ? createDemoShop({
+      siteKey: DEMO_SITE_KEY,
+      heedUrl: (req) => PUBLIC_URL ?? `http://${requestHostname(req, HOST)}:${PORT}/`,
+    })
+  : null;
+shop?.listen(demoPort, HOST, () => console.log(`[heed] demo shop (another origin, embedding the widget) on http://${HOST}:${demoPort}/`));
 
 onShutdown(async () => {
-  server.close();
-  server.closeAllConnections();
+  for (const s of [server, shop]) {
+    s?.close();
+    s?.closeAllConnections();
+  }
   await Promise.all([worker.stop(), titles.stop()]);
   await close();
 });

@@ -14,7 +14,7 @@ async function conversationWithReply(text: string, reply: string): Promise<{ pag
   site.heed.model.script({ text: reply });
   await site.send(page, text);
   await page.getByText(reply).waitFor();
-  const conversationId = await page.evaluate(() => JSON.parse(sessionStorage.getItem('heed:view:demo') ?? '{}').conversationId as string);
+  const conversationId = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}').conversationId as string, site.storageKey('view'));
   return { page, conversationId };
 }
 

@@ -1,13 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { TestHeed } from './harness.ts';
 import { launchBrowser } from './browser.ts';
 import type { Config } from '../../api/src/config.ts';
+import { storageKey } from '../../widget/src/state/token-storage.ts';
+
+/** Settings of a browser journey's stack beyond the environment. */
+export interface DemoSiteOptions {
+  /** host name of the shop's origin (default 127.0.0.1; `localhost` makes shop and API cross-site) */
+  shopHost?: string;
+}
 
 /**
- * The setting of every browser journey: one real stack serving the demo host site (the
- * widget embedded by its script tag) and one Debian Chromium, per test file. Registers the
- * vitest hooks that start and stop them; the model server is reset before each test.
+ * The setting of every browser journey, run the way a customer runs Heed: one real stack
+ * in production mode (`NODE_ENV=production`, assets as served) and the demo shop on
+ * **another origin** embedding the widget with the README's snippet under a strict CSP,
+ * and one Debian Chromium, per test file. Registers the vitest hooks that start and stop
+ * them; the model server is reset before each test.
  *
  * @example
  * const site = DemoSite.use();
@@ -17,10 +27,14 @@ export class DemoSite {
   heed!: TestHeed;
   browser!: Browser;
 
-  static use(env: Partial<Record<keyof Config, string>> = {}): DemoSite {
+  static use(env: Partial<Record<keyof Config, string>> = {}, opts: DemoSiteOptions = {}): DemoSite {
     const site = new DemoSite();
     beforeAll(async () => {
-      site.heed = await TestHeed.start({ site: true, env: { DEBOUNCE_MS: '300', ...env } });
+      site.heed = await TestHeed.start({
+        site: true,
+        shopHost: opts.shopHost,
+        env: { NODE_ENV: 'production', HEED_SECRET: randomBytes(24).toString('hex'), DEBOUNCE_MS: '300', ...env },
+      });
       site.browser = await launchBrowser();
     });
     afterAll(async () => {
@@ -31,11 +45,12 @@ export class DemoSite {
     return site;
   }
 
-  /** A new visitor (fresh browser context) on `path`, page errors logged. */
+  /** A new visitor (fresh browser context) on the shop's `path`, page errors and CSP violations logged. */
   async page(path = '/', viewport = { width: 1280, height: 800 }): Promise<Page> {
     const page = await this.browser.newPage({ viewport });
     page.on('pageerror', (err) => console.error('[page]', err.message));
-    await page.goto(`${this.heed.url}${path}`);
+    await recordCspViolations(page);
+    await page.goto(`${this.heed.shopUrl}${path}`);
     return page;
   }
 
@@ -53,4 +68,22 @@ export class DemoSite {
     await box.fill(text);
     await box.press('Enter');
   }
+
+  /** The key under which the widget keeps `kind` for the demo site in the shop's storage. */
+  storageKey(kind: 'visitor' | 'view'): string {
+    return storageKey(kind, 'demo', `${this.heed.url}/`);
+  }
+}
+
+/** Collects the page's CSP violations (read them with `cspViolations`), from before any script runs. */
+export async function recordCspViolations(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+}
+
+export function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type TRPCClient } from '@trpc/client';
 import { EventSource } from 'eventsource';
 import { configSchema, type Config } from '../../api/src/config.ts';
@@ -15,12 +16,15 @@ import type { VisitorEvent } from '../../api/src/events/event-types.ts';
 import { runTitlePass, type TitlePassResult } from '../../api/src/titles/title-pass.ts';
 import { titleSettings, type TitleSettings } from '../../api/src/titles/title-settings.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createDemoShop } from '../../demo/server.ts';
 
 export interface HeedOptions {
   /** in-process reply workers to start (default 1) */
   workers?: number;
-  /** also serve the widget bundle and the demo site, as `npm start` does */
+  /** also serve the widget bundle, and the demo shop on its own origin, as `npm start` does */
   site?: boolean;
+  /** host name in the demo shop's URL (default 127.0.0.1, the API's); `localhost` makes them cross-site too */
+  shopHost?: string;
   env?: Partial<Record<keyof Config, string>>;
 }
 
@@ -32,7 +36,10 @@ export interface HeedOptions {
 export class TestHeed {
   readonly runs: { conversationId: string; outcome: AnswerOutcome }[] = [];
   workers: ReplyWorker[] = [];
+  /** the API's origin, e.g. http://127.0.0.1:41234 */
   url = '';
+  /** the demo shop's origin (with `site`): another port, and optionally another host name */
+  shopUrl = '';
   siteKey = `site-${randomUUID().slice(0, 8)}`;
 
   private constructor(
@@ -41,6 +48,7 @@ export class TestHeed {
     readonly config: Config,
     readonly services: Services,
     readonly server: ReturnType<typeof createHttpServer>,
+    readonly shop: Server | null,
     /** what the services logged (run failures, lost leases) */
     readonly logs: string[],
   ) {}
@@ -66,12 +74,19 @@ export class TestHeed {
     });
     const logs: string[] = [];
     const services = await createServices(config, { log: (line, extra) => void logs.push(extra ? `${line}: ${String(extra)}` : line) });
-    const server = createHttpServer(services, opts.site ? siteRoutes() : {});
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const heed = new TestHeed(database, model, config, services, server, logs);
+    // the shop embeds the widget from the API's URL, known once the API listens
+    let apiUrl = '';
+    const shop = opts.site ? createDemoShop({ siteKey: 'demo', heedUrl: () => `${apiUrl}/` }) : null;
+    const shopPort = shop ? await listen(shop) : undefined;
+    const server = createHttpServer(services, opts.site ? siteRoutes({ demoPort: shopPort }) : {});
+    apiUrl = `http://127.0.0.1:${await listen(server)}`;
+    const heed = new TestHeed(database, model, config, services, server, shop, logs);
+    heed.url = apiUrl;
     // the demo pages embed the widget with the demo site key
-    if (opts.site) heed.siteKey = 'demo';
-    heed.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    if (opts.site) {
+      heed.siteKey = 'demo';
+      heed.shopUrl = `http://${opts.shopHost ?? '127.0.0.1'}:${shopPort}`;
+    }
     await services.db.site.create({ data: { key: heed.siteKey, name: 'Test site' } });
     for (let i = 0; i < (opts.workers ?? 1); i++) await heed.startWorker();
     return heed;
@@ -115,12 +130,20 @@ export class TestHeed {
 
   async stop(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.stop()));
-    this.server.closeAllConnections();
-    await new Promise((r) => this.server.close(r));
+    for (const server of [this.server, this.shop]) {
+      server?.closeAllConnections();
+      await new Promise((r) => (server ? server.close(r) : r(undefined)));
+    }
     await this.model.close();
     await this.services.close();
     await this.database.drop();
   }
+}
+
+/** Listens on a free port of 127.0.0.1 and returns it. */
+export async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
 }
 
 export type Client = TRPCClient<AppRouter>;

@@ -2,7 +2,7 @@ import './widget/widget.ts';
 import './unread-badge/unread-badge.ts';
 import { HeedStore } from './state/store.ts';
 import { createTrpcApi } from './state/trpc-api.ts';
-import { readToken, writeToken } from './state/token-storage.ts';
+import { storageKey, tokenStorage } from './state/token-storage.ts';
 import { readView, writeView } from './state/view-memory.ts';
 import type { HeedCommand } from './host/host-api.ts';
 import { wireHost } from './host/wire-host.ts';
@@ -11,8 +11,8 @@ import type { HeedWidget } from './widget/widget.component.ts';
 /** What the `<script>` tag (or a `<heed-widget>` element's attributes) configures. */
 export interface EmbedConfig {
   site: string;
-  /** API origin: the script's own origin unless `data-api` says otherwise */
-  origin: string;
+  /** API base URL ending in `/` (`https://chat.example/`): the script's folder unless `data-api` says otherwise */
+  api: string;
   mode?: string;
   position?: string;
   locale?: string;
@@ -32,22 +32,22 @@ export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as 
     console.error('[heed] the script tag needs data-site="YOUR_SITE_KEY"');
     return null;
   }
-  const store = new HeedStore({ api: createTrpcApi(config.origin), siteKey: config.site, tokens: { read: readToken, write: writeToken } });
+  const store = new HeedStore({ api: createTrpcApi(config.api), siteKey: config.site, tokens: tokenStorage(config.api) });
   const widget = mount(config);
   widget.store = store;
 
   wireHost({ store, widget, signals: { documentTitle: config.documentTitle, appBadge: config.appBadge }, w });
   void store.start();
-  resumeView(widget, config.site);
+  resumeView(widget, storageKey('view', config.site, config.api));
   return widget;
 }
 
 /** Reopens the panel and thread the visitor had before a reload, and remembers changes. */
-function resumeView(widget: HeedWidget, site: string) {
-  const view = readView(site);
-  widget.addEventListener('heed-opened', () => writeView(site, { open: true }));
-  widget.addEventListener('heed-closed', () => writeView(site, { open: false }));
-  widget.addEventListener('heed-thread-opened', (e) => writeView(site, { conversationId: (e as CustomEvent<{ conversationId: string | null }>).detail.conversationId }));
+function resumeView(widget: HeedWidget, key: string) {
+  const view = readView(key);
+  widget.addEventListener('heed-opened', () => writeView(key, { open: true }));
+  widget.addEventListener('heed-closed', () => writeView(key, { open: false }));
+  widget.addEventListener('heed-thread-opened', (e) => writeView(key, { conversationId: (e as CustomEvent<{ conversationId: string | null }>).detail.conversationId }));
   if (!view.open && widget.mode !== 'inline') return;
   widget.resumeConversationId = view.conversationId;
   if (widget.mode !== 'inline') void widget.show();

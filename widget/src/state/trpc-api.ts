@@ -9,11 +9,11 @@ import type { VisitorEvent } from './types.ts';
  * headers). tRPC's subscription link remembers the last tracked id and resumes from it
  * on every reconnect, so the store never has to.
  *
- * @example const api = createTrpcApi('https://chat.example.com');
+ * @example const api = createTrpcApi('https://chat.example.com/');
  */
-export function createTrpcApi(origin: string): HeedApi {
+export function createTrpcApi(apiBase: string): HeedApi {
   let token: string | null = null;
-  const url = `${origin}/trpc`;
+  const url = new URL('trpc', apiBase.endsWith('/') ? apiBase : `${apiBase}/`).href;
   const trpc = createTRPCClient<AppRouter>({
     links: [
       splitLink({
