@@ -10,8 +10,8 @@ export const styles = [
     form {
       display: flex;
       align-items: flex-end;
-      gap: 0.4rem;
-      padding: 0.55rem 0.6rem;
+      gap: 6px;
+      padding: 9px 10px;
       border-block-start: 1px solid var(--heed-border-color, #d0d7de);
       background: var(--heed-background, #fff);
     }
@@ -19,10 +19,10 @@ export const styles = [
       flex: 1;
       resize: none;
       field-sizing: content;
-      min-height: 2.4rem;
-      max-height: 9rem;
+      min-height: 38px;
+      max-height: 144px;
       box-sizing: border-box;
-      padding: 0.5rem 0.65rem;
+      padding: 8px 10px;
       font: inherit;
       color: inherit;
       border: 1px solid var(--heed-border-color, #d0d7de);
@@ -37,8 +37,8 @@ export const styles = [
     button {
       display: grid;
       place-items: center;
-      width: 2.4rem;
-      height: 2.4rem;
+      width: 38px;
+      height: 38px;
       border: none;
       border-radius: var(--heed-radius-small, 8px);
       cursor: pointer;

@@ -14,9 +14,9 @@ export const styles = [
       display: grid;
       grid-template-columns: auto 1fr;
       align-items: center;
-      gap: 0.6rem;
+      gap: 10px;
       width: 100%;
-      padding: 0.55rem 0.7rem;
+      padding: 9px 11px;
       border-radius: var(--heed-radius-small, 8px);
       border: 1px solid transparent;
       border-inline-start-width: 3px;
@@ -117,7 +117,7 @@ export const styles = [
     :host([collapsed]) .row {
       grid-template-columns: auto;
       justify-content: center;
-      padding: 0.4rem;
+      padding: 6px;
     }
 
     @keyframes pulse {

@@ -11,8 +11,8 @@ export const styles = [
     header {
       display: flex;
       align-items: center;
-      gap: 0.4rem;
-      padding: 0.55rem 0.75rem;
+      gap: 6px;
+      padding: 9px 12px;
       border-block-end: 1px solid var(--heed-border-color, #d0d7de);
       background: var(--heed-heading-background, var(--heed-background, #fff));
     }
@@ -25,12 +25,12 @@ export const styles = [
       display: flex;
       align-items: center;
       flex-wrap: nowrap;
-      gap: 0.4rem;
+      gap: 6px;
       min-width: 0;
     }
     h2 {
       margin: 0;
-      font-size: var(--heed-heading-font-size, 1rem);
+      font-size: var(--heed-heading-font-size, 16px);
       font-weight: 600;
       line-height: 1.4;
       min-width: 0;
@@ -59,10 +59,10 @@ export const styles = [
     /* One fixed line below the title: changing status never moves the title. */
     .meta {
       display: flex;
-      gap: 0.5rem;
-      height: 1.2rem;
-      line-height: 1.2rem;
-      font-size: 0.78rem;
+      gap: 8px;
+      height: 19px;
+      line-height: 19px;
+      font-size: 12.5px;
       color: var(--heed-muted-color, #57606a);
       white-space: nowrap;
       overflow: hidden;
@@ -74,12 +74,12 @@ export const styles = [
     .provenance {
       overflow: hidden;
       text-overflow: ellipsis;
-      padding-inline: 0.4rem;
+      padding-inline: 6px;
       border-radius: 999px;
       background: var(--heed-provenance-background, #eef1f4);
     }
     :host([layout='narrow']) header {
-      padding: 0.45rem 0.5rem;
+      padding: 7px 8px;
     }
     ::slotted(button) {
       flex: none;
@@ -88,9 +88,9 @@ export const styles = [
       flex: 1;
       min-width: 0;
       margin: 0;
-      padding: 0 0.3rem;
+      padding: 0 5px;
       font: inherit;
-      font-size: var(--heed-heading-font-size, 1rem);
+      font-size: var(--heed-heading-font-size, 16px);
       font-weight: 600;
       line-height: 1.4;
       color: inherit;
@@ -105,8 +105,8 @@ export const styles = [
       flex: none;
       display: grid;
       place-items: center;
-      width: 1.6rem;
-      height: 1.6rem;
+      width: 26px;
+      height: 26px;
       padding: 0;
       border: none;
       border-radius: 6px;

@@ -7,21 +7,21 @@ export const styles = [
   scrollPane,
   css`
     h3 {
-      margin: 0 0 0.6rem;
-      font-size: 0.95rem;
+      margin: 0 0 10px;
+      font-size: 15px;
     }
     ul {
       list-style: none;
       margin: 0;
       padding: 0;
       display: grid;
-      gap: 0.5rem;
+      gap: 8px;
     }
     li {
       border: 1px solid var(--heed-border-color, #d0d7de);
       border-inline-start-width: 3px;
       border-radius: var(--heed-radius-small, 8px);
-      padding: 0.5rem 0.65rem;
+      padding: 8px 10px;
     }
     li[data-state='live'] {
       border-inline-start-color: var(--_live);
@@ -51,19 +51,19 @@ export const styles = [
       outline: 2px solid var(--heed-focus-color, #1a5fd0);
     }
     .state {
-      font-size: 0.78rem;
+      font-size: 12.5px;
       color: var(--heed-muted-color, #57606a);
     }
     .excerpt {
-      margin: 0.2rem 0 0;
+      margin: 3px 0 0;
       color: var(--heed-text-color, #1f2328);
       overflow-wrap: anywhere;
     }
     .retry,
     .start {
-      margin-top: 0.4rem;
+      margin-top: 6px;
       font: inherit;
-      padding: 0.25rem 0.7rem;
+      padding: 4px 11px;
       border-radius: 6px;
       border: 1px solid var(--heed-border-color, #d0d7de);
       background: var(--heed-background, #fff);

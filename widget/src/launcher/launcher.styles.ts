@@ -1,13 +1,16 @@
 import { css } from 'lit';
-import { srOnly, stateColours } from '../shared/styles.ts';
+import { hostReset } from '../shared/host-reset.ts';
+import { badgeColours, srOnly, stateColours } from '../shared/styles.ts';
 
 export const styles = [
+  hostReset,
   srOnly,
   stateColours,
+  badgeColours,
   css`
     :host {
       position: relative;
-      display: inline-block;
+      display: block;
     }
     button {
       display: grid;
@@ -19,23 +22,19 @@ export const styles = [
       cursor: pointer;
       color: var(--heed-accent-contrast, #fff);
       background: var(--heed-accent, #1f2328);
-      box-shadow: 0 4px 14px rgb(0 0 0 / 25%);
-      transition: transform 120ms ease;
-    }
-    button:hover {
-      transform: scale(1.05);
+      box-shadow: 0 4px 14px #00000040;
     }
     button:focus-visible {
       outline: 3px solid var(--heed-focus-color, #1a5fd0);
       outline-offset: 2px;
     }
-    button svg {
+    svg {
       width: 26px;
       height: 26px;
     }
     .badge {
       position: absolute;
-      inset-block-start: -4px;
+      top: -4px;
       inset-inline-end: -4px;
       min-width: 20px;
       height: 20px;
@@ -48,21 +47,13 @@ export const styles = [
       color: #fff;
       pointer-events: none;
     }
-    .badge[data-state='live'] {
-      background: var(--_live);
-    }
-    .badge[data-state='input_needed'] {
-      background: var(--_input);
-    }
-    .badge[data-state='unviewed'] {
-      background: var(--_unviewed);
-    }
-    @media (prefers-reduced-motion: reduce) {
+    /* only for visitors who do not ask for reduced motion (one rule instead of an override) */
+    @media (prefers-reduced-motion: no-preference) {
       button {
-        transition: none;
+        transition: transform 120ms ease;
       }
       button:hover {
-        transform: none;
+        transform: scale(1.05);
       }
     }
   `,

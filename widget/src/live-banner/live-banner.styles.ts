@@ -8,8 +8,8 @@ export const styles = [
       display: block;
     }
     div {
-      padding: 0.2rem 0.75rem;
-      font-size: 0.78rem;
+      padding: 3px 12px;
+      font-size: 12.5px;
       color: var(--_live);
       background: var(--heed-live-background, #e9f6ee);
       border-block-end: 1px solid var(--heed-live-border, #9fd3b0);

@@ -12,11 +12,11 @@ export const styles = [
     .list {
       display: flex;
       flex-direction: column;
-      gap: 0.6rem;
+      gap: 10px;
     }
     .message {
       max-width: 85%;
-      padding: 0.5rem 0.75rem;
+      padding: 8px 12px;
       border-radius: var(--heed-radius, 12px);
       line-height: 1.45;
       overflow-wrap: anywhere;
@@ -32,7 +32,7 @@ export const styles = [
     }
     .mark {
       display: block;
-      font-size: 0.72rem;
+      font-size: 11.5px;
       opacity: 0.85;
       text-align: end;
     }
@@ -47,7 +47,7 @@ export const styles = [
     }
     .provenance {
       display: block;
-      font-size: 0.72rem;
+      font-size: 11.5px;
       color: var(--heed-muted-color, #57606a);
     }
     .md > :first-child {
@@ -58,7 +58,7 @@ export const styles = [
     }
     .md pre {
       overflow-x: auto;
-      padding: 0.5rem;
+      padding: 8px;
       border-radius: 6px;
       background: rgb(0 0 0 / 6%);
     }
@@ -80,9 +80,9 @@ export const styles = [
       }
     }
     button {
-      margin-top: 0.4rem;
+      margin-top: 6px;
       font: inherit;
-      padding: 0.25rem 0.7rem;
+      padding: 4px 11px;
       border-radius: 6px;
       border: 1px solid currentColor;
       background: var(--heed-background, #fff);
@@ -91,7 +91,7 @@ export const styles = [
     .choices {
       display: flex;
       flex-wrap: wrap;
-      gap: 0.4rem;
+      gap: 6px;
     }
     .choices button {
       color: inherit;
@@ -101,14 +101,14 @@ export const styles = [
       opacity: 0.6;
     }
     .hint {
-      margin: 0.4rem 0 0;
-      font-size: 0.8rem;
+      margin: 6px 0 0;
+      font-size: 13px;
       color: var(--heed-muted-color, #57606a);
     }
     .empty {
       color: var(--heed-muted-color, #57606a);
       text-align: center;
-      margin-top: 2rem;
+      margin-top: 32px;
     }
   `,
 ];

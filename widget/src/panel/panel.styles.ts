@@ -1,7 +1,9 @@
 import { css } from 'lit';
+import { hostReset } from '../shared/host-reset.ts';
 import { srOnly } from '../shared/styles.ts';
 
 export const styles = [
+  hostReset,
   srOnly,
   css`
     :host {
@@ -9,13 +11,7 @@ export const styles = [
       position: relative;
       height: 100%;
       overflow: hidden;
-      font-family: var(--heed-font-family, system-ui, -apple-system, 'Segoe UI', sans-serif);
-      font-size: var(--heed-font-size, 15px);
-      color: var(--heed-text-color, #1f2328);
       background: var(--heed-background, #fff);
-    }
-    :host([hidden]) {
-      display: none;
     }
     /* Launcher mode: a floating panel above the launcher; on phones, the whole screen. */
     :host([placement='floating']) {
@@ -62,7 +58,7 @@ export const styles = [
       inset-block: 0;
       inset-inline-start: 0;
       z-index: 2;
-      width: min(85%, 18rem);
+      width: min(85%, 288px);
       box-shadow: 4px 0 16px rgb(0 0 0 / 20%);
     }
     .scrim {
@@ -74,8 +70,8 @@ export const styles = [
     .icon-button {
       display: grid;
       place-items: center;
-      width: 2rem;
-      height: 2rem;
+      width: 32px;
+      height: 32px;
       padding: 0;
       border: none;
       border-radius: var(--heed-radius-small, 8px);

@@ -9,7 +9,7 @@ export const scrollPane = css`
     display: block;
     overflow-y: auto;
     min-height: 0;
-    padding: 0.75rem;
+    padding: 12px;
     box-sizing: border-box;
   }
 `;

@@ -1,17 +1,18 @@
 import { css } from 'lit';
 
-/** Shared pieces of CSS: visually hidden text and the attention colours. */
+/**
+ * Shared pieces of CSS: visually hidden text, the attention colours and the badges' colours.
+ * Visually hidden text is only ever spans and a margin-less heading here, so no margin,
+ * padding or border resets.
+ */
 export const srOnly = css`
   .sr-only {
     position: absolute;
     width: 1px;
     height: 1px;
-    margin: -1px;
-    padding: 0;
     overflow: hidden;
-    clip: rect(0 0 0 0);
+    clip-path: inset(50%);
     white-space: nowrap;
-    border: 0;
   }
 `;
 
@@ -24,5 +25,18 @@ export const stateColours = css`
     --_live: var(--heed-live-color, #137333);
     --_input: var(--heed-input-needed-color, #a04f00);
     --_unviewed: var(--heed-unviewed-color, #1a5fd0);
+  }
+`;
+
+/** A badge's colour from its `data-state`: the launcher's badge and the host page's. */
+export const badgeColours = css`
+  [data-state='live'] {
+    background: var(--_live);
+  }
+  [data-state='input_needed'] {
+    background: var(--_input);
+  }
+  [data-state='unviewed'] {
+    background: var(--_unviewed);
   }
 `;

@@ -17,8 +17,8 @@ import { styles } from './sidebar.styles.ts';
  * @csspart new - The "New conversation" button.
  * @csspart list - The list of rows.
  *
- * @cssproperty --heed-sidebar-width - Width when expanded (16rem).
- * @cssproperty --heed-sidebar-collapsed-width - Width when collapsed (3.5rem).
+ * @cssproperty --heed-sidebar-width - Width when expanded (256px).
+ * @cssproperty --heed-sidebar-collapsed-width - Width when collapsed (56px).
  * @cssproperty --heed-sidebar-background - Background.
  */
 export class HeedSidebar extends HeedElement {

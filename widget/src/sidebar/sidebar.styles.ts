@@ -7,24 +7,24 @@ export const styles = [
     :host {
       display: flex;
       flex-direction: column;
-      gap: 0.5rem;
+      gap: 8px;
       min-height: 0;
-      padding: 0.6rem;
+      padding: 10px;
       box-sizing: border-box;
-      width: var(--heed-sidebar-width, 16rem);
+      width: var(--heed-sidebar-width, 256px);
       background: var(--heed-sidebar-background, #f6f8fa);
       border-inline-end: 1px solid var(--heed-border-color, #d0d7de);
     }
     :host([collapsed]) {
-      width: var(--heed-sidebar-collapsed-width, 3.5rem);
-      padding-inline: 0.3rem;
+      width: var(--heed-sidebar-collapsed-width, 56px);
+      padding-inline: 5px;
     }
     .top {
       display: flex;
       align-items: center;
       justify-content: space-between;
-      gap: 0.25rem;
-      min-height: 2rem;
+      gap: 4px;
+      min-height: 32px;
     }
     h2 {
       margin: 0;
@@ -41,11 +41,11 @@ export const styles = [
       display: inline-flex;
       align-items: center;
       justify-content: center;
-      gap: 0.4rem;
+      gap: 6px;
       border: 1px solid transparent;
       background: none;
       border-radius: var(--heed-radius-small, 8px);
-      padding: 0.35rem;
+      padding: 6px;
       cursor: pointer;
     }
     button:hover {
@@ -57,14 +57,14 @@ export const styles = [
     .new {
       border-color: var(--heed-border-color, #d0d7de);
       background: var(--heed-background, #fff);
-      padding: 0.45rem 0.6rem;
+      padding: 7px 10px;
     }
     ul {
       list-style: none;
       margin: 0;
       padding: 0;
       display: grid;
-      gap: 0.25rem;
+      gap: 4px;
       overflow-y: auto;
       min-height: 0;
     }

@@ -5,16 +5,16 @@ export const styles = css`
     display: block;
   }
   .bar {
-    padding: 0.3rem 0.75rem;
+    padding: 5px 12px;
     border-block-end: 1px solid var(--heed-border-color, #d0d7de);
     background: var(--heed-todo-background, var(--heed-background, #fff));
-    font-size: 0.85rem;
+    font-size: 13.5px;
   }
   button {
     display: flex;
     align-items: center;
-    gap: 0.25rem;
-    padding: 0.15rem 0.25rem;
+    gap: 4px;
+    padding: 2px 4px;
     font: inherit;
     color: inherit;
     border: none;
@@ -33,9 +33,9 @@ export const styles = css`
     transform: rotate(90deg);
   }
   ul {
-    margin: 0.2rem 0 0.3rem;
-    padding-inline-start: 1.6rem;
-    max-height: 8rem;
+    margin: 3px 0 5px;
+    padding-inline-start: 26px;
+    max-height: 128px;
     overflow-y: auto;
     overflow-wrap: anywhere;
   }

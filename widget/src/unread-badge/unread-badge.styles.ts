@@ -1,7 +1,9 @@
 import { css } from 'lit';
-import { srOnly, stateColours } from '../shared/styles.ts';
+import { pageHostReset } from '../shared/host-reset.ts';
+import { badgeColours, srOnly, stateColours } from '../shared/styles.ts';
 
 export const styles = [
+  ...pageHostReset,
   srOnly,
   stateColours,
   css`
@@ -12,24 +14,19 @@ export const styles = [
     :host([idle]) {
       display: none;
     }
-    span[part='badge'] {
+    /* the reset again: the page's rules for heed-unread-badge itself (say, * { … }) reach the host, never the pill */
+    [part='badge'] {
+      all: initial;
       display: inline-block;
       min-width: 1.25em;
       padding: 0 0.4em;
       box-sizing: border-box;
       border-radius: 999px;
-      font: 700 0.75rem/1.5 system-ui, sans-serif;
+      font: 700 12px/1.5 system-ui, sans-serif;
       text-align: center;
       color: #fff;
     }
-    [data-state='live'] {
-      background: var(--_live);
-    }
-    [data-state='input_needed'] {
-      background: var(--_input);
-    }
-    [data-state='unviewed'] {
-      background: var(--_unviewed);
-    }
   `,
+  // after the pill's reset, which clears its background
+  badgeColours,
 ];
