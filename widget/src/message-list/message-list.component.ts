@@ -3,13 +3,15 @@ import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import type { OpenQuestion } from '../state/open-question.ts';
+import { sendingIn } from '../state/send-wait.ts';
 import type { MessageInputRequest, StreamingReply, ThreadMessage } from '../state/types.ts';
 import { arrange, type ThreadItem } from './arrange.ts';
 import { markdown } from './markdown.ts';
 import { styles } from './message-list.styles.ts';
 
 /**
- * One thread: the visitor's messages (with a pending mark until the server has them),
+ * One thread: the visitor's messages (with a pending mark until the server has them, and
+ * a countdown while the server asked them to wait: "Sending in 12 s"),
  * replies as sanitized Markdown, the reply that is streaming, and failed replies with a
  * Retry button. A reply that asks the visitor something shows its choices as buttons,
  * usable only while that question is the `question` still open and no answer is on its
@@ -36,6 +38,8 @@ export class HeedMessageList extends HeedElement {
   @property({ attribute: false }) question: OpenQuestion | null = null;
 
   private pinned = true;
+  /** re-renders the countdown of sends that wait, once a second while any does */
+  private tick?: ReturnType<typeof setTimeout>;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -45,6 +49,7 @@ export class HeedMessageList extends HeedElement {
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.removeEventListener('scroll', this.onScroll);
+    clearTimeout(this.tick);
   }
 
   override render() {
@@ -55,6 +60,8 @@ export class HeedMessageList extends HeedElement {
 
   override updated() {
     if (this.pinned) this.scrollTop = this.scrollHeight;
+    clearTimeout(this.tick);
+    if (this.messages.some((m) => m.pending && m.retryAt)) this.tick = setTimeout(() => this.requestUpdate(), 1000);
   }
 
   private item(item: ThreadItem) {
@@ -66,7 +73,7 @@ export class HeedMessageList extends HeedElement {
     }
     const m = item.message;
     if (m.role === 'user') {
-      const mark = m.sendError ? m.sendError : m.pending ? 'Sending…' : null;
+      const mark = m.sendError ? m.sendError : m.pending ? (m.retryAt ? sendingIn(m.retryAt) : 'Sending…') : null;
       return html`<div class="message user ${m.pending ? 'pending' : ''}" part="message user-message" data-pending=${m.pending ? 'true' : nothing}>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
     }
     return html`<div class="message assistant ${m.error ? 'failed' : ''}" part="message assistant-message">

@@ -87,6 +87,20 @@ describe('heed-message-list', () => {
     expect(texts).to.deep.equal(['first', 'Answer so far', 'during the reply']);
   });
 
+  it('shows when a send the server asked to wait goes out, counting down', async () => {
+    const waiting = { ...message({ conversationId, role: 'user', content: 'Hi', seq: '' }), pending: true, retryAt: Date.now() + 2_500 };
+    const el = await list([waiting]);
+    const mark = () => el.shadowRoot!.querySelector('.user .mark')!.textContent;
+    expect(mark()).to.equal('Sending in 3 s');
+    await waitUntil(() => mark() === 'Sending in 2 s', 'the countdown ticks', { timeout: 2500 });
+  });
+
+  it('shows the polite text of a reply refused at the spend cap', async () => {
+    const text = 'The assistant is unavailable right now. Please try again later.';
+    const el = await list([message({ conversationId, content: text, error: 'spend_cap' })]);
+    await waitUntil(() => el.shadowRoot!.querySelector('.failed .md')!.textContent!.includes(text));
+  });
+
   it('offers Retry on a failed reply', async () => {
     const el = await list([message({ conversationId, content: 'The reply failed.', error: 'model_unavailable' })]);
     const button = el.shadowRoot!.querySelector('button')!;
