@@ -9,14 +9,20 @@ import { recoverTitleLeases } from './titles/title-claims.ts';
  * What every process does first: validate the environment, bring the database schema up
  * to date (concurrent starters are safe), connect, and recover title generations whose
  * lease expired. Without any model configured, a local demo model answers so the product
- * works on a fresh machine.
+ * works on a fresh machine — except in production, where that is refused unless
+ * HEED_DEMO_MODEL=1 asks for it.
  */
 export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services: Services; close: () => Promise<void> }> {
   let config: Config = loadConfig();
+  const noModel = !config.OPENAI_API_KEY && !config.OPENAI_BASE_URL;
+  // Real visitors must never be answered by the echoing demo model by accident.
+  if (noModel && config.NODE_ENV === 'production' && config.HEED_DEMO_MODEL !== '1') {
+    throw new Error('No model configured in production: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider), or HEED_DEMO_MODEL=1 to answer with the demo model on purpose.');
+  }
   await migrate(config.DATABASE_URL, { log: (line) => console.log(`[heed] ${line}`) });
 
   let closeModel = async () => {};
-  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
+  if (noModel) {
     const model = await startModelServer();
     config = { ...config, OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'heed-local' };
     closeModel = () => model.close();
@@ -50,4 +56,14 @@ export function onShutdown(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+}
+
+/**
+ * Ends a process that cannot start with its reason, one line per problem and no stack
+ * trace: a configuration refusal is for the person deploying, not a crash to debug.
+ */
+export function exitWith(err: unknown): never {
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`[heed] cannot start: ${message}`);
+  process.exit(1);
 }

@@ -1,8 +1,21 @@
 import { z } from 'zod';
+import { limitOverrides } from './limits/site-limits.ts';
 
 const DEV_SECRET = 'heed-dev-secret-change-me-in-production';
 
 const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+/** RATE_LIMITS must be JSON the limits schema accepts: a typo fails at start-up, not silently. */
+function checkLimitOverrides(text: string, ctx: z.RefinementCtx): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return void ctx.addIssue({ code: 'custom', message: 'must be JSON, e.g. {"sendBurst":{"points":8,"seconds":20}}' });
+  }
+  const parsed = limitOverrides.safeParse(value);
+  for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: `${issue.path.join('.') || 'value'}: ${issue.message}` });
+}
+
 /** An optional setting where an empty variable (`CRON_SECRET=`) means unset, not "" or 0. */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
@@ -16,8 +29,16 @@ export const configSchema = z
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
     /** prefix for every Redis key and channel, so several deployments (or tests) can share one Redis */
     REDIS_PREFIX: z.string().default('heed:'),
-    /** signs visitor tokens; must be set in production */
+    /** signs visitor tokens and stream tickets; must be set in production */
     HEED_SECRET: z.string().min(16).default(DEV_SECRET),
+    /** the secret before a rotation: tokens it signed stay valid until they expire */
+    HEED_SECRET_PREVIOUS: optional(z.string().min(16)),
+    /** a visitor token's life; every page load renews it */
+    VISITOR_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(400).default(30),
+    /** an event-stream ticket's life (the widget gets one per connection) */
+    STREAM_TICKET_TTL_MS: z.coerce.number().int().min(1000).default(120_000),
+    /** production only: answer with the local demo model when no model is configured (never by default) */
+    HEED_DEMO_MODEL: optional(z.enum(['0', '1'])),
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_BASE_URL: z.string().url().optional(),
     OPENAI_MODEL: z.string().default('gpt-4o-mini'),
@@ -40,8 +61,16 @@ export const configSchema = z
     SSE_PING_MS: int(10000),
     /** a quiet event stream re-reads the log this often (covers wake-ups lost while Redis was away) */
     SSE_CATCHUP_MS: int(5000),
-    /** site key seeded at start-up so the demo works on first run; empty to skip (and no demo shop) */
-    DEMO_SITE_KEY: z.string().default('demo'),
+    /** a request's headers and body must arrive within this, or it is answered 408 and cut (slow-body clients); responses, SSE included, are not limited */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    /** unanswered messages one conversation may hold; the next send is refused (429 `pending_batch_full`) */
+    PENDING_MAX_MESSAGES: z.coerce.number().int().positive().default(20),
+    /** characters those unanswered messages may hold together: bounds the final turn of the next prompt */
+    PENDING_MAX_CHARS: z.coerce.number().int().positive().default(16_000),
+    /** conversations one visitor may open; the next create is refused (429 `conversation_limit`) */
+    VISITOR_MAX_CONVERSATIONS: z.coerce.number().int().positive().default(200),
+    /** site key seeded at start-up so the demo works on first run; empty to skip (and no demo shop). Default `demo`, none in production */
+    DEMO_SITE_KEY: z.string().max(64).optional(),
     /** port of the demo shop, a customer's site on its own origin; default PORT + 1 */
     DEMO_PORT: optional(z.coerce.number().int().min(1).max(65535)),
     /** the API's base URL as browsers reach it (behind a proxy or a path prefix); the demo shop embeds the widget from it. Default: http://<the host the browser used>:PORT/ */
@@ -64,26 +93,64 @@ export const configSchema = z
     TITLE_MAX_ATTEMPTS: z.coerce.number().int().positive().default(3),
     /** how long a claimed title request stays claimed; longer than the timeout, so a live call is never taken over */
     TITLE_LEASE_MS: int(60000),
+    /** reverse proxies in front of Heed that append to X-Forwarded-For; 0 trusts no header (the socket address is the client) */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /** deployment-wide overrides of the default rate limits: JSON, any subset of api/src/limits/site-limits.ts (kept as text; parsed by the limits) */
+    RATE_LIMITS: optional(z.string().superRefine(checkLimitOverrides)),
+    /** model spend per site and UTC day (replies and titles) above which replies stop, for sites without their own cap */
+    SPEND_CAP_USD_PER_DAY: z.coerce.number().nonnegative().default(25),
+    /** override the price table for OPENAI_MODEL, USD per million tokens */
+    MODEL_PRICE_INPUT_USD: optional(z.coerce.number().nonnegative()),
+    MODEL_PRICE_OUTPUT_USD: optional(z.coerce.number().nonnegative()),
     /** bearer secret of POST /api/cron/titles; unset means the route refuses everyone */
     CRON_SECRET: optional(z.string().min(16, 'use at least 16 characters')),
     /** bearer token of the operator API (`admin.*`); unset means it refuses everyone */
     ADMIN_TOKEN: optional(z.string().min(16, 'use at least 16 characters')),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && env.HEED_SECRET === DEV_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['HEED_SECRET'], message: 'set HEED_SECRET in production' });
+    if (env.NODE_ENV === 'production') {
+      // Fail closed: each refusal is one line of the start-up error.
+      if (env.HEED_SECRET === DEV_SECRET || weakSecret(env.HEED_SECRET)) {
+        ctx.addIssue({ code: 'custom', path: ['HEED_SECRET'], message: 'set a strong HEED_SECRET in production (32+ random characters, e.g. `openssl rand -hex 32`)' });
+      }
+      for (const name of ['ADMIN_TOKEN', 'CRON_SECRET'] as const) {
+        const value = env[name];
+        if (value !== undefined && weakSecret(value)) {
+          ctx.addIssue({ code: 'custom', path: [name], message: `too weak for production: use 32+ random characters (e.g. \`openssl rand -hex 32\`), or leave it unset to turn the route off` });
+        }
+      }
     }
     if (env.TITLE_LEASE_MS <= env.TITLE_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['TITLE_LEASE_MS'], message: 'must be longer than TITLE_TIMEOUT_MS' });
     }
   });
 
-export type Config = z.infer<typeof configSchema>;
+/**
+ * A secret anyone could guess: short, few distinct characters, or a placeholder word.
+ * 32 characters of `openssl rand -hex 32` pass; `changeme-changeme-changeme-123456` does not.
+ */
+export function weakSecret(value: string): boolean {
+  const distinct = new Set(value).size;
+  return value.length < 32 || distinct < 10 || /change.?me|secret|password|example|admin|token|default|test/i.test(value);
+}
+
+export type Config = z.infer<typeof configSchema> & {
+  /** the demo site key after the production default (none) is applied */
+  DEMO_SITE_KEY: string;
+};
+
+/**
+ * Defaults that depend on NODE_ENV: production seeds no public demo site unless
+ * DEMO_SITE_KEY names one explicitly.
+ */
+export function withDefaults(env: z.infer<typeof configSchema>): Config {
+  return { ...env, DEMO_SITE_KEY: env.DEMO_SITE_KEY ?? (env.NODE_ENV === 'production' ? '' : 'demo') };
+}
 
 /** Parses the environment; exits with a readable list of problems when it is invalid. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return withDefaults(parsed.data);
   const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
   throw new Error(`Invalid configuration:\n${problems}`);
 }

@@ -1,4 +1,4 @@
-import { boot, onShutdown } from './boot.ts';
+import { boot, exitWith, onShutdown } from './boot.ts';
 import { createReplyWorker } from './chat/start-worker.ts';
 import { createHttpServer } from './http/server.ts';
 import { siteRoutes } from './http/site-routes.ts';
@@ -11,7 +11,7 @@ import { createDemoShop } from '../../demo/server.ts';
  * demo site is seeded, the demo shop on its own origin (DEMO_PORT), embedding the widget
  * from the API's origin exactly as a customer's site does.
  */
-const { services, close } = await boot({ role: 'api' });
+const { services, close } = await boot({ role: 'api' }).catch(exitWith);
 const { PORT, HOST, DEMO_SITE_KEY, PUBLIC_URL } = services.config;
 const demoPort = DEMO_SITE_KEY ? (services.config.DEMO_PORT ?? PORT + 1) : undefined;
 const worker = createReplyWorker(services);

@@ -3,6 +3,9 @@ import type { Config } from './config.ts';
 import { createDb, type Db } from './db/client.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createRedis, keys as makeKeys, type Keys, type Redis } from './redis/client.ts';
+import { SitePolicies } from './sites/site-policy.ts';
+import { describeError } from './logging/describe-error.ts';
+import { Limits } from './limits/limits.ts';
 
 /** The process's connections, created once and passed down (no module-level singletons). */
 export interface Services {
@@ -14,6 +17,10 @@ export interface Services {
   subscriber: Redis;
   keys: Keys;
   bus: EventBus;
+  /** per-site policy (allowed origins, identity), cached for a few seconds */
+  sites: SitePolicies;
+  /** rate limits (Redis, with in-memory insurance) and each site's limits, cached for a few seconds */
+  limits: Limits;
   openai: OpenAI;
   log: (line: string, extra?: unknown) => void;
   close(): Promise<void>;
@@ -31,7 +38,9 @@ export async function createServices(config: Config, opts: { log?: Services['log
     baseURL: config.OPENAI_BASE_URL,
     maxRetries: 0,
   });
-  const log = opts.log ?? ((line: string, extra?: unknown) => (extra === undefined ? console.log(`[heed] ${line}`) : console.error(`[heed] ${line}`, extra)));
+  const sink = opts.log ?? ((line: string, extra?: unknown) => (extra === undefined ? console.log(`[heed] ${line}`) : console.error(`[heed] ${line}: ${extra}`)));
+  // every error passes through describeError: no message text, prompt or query data reaches a log
+  const log = (line: string, extra?: unknown) => sink(line, extra === undefined ? undefined : describeError(extra));
   return {
     config,
     db,
@@ -39,6 +48,8 @@ export async function createServices(config: Config, opts: { log?: Services['log
     subscriber,
     keys,
     bus,
+    sites: new SitePolicies(db),
+    limits: new Limits({ db, redis, prefix: config.REDIS_PREFIX, deploymentOverrides: config.RATE_LIMITS }),
     openai,
     log,
     async close() {

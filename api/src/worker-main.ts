@@ -1,9 +1,9 @@
-import { boot, onShutdown } from './boot.ts';
+import { boot, exitWith, onShutdown } from './boot.ts';
 import { createReplyWorker } from './chat/start-worker.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
 
 /** `npm run worker`: a reply worker (and title timer) alone; run as many as you like against one Postgres + Redis. */
-const { services, close } = await boot({ role: 'worker' });
+const { services, close } = await boot({ role: 'worker' }).catch(exitWith);
 const worker = createReplyWorker(services);
 await worker.start();
 const titles = startTitleTimer(services);

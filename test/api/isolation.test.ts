@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { signingKeys } from '../../api/src/auth/signing-keys.ts';
 import { signVisitorToken } from '../../api/src/auth/visitor-token.ts';
 import { makeClient, TestHeed, unwrapEvent, type Client, type TestVisitor } from '../support/harness.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';
@@ -199,18 +200,19 @@ describe('credentials', () => {
 
   test('a forged token naming a real visitor answers UNAUTHORIZED everywhere', async () => {
     const genuine = alice.token.split('.');
-    const forged = [...genuine.slice(0, 3), 'A'.repeat(genuine[3]!.length)].join('.');
+    const forged = [...genuine.slice(0, 5), 'A'.repeat(genuine[5]!.length)].join('.');
     await expectUnauthorizedEverywhere(forged);
     await expectUnauthorizedEverywhere(`v1.${alice.visitorId}.${siteId}`);
     await expectUnauthorizedEverywhere('garbage');
   });
 
   test('a token signed by another deployment (another secret) answers UNAUTHORIZED everywhere', async () => {
-    await expectUnauthorizedEverywhere(signVisitorToken('another-deployment-secret-0123', { visitorId: alice.visitorId, siteId }));
+    const elsewhere = signingKeys({ HEED_SECRET: 'another-deployment-secret-0123' });
+    await expectUnauthorizedEverywhere(signVisitorToken(elsewhere, { visitorId: alice.visitorId, siteId }, { ttlMs: 60_000 }));
   });
 
   test('session.start with a forged token naming a visitor starts a fresh visitor who sees none of theirs', async () => {
-    const forged = [...alice.token.split('.').slice(0, 3), 'A'.repeat(43)].join('.');
+    const forged = [...alice.token.split('.').slice(0, 5), 'A'.repeat(43)].join('.');
     const session = await makeClient(heed.url, null).session.start.mutate({ siteKey: heed.siteKey, visitorToken: forged });
     expect(session.resumed).toBe(false);
     expect(session.visitorId).not.toBe(alice.visitorId);

@@ -21,7 +21,7 @@ test('starting a session creates an anonymous visitor of the site, storing the b
   const before = await heed.services.db.visitor.count();
   const session = await anonymous().session.start.mutate({ siteKey: heed.siteKey, timeZone: 'Asia/Kathmandu' });
   expect(session).toMatchObject({ timeZone: 'Asia/Kathmandu', resumed: false, site: { name: 'Test site' } });
-  expect(session.visitorToken).toMatch(/^v1\./);
+  expect(session.visitorToken).toMatch(/^v2\./);
   expect(await heed.services.db.visitor.count()).toBe(before + 1);
   expect(await storedVisitor(session.visitorId)).toEqual({ siteId: await siteId(), timeZone: 'Asia/Kathmandu', externalId: null });
 });

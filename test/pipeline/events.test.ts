@@ -84,7 +84,8 @@ test('a client that joins mid-reply (a page refresh) gets the text so far, then 
 test('events carry the conversation state: live while streaming, then unread with the excerpt', async () => {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
-  const events = visitor.subscribe();
+  // from the list's cursor, as the widget does: the stream connects after a ticket round trip
+  const events = visitor.subscribe((await visitor.api.conversation.list.query()).cursor);
   heed.model.script({ text: 'Done.\nSecond line.' });
   await visitor.send(conversationId, 'Go');
   await events.waitFor((e) => e.type === 'reply.completed');

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type TRPCClient } from '@trpc/client';
 import { EventSource } from 'eventsource';
-import { configSchema, type Config } from '../../api/src/config.ts';
+import { loadConfig, type Config } from '../../api/src/config.ts';
 import { createServices, type Services } from '../../api/src/services.ts';
-import { createHttpServer } from '../../api/src/http/server.ts';
+import { createHttpServer, MAX_BATCH_SIZE } from '../../api/src/http/server.ts';
 import { siteRoutes } from '../../api/src/http/site-routes.ts';
 import { createReplyWorker } from '../../api/src/chat/start-worker.ts';
 import type { ReplyWorker } from '../../api/src/chat/worker.ts';
@@ -56,7 +56,7 @@ export class TestHeed {
   static async start(opts: HeedOptions = {}): Promise<TestHeed> {
     const database = await createTestDatabase();
     const model = await startModelServer();
-    const config = configSchema.parse({
+    const config = loadConfig({
       NODE_ENV: 'test',
       DATABASE_URL: database.url,
       REDIS_PREFIX: `heed-test:${randomUUID().slice(0, 8)}:`,
@@ -70,6 +70,8 @@ export class TestHeed {
       MODEL_TIMEOUT_MS: '5000',
       // titles run only when a test runs a pass (heed.titlePass), so model requests stay predictable
       TITLE_PASS_MS: '0',
+      // rate limits far above what any test does, so tests measure the pipeline; the limits' own tests set theirs
+      RATE_LIMITS: UNLIMITED,
       ...opts.env,
     });
     const logs: string[] = [];
@@ -140,6 +142,16 @@ export class TestHeed {
   }
 }
 
+/** Rate limits no test reaches (test/api/rate-limits.test.ts sets real ones). */
+const UNLIMITED = JSON.stringify({
+  sessionStart: { points: 1_000_000, seconds: 1 },
+  sendBurst: { points: 1_000_000, seconds: 1 },
+  sendSustained: { points: 1_000_000, seconds: 1 },
+  modelRuns: { points: 1_000_000, seconds: 1 },
+  streamsPerVisitor: 100_000,
+  streamsPerIp: 100_000,
+});
+
 /** Listens on a free port of 127.0.0.1 and returns it. */
 export async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -148,16 +160,25 @@ export async function listen(server: Server): Promise<number> {
 
 export type Client = TRPCClient<AppRouter>;
 
+/**
+ * A tRPC client as the widget makes one: the bearer token on queries and mutations, and a
+ * fresh stream ticket (`events.ticket`) for every event-stream connection.
+ */
 export function makeClient(url: string, token: string | null): Client {
-  return createTRPCClient<AppRouter>({
+  const client: Client = createTRPCClient<AppRouter>({
     links: [
       splitLink({
         condition: (op) => op.type === 'subscription',
-        true: httpSubscriptionLink({ url: `${url}/trpc`, EventSource, connectionParams: token ? { token } : undefined }),
-        false: httpBatchLink({ url: `${url}/trpc`, headers: token ? { authorization: `Bearer ${token}` } : {} }),
+        true: httpSubscriptionLink({
+          url: `${url}/trpc`,
+          EventSource,
+          connectionParams: async (): Promise<Record<string, string>> => (token ? { ticket: (await client.events.ticket.mutate()).ticket } : {}),
+        }),
+        false: httpBatchLink({ url: `${url}/trpc`, maxItems: MAX_BATCH_SIZE, headers: token ? { authorization: `Bearer ${token}` } : {} }),
       }),
     ],
   });
+  return client;
 }
 
 /** Unwraps what the subscription delivers: tracked events arrive as `{ id, data }`. */

@@ -2,6 +2,9 @@ import type OpenAI from 'openai';
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { Keys, Redis } from '../redis/client.ts';
+import { runCost } from '../limits/run-cost.ts';
+import { spendCapReached } from '../limits/site-usage.ts';
+import type { Price } from '../titles/pricing.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FenceLostError } from './fence.ts';
 import { completeRun, failRun, renewRunLease } from './finish-run.ts';
@@ -23,6 +26,10 @@ export interface AnswerDeps {
   timeoutMs: number;
   maxTokens: number;
   tokenBudget: number;
+  /** price of `model`, for each run's cost */
+  price: Price;
+  /** daily spend cap of sites without their own (SPEND_CAP_USD_PER_DAY) */
+  spendCapUsd: number;
   log: (line: string, extra?: unknown) => void;
 }
 
@@ -34,8 +41,9 @@ class LeaseLostError extends Error {}
 /**
  * Answers one claimed batch: builds the context, talks with the model (streaming, with the
  * tool loop) while renewing the lease, then stores the reply, or the question it asked, or a
- * failed reply, with fenced writes. Never throws for a model or lease problem: the outcome
- * says what happened.
+ * failed reply, with fenced writes. A site at its daily spend cap gets a polite failed reply
+ * (`spend_cap`) without any model call. Never throws for a model or lease problem: the
+ * outcome says what happened.
  */
 export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock): Promise<AnswerOutcome> {
   const abort = new AbortController();
@@ -49,12 +57,17 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
   const relay = new ReplyRelay(deps.redis, deps.keys, batch);
 
   try {
+    if (await spendCapReached(deps.db, batch.siteId, deps.spendCapUsd)) {
+      deps.log(`run ${batch.runId}: site ${batch.siteId} reached its daily spend cap; the model is not called`);
+      await failRun(deps.db, deps.bus, batch, { code: 'spend_cap', attempts: 0 });
+      return 'failed';
+    }
     const messages = await loadContext(deps.db, batch, deps.tokenBudget);
     status = 'streaming';
     if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status))) return 'lost';
     const reply = await runToolLoop(deps, batch, messages, { signal: abort.signal, relay });
     if (abort.signal.aborted) return 'lost';
-    await completeRun(deps.db, deps.bus, batch, reply);
+    await completeRun(deps.db, deps.bus, batch, { ...reply, cost: runCost(deps.price, reply, messages) });
     return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
     if (err instanceof FenceLostError || abort.signal.aborted) {

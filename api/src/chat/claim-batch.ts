@@ -8,6 +8,8 @@ export interface ClaimedBatch {
   runId: string;
   conversationId: string;
   visitorId: string;
+  /** the conversation's site: whose spend the run counts in */
+  siteId: string;
   fence: number;
   /** ids of the claimed messages, oldest first */
   messageIds: string[];
@@ -30,9 +32,9 @@ export async function claimBatch(
   try {
     return await transactWithEvents(db, bus, async (tx, emit) => {
       // Row lock on the conversation: claims and fenced writes of one conversation serialize here.
-      const [conv] = await tx.$queryRaw<{ fence: number; visitorId: string }[]>`
+      const [conv] = await tx.$queryRaw<{ fence: number; visitorId: string; siteId: string }[]>`
         UPDATE "Conversation" SET fence = fence + 1 WHERE id = ${opts.conversationId}::uuid
-        RETURNING fence, "visitorId"`;
+        RETURNING fence, "visitorId", "siteId"`;
       if (!conv) throw new NothingToClaim();
 
       const [live] = await tx.$queryRaw<{ id: string }[]>`
@@ -64,7 +66,7 @@ export async function claimBatch(
       emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
       const conversation = await loadConversationView(tx, opts.conversationId);
       emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
-      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, fence: conv.fence, messageIds, watermark };
+      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, watermark };
     });
   } catch (err) {
     if (err instanceof NothingToClaim) return null;

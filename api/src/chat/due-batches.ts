@@ -15,7 +15,10 @@ export interface DueBatches {
  * - a batch whose run lost its lease (its worker died) is due at once.
  * Conversations with a run inside its lease are skipped: one run per conversation.
  */
-export async function dueBatches(db: Db, opts: { debounceMs: number; maxWaitMs: number; limit: number }): Promise<DueBatches> {
+export async function dueBatches(
+  db: Db,
+  opts: { debounceMs: number; maxWaitMs: number; limit: number; /** conversations to leave out (waiting on a limit) */ exclude?: readonly string[] },
+): Promise<DueBatches> {
   const rows = await db.$queryRaw<{ id: string; wait_ms: number }[]>`
     WITH batches AS (
       SELECT m."conversationId" AS id,
@@ -31,6 +34,7 @@ export async function dueBatches(db: Db, opts: { debounceMs: number; maxWaitMs: 
     WHERE NOT EXISTS (
       SELECT 1 FROM "Run" r WHERE r."conversationId" = b.id
         AND r.status IN ('claimed', 'streaming') AND r."leaseUntil" > now())
+      AND b.id <> ALL(${opts.exclude ?? []}::uuid[])
     GROUP BY b.id
     ORDER BY wait_ms
     LIMIT ${opts.limit}`;

@@ -5,6 +5,8 @@ import { loadConversationView } from '../conversations/queries.ts';
 import { messageSelect, toMessageView } from '../conversations/views.ts';
 import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../shared/excerpt.ts';
 import { requestTitle } from '../titles/request-title.ts';
+import { addSiteUsage } from '../limits/site-usage.ts';
+import type { RunCost } from '../limits/run-cost.ts';
 import { assertFence } from './fence.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FAILURE_TEXT, type ReplyErrorCode } from './model-errors.ts';
@@ -13,7 +15,9 @@ import type { UserInputArgs } from './tools.ts';
 /**
  * Stores the reply, marks the claimed batch answered, sets the unread metadata and asks for
  * a title check (a durable request the title pass answers later, never a model call here),
- * all fenced: a run that lost its lease throws FenceLostError and nothing is written.
+ * and counts the run's cost in `Run.costUsd` and the site's day (`SiteUsage`), all fenced: a
+ * run that lost its lease throws FenceLostError and nothing is written (nor counted: a
+ * newer run's reply is the one the visitor gets and the one that counts).
  *
  * A reply that asks the visitor something (`question`) also opens its input request (the
  * conversation's previous open one, if any, is superseded) and ends the run `awaiting_input`;
@@ -29,6 +33,8 @@ export async function completeRun(
     promptTokens: number | null;
     completionTokens: number | null;
     question?: (UserInputArgs & { callId: string }) | null;
+    /** what the model calls cost (priced by the caller); without it the run counts requests only */
+    cost?: RunCost;
   },
 ): Promise<void> {
   const question = reply.question ?? null;
@@ -67,6 +73,7 @@ export async function completeRun(
         attempts: reply.attempts,
         promptTokens: reply.promptTokens,
         completionTokens: reply.completionTokens,
+        costUsd: reply.cost?.costUsd ?? null,
       },
     });
     await tx.conversation.update({
@@ -77,12 +84,21 @@ export async function completeRun(
     emit(batch.visitorId, { type: 'reply.completed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
     const conversation = await loadConversationView(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
+    const cost = reply.cost;
+    await addSiteUsage(tx, batch.siteId, {
+      modelRequests: reply.attempts,
+      promptTokens: cost?.promptTokens ?? reply.promptTokens,
+      completionTokens: cost?.completionTokens ?? reply.completionTokens,
+      costUsd: cost?.costUsd,
+    });
   });
 }
 
 /**
  * Stores a failed reply the visitor can see and retry: the batch goes `failed`, the
- * conversation gets an excerpt and stays unread, so it keeps asking for attention.
+ * conversation gets an excerpt and stays unread, so it keeps asking for attention. The
+ * site's day counts the model requests made (a refusal at the spend cap made none, and
+ * counts as a refusal instead, which the operator API shows).
  */
 export async function failRun(
   db: Db,
@@ -113,6 +129,7 @@ export async function failRun(
     emit(batch.visitorId, { type: 'reply.failed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
     const conversation = await loadConversationView(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
+    await addSiteUsage(tx, batch.siteId, failure.code === 'spend_cap' ? { capRefusals: 1 } : { modelRequests: failure.attempts });
   });
 }
 

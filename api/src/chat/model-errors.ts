@@ -7,7 +7,9 @@ export type ReplyErrorCode =
   | 'model_timeout'
   | 'model_rejected'
   | 'model_empty_reply'
-  | 'model_error';
+  | 'model_error'
+  /** the site reached its daily spend cap: the model was not called */
+  | 'spend_cap';
 
 export interface ClassifiedError {
   code: ReplyErrorCode;
@@ -58,4 +60,5 @@ export const FAILURE_TEXT: Record<ReplyErrorCode, string> = {
   model_rejected: 'The assistant could not answer this request.',
   model_empty_reply: 'The assistant returned an empty reply.',
   model_error: 'Something went wrong while the assistant was replying.',
+  spend_cap: 'The assistant is unavailable right now. Please try again later.',
 };

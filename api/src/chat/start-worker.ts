@@ -1,6 +1,7 @@
 import type { Services } from '../services.ts';
 import { ReplyWorker } from './worker.ts';
 import type { AnswerOutcome } from './answer-batch.ts';
+import { priceOf } from '../titles/pricing.ts';
 
 /** Builds a reply worker from the process's services and configuration. */
 export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: string, outcome: AnswerOutcome) => void } = {}): ReplyWorker {
@@ -19,6 +20,9 @@ export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: 
     timeoutMs: c.MODEL_TIMEOUT_MS,
     maxTokens: c.MODEL_MAX_TOKENS,
     tokenBudget: c.CONTEXT_TOKEN_BUDGET,
+    price: priceOf(c.OPENAI_MODEL, { input: c.MODEL_PRICE_INPUT_USD, output: c.MODEL_PRICE_OUTPUT_USD }),
+    spendCapUsd: c.SPEND_CAP_USD_PER_DAY,
+    limits: s.limits,
     debounceMs: c.DEBOUNCE_MS,
     maxWaitMs: c.MAX_WAIT_MS,
     concurrency: c.WORKER_CONCURRENCY,

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '../redis/client.ts';
+import type { Limits } from '../limits/limits.ts';
 import { answerBatch, type AnswerDeps, type AnswerOutcome } from './answer-batch.ts';
 import { claimBatch } from './claim-batch.ts';
 import { dueBatches } from './due-batches.ts';
@@ -12,6 +13,8 @@ export interface WorkerOptions extends AnswerDeps {
   maxWaitMs: number;
   concurrency: number;
   pollMs: number;
+  /** the per-visitor model-run limit is checked before each claim */
+  limits: Limits;
   /** called after every run, for tests and metrics */
   onRun?: (conversationId: string, outcome: AnswerOutcome) => void;
 }
@@ -21,10 +24,16 @@ export interface WorkerOptions extends AnswerDeps {
  * and answers it, up to `concurrency` conversations at once. It sleeps until the next
  * batch is due, a send wakes it over Redis, or the poll interval passes. One
  * conversation's failure is logged and never stops the loop.
+ *
+ * A visitor over their model-run limit is not claimed: the messages stay pending (durable,
+ * nothing lost) and this worker leaves the conversation out until the limit's window
+ * allows another run, then answers everything that waited in one batch.
  */
 export class ReplyWorker {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly active = new Map<string, Promise<void>>();
+  /** conversations waiting on their visitor's model-run limit, until when (ms since epoch) */
+  private readonly deferred = new Map<string, number>();
   private running = false;
   private wakeUp: (() => void) | null = null;
   /** a wake-up that arrived while polling; the next sleep returns at once */
@@ -64,9 +73,11 @@ export class ReplyWorker {
             debounceMs: this.opts.debounceMs,
             maxWaitMs: this.opts.maxWaitMs,
             limit: free + this.active.size,
+            exclude: this.waiting(),
           });
           for (const id of due.filter((c) => !this.active.has(c)).slice(0, free)) this.launch(id);
           if (nextInMs !== null) waitMs = Math.min(waitMs, nextInMs);
+          for (const until of this.deferred.values()) waitMs = Math.min(waitMs, until - Date.now());
         }
       } catch (err) {
         this.opts.log('worker poll failed', err);
@@ -89,13 +100,28 @@ export class ReplyWorker {
     const lock = await ConversationLock.acquire(this.opts.redis, this.opts.keys.lock(conversationId), this.opts.leaseMs);
     if (!lock) return;
     try {
+      const owner = await this.opts.db.conversation.findUnique({ where: { id: conversationId }, select: { siteId: true, visitorId: true } });
+      if (!owner) return;
+      const verdict = await this.opts.limits.modelRun(owner);
+      if (!verdict.ok) {
+        this.deferred.set(conversationId, Date.now() + verdict.retryAfterMs);
+        this.opts.log(`conversation ${conversationId} waits ${Math.ceil(verdict.retryAfterMs / 1000)} s: its visitor reached the model-run limit`);
+        return;
+      }
       const batch = await claimBatch(this.opts.db, this.opts.bus, { conversationId, workerId: this.id, leaseMs: this.opts.leaseMs });
-      if (!batch) return;
+      if (!batch) return void (await this.opts.limits.refundModelRun(owner));
       const outcome = await answerBatch(this.opts, batch, lock);
       this.opts.onRun?.(conversationId, outcome);
     } finally {
       await lock.release().catch(() => undefined);
     }
+  }
+
+  /** Conversations still waiting on a limit (the ones whose wait is over are forgotten). */
+  private waiting(): string[] {
+    const now = Date.now();
+    for (const [id, until] of this.deferred) if (until <= now) this.deferred.delete(id);
+    return [...this.deferred.keys()];
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,8 +1,10 @@
 import { TRPCError } from '@trpc/server';
+import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import type { Tx } from '../db/types.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { fallbackTitle } from '../titles/fallback-title.ts';
+import { refuse } from '../trpc/refusal.ts';
 import { loadConversationView } from './queries.ts';
 import { messageSelect, toMessageView, type MessageView } from './views.ts';
 
@@ -26,16 +28,29 @@ export interface SendInput {
  * answering run even starts) and the next run hands the text to the model as that tool call's
  * result. NOT_FOUND for a request of another conversation; BAD_REQUEST once it is closed (a
  * racing second answer loses on the row lock and stores nothing).
+ *
+ * A conversation holds at most PENDING_MAX_MESSAGES unanswered messages of PENDING_MAX_CHARS
+ * characters together (they all become the next prompt's final turn, which no token budget
+ * trims): a send beyond either is refused with TOO_MANY_REQUESTS `pending_batch_full` and
+ * stores nothing. A retry of a message already stored still returns it.
  */
 export async function sendMessage(s: Services, input: SendInput): Promise<MessageView> {
   const message = await transactWithEvents(s.db, s.bus, async (tx, emit) => {
-    const conv = await tx.conversation.findFirst({
-      where: { id: input.conversationId, visitorId: input.visitorId },
-      select: { id: true, title: true },
-    });
+    // Row lock: the sends of one conversation serialize here (claims take the same lock), so
+    // the pending cap holds under concurrent sends.
+    const [conv] = await tx.$queryRaw<{ id: string; title: string | null }[]>`
+      SELECT id, title FROM "Conversation"
+      WHERE id = ${input.conversationId}::uuid AND "visitorId" = ${input.visitorId}::uuid
+      FOR NO KEY UPDATE`;
     if (!conv) throw new TRPCError({ code: 'NOT_FOUND', message: 'conversation not found' });
+    const stored = await tx.message.findUnique({
+      where: { conversationId_clientMessageId: { conversationId: conv.id, clientMessageId: input.clientMessageId } },
+      select: messageSelect,
+    });
+    if (stored) return { view: toMessageView(stored), isNew: false };
+    await assertRoomInBatch(tx, s.config, { conversationId: conv.id, content: input.content });
 
-    // ON CONFLICT waits for a concurrent insert of the same key to commit, then yields to it.
+    // The row lock already serializes retries of one key; ON CONFLICT keeps the unique key the last word.
     const inserted = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, "clientMessageId", state)
       VALUES (gen_random_uuid(), ${conv.id}::uuid, ${input.visitorId}::uuid, 'user', ${input.content}, ${input.clientMessageId}, 'pending')
@@ -62,6 +77,21 @@ export async function sendMessage(s: Services, input: SendInput): Promise<Messag
   });
   if (message.isNew) await s.redis.publish(s.keys.scheduleChannel(), input.conversationId);
   return message.view;
+}
+
+/**
+ * Refuses a send that would take the conversation's unanswered messages (pending, claimed by
+ * a run, or failed: everything the next final turn may hold) past the configured caps.
+ */
+async function assertRoomInBatch(tx: Tx, config: Config, a: { conversationId: string; content: string }): Promise<void> {
+  const [held] = await tx.$queryRaw<{ messages: number; chars: number }[]>`
+    SELECT count(*)::int AS messages, coalesce(sum(char_length(content)), 0)::int AS chars
+    FROM "Message"
+    WHERE "conversationId" = ${a.conversationId}::uuid AND role = 'user' AND state IN ('pending', 'claimed', 'failed')`;
+  const messages = (held?.messages ?? 0) + 1;
+  const chars = (held?.chars ?? 0) + Array.from(a.content).length;
+  if (messages <= config.PENDING_MAX_MESSAGES && chars <= config.PENDING_MAX_CHARS) return;
+  throw refuse('TOO_MANY_REQUESTS', 'pending_batch_full', 'Too much is waiting for a reply in this conversation. Wait for the reply, then send again.');
 }
 
 /** Links the answer to its request, only while the request is open (the WHERE is the rule). */

@@ -10,6 +10,19 @@ import { CRON_TITLES_PATH, cronTitlesRoute } from './cron-titles.ts';
 /** Largest request body accepted (a 4,000-character message is far below it). */
 const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * Most calls one batched request may carry; larger batches get tRPC's 400. The widget does
+ * not batch at all (httpLink); a client that does must set httpBatchLink's `maxItems` to this
+ * or less. Without it one request could start 1,000 sessions or 400 sends.
+ */
+export const MAX_BATCH_SIZE = 10;
+
+/** Headers must arrive within this (or the request timeout, if shorter). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/** Idle keep-alive connections stay open longer than load balancers' usual 60 s, so the balancer closes first. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /**
@@ -23,6 +36,7 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
     createContext: createContextFactory(s),
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
+    maxBatchSize: MAX_BATCH_SIZE,
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR') s.log(`trpc ${path ?? '?'} failed`, error.cause ?? error);
     },
@@ -30,9 +44,23 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
   const routes = Object.entries(extraRoutes).sort(([a], [b]) => b.length - a.length);
   const cronTitles = cronTitlesRoute(s);
 
-  return createServer((req, res) => {
+  // A client that sends its request slowly (a trickled body, headers never finished) gets
+  // 408 and is disconnected. Node's timeouts cover receiving the request only: an SSE
+  // response streams for as long as it likes. Node checks them every 30 s by default, so
+  // check more often for the timeouts to hold within a few seconds.
+  const requestTimeout = s.config.HTTP_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeout);
+  const timeouts = {
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(5_000, Math.ceil(headersTimeout / 4)),
+  };
+
+  return createServer(timeouts, (req, res) => {
     void (async () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const path = requestPath(req.url);
+      if (path === null) return res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
       if (path.startsWith('/trpc/')) {
         if (applyCors(req, res)) return;
         return trpc(req, res);
@@ -52,4 +80,13 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
       res.end('Internal error');
     });
   });
+}
+
+/** The path of a request target, or null for one no URL parser accepts (`//`, `http://[`). */
+function requestPath(url = '/'): string | null {
+  try {
+    return new URL(url, 'http://x').pathname;
+  } catch {
+    return null;
+  }
 }

@@ -26,7 +26,9 @@ export async function sendFile(
   relativePath: string,
   opts: { cacheControl?: string; cors?: boolean } = {},
 ): Promise<boolean> {
-  const path = normalize(join(root, decodeURIComponent(relativePath)));
+  const decoded = decodePath(relativePath);
+  if (decoded === null) return false;
+  const path = normalize(join(root, decoded));
   if (path !== root && !path.startsWith(root.endsWith(sep) ? root : root + sep)) return false;
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) return false;
@@ -42,6 +44,19 @@ export async function sendFile(
     res.end();
     return true;
   }
-  createReadStream(path).pipe(res);
+  // a file removed between stat and read (a rebuild) ends this response, not the process
+  createReadStream(path)
+    .on('error', () => res.destroy())
+    .pipe(res);
   return true;
+}
+
+/** The file path a URL path names, or null when it names none: a broken `%` escape (`%E0%A4%A`) or a NUL. */
+function decodePath(urlPath: string): string | null {
+  try {
+    const decoded = decodeURIComponent(urlPath);
+    return decoded.includes('\u0000') ? null : decoded;
+  } catch {
+    return null; // URIError
+  }
 }

@@ -5,7 +5,9 @@ export interface Price {
 }
 
 /**
- * List prices of models a title call is likely to use (OpenAI's published standard rates).
+ * List prices of the models Heed is likely to call, for replies and titles alike (OpenAI's
+ * published standard rates): the one price table behind run costs, title costs and the
+ * daily spend cap.
  * Matched on the longest key that starts the model name, so dated snapshots
  * (`gpt-4o-mini-2024-07-18`) and provider prefixes (`openai/gpt-4o-mini`) find their entry.
  */

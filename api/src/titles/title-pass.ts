@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { Services } from '../services.ts';
 import { classifyModelError } from '../chat/model-errors.ts';
+import { spendCapReached } from '../limits/site-usage.ts';
 import { costUsd, worstCaseCostUsd } from './pricing.ts';
 import { claimTitleRequests, recoverTitleLeases, type ClaimedTitle } from './title-claims.ts';
 import { decideTitle } from './decide-title.ts';
@@ -49,11 +50,16 @@ export async function runTitlePass(deps: TitlePassDeps, settings: TitleSettings,
   return result;
 }
 
-/** Checks one claimed conversation's title: at most one model call, then exactly one audited write. */
+/**
+ * Checks one claimed conversation's title: at most one model call, then exactly one audited
+ * write. A site at its daily spend cap gets no call: the title stays, audited `skipped`.
+ */
 async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: ClaimedTitle, signal: AbortSignal): Promise<TitleOutcome> {
   const facts: TitleCheckFacts = { model: settings.model, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, errorCode: null };
   const fail = (outcome: 'failed' | 'rejected', errorCode: string) =>
     failTitle(deps, claim, { outcome, maxAttempts: settings.maxAttempts }, { ...facts, errorCode });
+
+  if (await spendCapReached(deps.db, claim.siteId, settings.spendCapUsd)) return releaseTitle(deps, claim, facts, 'spend_cap');
 
   const input = await loadTitleInput(deps.db, claim.id);
   if (input.first.length + input.latest.length === 0) return fail('failed', 'no_input');

@@ -12,6 +12,8 @@ export interface TitleSettings {
   concurrency: number;
   maxAttempts: number;
   leaseMs: number;
+  /** daily spend cap of sites without their own: over it, titles are skipped */
+  spendCapUsd: number;
 }
 
 /**
@@ -28,5 +30,6 @@ export function titleSettings(config: Config): TitleSettings {
     concurrency: config.TITLE_CONCURRENCY,
     maxAttempts: config.TITLE_MAX_ATTEMPTS,
     leaseMs: config.TITLE_LEASE_MS,
+    spendCapUsd: config.SPEND_CAP_USD_PER_DAY,
   };
 }

@@ -3,6 +3,7 @@ import type { Tx } from '../db/types.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { loadConversationView } from '../conversations/queries.ts';
+import { addSiteUsage } from '../limits/site-usage.ts';
 import type { ClaimedTitle } from './title-claims.ts';
 
 export type TitleOutcome = 'changed' | 'kept' | 'failed' | 'rejected' | 'skipped';
@@ -80,25 +81,44 @@ export async function failTitle(
 }
 
 /**
- * Hands a claim back untouched when the process stops mid-call: previous state, request
- * renewed, no attempt counted. Audited `skipped` with code `interrupted`.
+ * Hands a claim back untouched, no attempt counted, audited `skipped` with the reason:
+ * - `interrupted`: the process stops mid-call; the request is renewed, so the next pass
+ *   (here or elsewhere) checks it again;
+ * - `spend_cap`: the site reached its daily spend cap, so no call was made; the request is
+ *   not renewed (the pass would claim it again every interval): the next reply asks again.
  */
-export async function releaseTitle(deps: WriteDeps, claim: ClaimedTitle, facts: TitleCheckFacts): Promise<TitleOutcome> {
+export async function releaseTitle(
+  deps: WriteDeps,
+  claim: ClaimedTitle,
+  facts: TitleCheckFacts,
+  why: 'interrupted' | 'spend_cap' = 'interrupted',
+): Promise<TitleOutcome> {
+  const renew = why === 'interrupted';
   return deps.db.$transaction(async (tx) => {
     await tx.$executeRaw`
       UPDATE "Conversation"
       SET "titleState" = CASE WHEN "titleSource" = 'generated' THEN 'generated'::"TitleState" ELSE 'pending'::"TitleState" END,
           "titleLeaseUntil" = NULL,
-          "titleRequestedAt" = COALESCE("titleRequestedAt", now())
+          "titleRequestedAt" = CASE WHEN ${renew} THEN COALESCE("titleRequestedAt", now()) ELSE "titleRequestedAt" END
       WHERE id = ${claim.id}::uuid AND "titleState" = 'generating' AND "titleSource" IN ('first_message', 'generated')`;
-    await audit(tx, claim, 'skipped', { ...facts, errorCode: 'interrupted' });
+    await audit(tx, claim, 'skipped', { ...facts, errorCode: why });
     return 'skipped' as const;
   });
 }
 
+/** The content-free audit row, and what the check cost added to the site's day (a call made counts as a request). */
 async function audit(tx: Tx, claim: ClaimedTitle, outcome: TitleOutcome, facts: TitleCheckFacts): Promise<void> {
   await tx.titleCheck.create({
     data: { conversationId: claim.id, siteId: claim.siteId, outcome, ...facts, model: facts.model.slice(0, 100) },
     select: { id: true },
   });
+  const called = facts.latencyMs !== null;
+  if (called || facts.costUsd !== null) {
+    await addSiteUsage(tx, claim.siteId, {
+      modelRequests: called ? 1 : 0,
+      promptTokens: facts.promptTokens,
+      completionTokens: facts.completionTokens,
+      costUsd: facts.costUsd,
+    });
+  }
 }

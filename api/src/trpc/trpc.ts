@@ -1,28 +1,51 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { CreateHTTPContextOptions } from '@trpc/server/adapters/standalone';
 import { z } from 'zod';
+import { signingKeys } from '../auth/signing-keys.ts';
+import { verifyStreamTicket } from '../auth/stream-ticket.ts';
 import { verifyVisitorToken, type VisitorClaims } from '../auth/visitor-token.ts';
 import type { Services } from '../services.ts';
 import { bearerMatches } from '../http/bearer.ts';
+import { clientIp } from '../limits/client-ip.ts';
+import { originAllowed } from '../sites/origin-rule.ts';
+import { refuse, refusalOf } from './refusal.ts';
 
 export interface Context {
   services: Services;
   /** the bearer token's claims, when a genuine token came with the request */
   visitor: VisitorClaims | null;
+  /** the stream ticket's claims (event stream only), when a genuine ticket came with it */
+  streamVisitor: VisitorClaims | null;
   /** the request carries the operator token (ADMIN_TOKEN) */
   operator: boolean;
+  /** the browser page the request comes from (`Origin`), if any */
+  origin: string | null;
+  /** the client's address for per-address limits (X-Forwarded-For only behind TRUST_PROXY proxies) */
+  ip: string;
+  req: CreateHTTPContextOptions['req'];
+  res: CreateHTTPContextOptions['res'];
 }
 
 /**
- * The token travels as `Authorization: Bearer …` on queries and mutations, and as the
- * `token` connection param on SSE subscriptions (EventSource cannot set headers).
+ * The visitor token travels only as `Authorization: Bearer …` (queries and mutations).
+ * The event stream (EventSource cannot set headers) carries a short-lived stream ticket
+ * as its `ticket` connection param instead, so no long-lived credential lands in a URL.
  */
 export function createContextFactory(services: Services) {
-  return ({ req, info }: CreateHTTPContextOptions): Context => {
+  const keys = signingKeys(services.config);
+  return ({ req, res, info }: CreateHTTPContextOptions): Context => {
     const header = req.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7) : info.connectionParams?.token;
-    const visitor = token ? verifyVisitorToken(services.config.HEED_SECRET, token) : null;
-    return { services, visitor, operator: bearerMatches(header, services.config.ADMIN_TOKEN) };
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
+    return {
+      services,
+      visitor: token ? verifyVisitorToken(keys, token) : null,
+      streamVisitor: verifyStreamTicket(keys, info.connectionParams?.ticket),
+      operator: bearerMatches(header, services.config.ADMIN_TOKEN),
+      origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
+      ip: clientIp(req, services.config.TRUST_PROXY),
+      req,
+      res,
+    };
   };
 }
 
@@ -36,10 +59,18 @@ const t = initTRPC.context<Context>().create({
     // (database and provider messages go to the log, never to clients).
     const zod = error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError ? z.flattenError(error.cause) : null;
     const internal = error.code === 'INTERNAL_SERVER_ERROR';
+    const refusal = refusalOf(error);
     return {
       ...shape,
       message: internal ? 'Something went wrong on our side. Please try again.' : shape.message,
-      data: { ...shape.data, stack: undefined, fieldErrors: zod?.fieldErrors ?? null, formErrors: zod?.formErrors ?? null },
+      data: {
+        ...shape.data,
+        stack: undefined,
+        fieldErrors: zod?.fieldErrors ?? null,
+        formErrors: zod?.formErrors ?? null,
+        reason: refusal?.reason ?? null,
+        retryAfterMs: refusal?.retryAfterMs ?? null,
+      },
     };
   },
 });
@@ -49,14 +80,45 @@ export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
+ * Refuses a browser page whose origin the site does not list (403 `origin_not_allowed`).
+ * Every procedure that acts for a site's visitor calls it: session.start, every visitor
+ * procedure and every event-stream connection.
+ */
+export async function assertOriginAllowed(ctx: Context, siteId: string): Promise<void> {
+  const site = await ctx.services.sites.byId(siteId);
+  if (site && !originAllowed(site.allowedOrigins, ctx.origin)) {
+    throw refuse('FORBIDDEN', 'origin_not_allowed', `The page's origin ${ctx.origin} is not among this site's allowed origins: add it in the site's settings.`);
+  }
+}
+
+async function visitorExists(ctx: Context, claims: VisitorClaims | null): Promise<boolean> {
+  return !!claims && (await ctx.services.db.visitor.count({ where: { id: claims.visitorId, siteId: claims.siteId } })) > 0;
+}
+
+/**
  * Every visitor procedure: a valid token for a visitor that still exists is required, and
  * `ctx.visitor` is narrowed. A deleted visitor's token is refused like a forged one, so the
  * widget simply starts a new session.
  */
 export const visitorProcedure = t.procedure.use(async ({ ctx, next }) => {
   const claims = ctx.visitor;
-  const exists = claims && (await ctx.services.db.visitor.count({ where: { id: claims.visitorId, siteId: claims.siteId } })) > 0;
-  if (!claims || !exists) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'A valid visitor token is required. Call session.start first.' });
+  if (!claims || !(await visitorExists(ctx, claims))) {
+    throw refuse('UNAUTHORIZED', 'visitor_token_invalid', 'A valid visitor token is required. Call session.start first.');
+  }
+  await assertOriginAllowed(ctx, claims.siteId);
+  return next({ ctx: { ...ctx, visitor: claims } });
+});
+
+/**
+ * The event stream: a valid stream ticket (`events.ticket`) for a visitor that still
+ * exists. An expired ticket is `stream_ticket_invalid`: the widget fetches a new one.
+ */
+export const streamProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const claims = ctx.streamVisitor;
+  if (!claims || !(await visitorExists(ctx, claims))) {
+    throw refuse('UNAUTHORIZED', 'stream_ticket_invalid', 'A valid stream ticket is required. Get one with events.ticket.');
+  }
+  await assertOriginAllowed(ctx, claims.siteId);
   return next({ ctx: { ...ctx, visitor: claims } });
 });
 

@@ -14,13 +14,13 @@ export interface HeedCommand {
 export interface HostApiOptions {
   widget: HeedWidget;
   store: HeedStore;
-  /** seam for verified identity (a host-signed user id); the server has no endpoint yet */
+  /** `Heed('identify', { userId, token })`: the session becomes the host-verified user's */
   identify?: (identity: unknown) => void;
 }
 
 /**
  * The site owner's API, Intercom-style:
- * `Heed('open' | 'close' | 'toggle')`, `Heed('identify', { userId, signature })`,
+ * `Heed('open' | 'close' | 'toggle')`, `Heed('identify', { userId, token })`,
  * `Heed('on' | 'off', 'unread' | 'open' | 'close' | 'message', fn)`.
  * 'unread' listeners get `{ unread, live, inputNeeded }` whenever the counts change;
  * 'message' listeners get each new reply. Returns the function to install as `window.Heed`.

@@ -1,4 +1,5 @@
 import type { HeedStore } from '../state/store.ts';
+import type { Identity } from '../state/heed-api.ts';
 import type { HeedWidget } from '../widget/widget.component.ts';
 import { createHostApi, type HeedCommand } from './host-api.ts';
 import { publishCounts, type SignalOptions } from './counts-signal.ts';
@@ -16,7 +17,11 @@ export function wireHost(opts: { store: HeedStore; widget: HeedWidget; signals?:
   const { command, notifyCounts } = createHostApi({
     widget,
     store,
-    identify: () => console.warn('[heed] identify: verified identity is not available on this server yet'),
+    identify: (identity) => {
+      const i = identity as Identity | null;
+      if (i && typeof i.userId === 'string' && (typeof i.token === 'string' || typeof i.userHash === 'string')) store.identify(i);
+      else console.error("[heed] identify needs { userId, token } (a JWT your backend signed) or { userId, userHash }");
+    },
   });
   w.Heed = command;
   const update = () => {

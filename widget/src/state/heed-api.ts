@@ -1,5 +1,12 @@
 import type { ConversationView, MessageView, Session, VisitorEvent } from './types.ts';
 
+/** What `Heed('identify', …)` passes: a user id and the host backend's JWT (or static userHash). */
+export interface Identity {
+  userId: string;
+  token?: string;
+  userHash?: string;
+}
+
 /** What the event subscription reports about its connection. */
 export type SubscriptionState = 'connecting' | 'connected' | 'reconnecting';
 
@@ -16,7 +23,8 @@ export interface SubscriptionHandlers {
  * tested without a network.
  */
 export interface HeedApi {
-  startSession(input: { siteKey: string; visitorToken?: string; timeZone?: string }): Promise<Session>;
+  /** with `identity`, the session is the host-verified user's (anonymous conversations join it) */
+  startSession(input: { siteKey: string; visitorToken?: string; timeZone?: string; identity?: Identity }): Promise<Session>;
   /** called once a session exists; later calls carry this token */
   setToken(token: string | null): void;
   listConversations(): Promise<{ cursor: string; conversations: ConversationView[] }>;
@@ -40,4 +48,18 @@ export class OfflineError extends Error {
 /** The server refused the visitor token: a new session (or a sign-in) is needed. */
 export class AuthError extends Error {
   override name = 'AuthError';
+}
+
+/**
+ * The server refused for a reason the site owner must fix or the visitor must wait out
+ * (`origin_not_allowed`, `identity_required`, `identity_invalid`, `identity_expired`…).
+ */
+export class RefusedError extends Error {
+  override name = 'RefusedError';
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }

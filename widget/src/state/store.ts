@@ -1,5 +1,5 @@
 import { countAttention, type AttentionCounts } from '../../../api/src/shared/attention.ts';
-import { AuthError, OfflineError, type HeedApi, type SubscriptionState } from './heed-api.ts';
+import { AuthError, OfflineError, RefusedError, type HeedApi, type Identity, type SubscriptionState } from './heed-api.ts';
 import { applyDelta, applySnapshot } from './reply-text.ts';
 import { upsertConversation } from './conversation-list.ts';
 import type { ConnectionStatus, ConversationView, StreamingReply, ThreadMessage, VisitorEvent } from './types.ts';
@@ -55,7 +55,9 @@ export class HeedStore {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private recheckTimer: ReturnType<typeof setTimeout> | undefined;
   private attempts = 0;
-  private stopped = false;
+  private stopped = true;
+  private identity: Identity | null = null;
+  private readonly told = new Set<string>();
 
   constructor(private readonly opts: StoreOptions) {
     this.api = opts.api;
@@ -80,6 +82,16 @@ export class HeedStore {
 
   conversation(id: string | null): ConversationView | undefined {
     return id ? this.state.conversations.find((c) => c.id === id) : undefined;
+  }
+
+  /**
+   * `Heed('identify', …)`: from now on the session is the host-verified user's (an
+   * anonymous visitor's conversations join it). Before `start`, the first session is
+   * already the user's; after, the session restarts as the user.
+   */
+  identify(identity: Identity | null): void {
+    this.identity = identity;
+    if (!this.stopped) void this.connect();
   }
 
   async start(): Promise<void> {
@@ -166,7 +178,8 @@ export class HeedStore {
   private async connect(): Promise<void> {
     const { api, siteKey, tokens } = this.opts;
     try {
-      const session = await api.startSession({ siteKey, visitorToken: tokens?.read(siteKey), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+      const identity = this.identity ? { identity: this.identity } : {};
+      const session = await api.startSession({ siteKey, visitorToken: tokens?.read(siteKey), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, ...identity });
       tokens?.write(siteKey, session.visitorToken);
       api.setToken(session.visitorToken);
       const { cursor, conversations } = await api.listConversations();
@@ -181,11 +194,27 @@ export class HeedStore {
       });
     } catch (err) {
       if (this.stopped) return;
+      if (err instanceof RefusedError) return this.refused(err);
       if (err instanceof AuthError) return this.setSubscription('signed_out');
       if (err instanceof OfflineError) this.online = navigator.onLine;
       this.setSubscription('reconnecting');
       this.scheduleConnect();
     }
+  }
+
+  /**
+   * A refusal the site owner must fix, said once in the console for them: an origin the
+   * site does not allow, or an identity that does not verify (the visitor then goes on
+   * anonymously, unless the site requires identity).
+   */
+  private refused(err: RefusedError): void {
+    if (!this.told.has(err.reason)) console.error(`[heed] ${err.reason}: ${err.message}`);
+    this.told.add(err.reason);
+    if (err.reason.startsWith('identity_') && err.reason !== 'identity_required' && this.identity) {
+      this.identity = null;
+      return void this.connect();
+    }
+    this.setSubscription('signed_out');
   }
 
   private scheduleConnect(): void {
@@ -197,6 +226,7 @@ export class HeedStore {
   private onSubscriptionError(err: unknown): void {
     // A refused token (e.g. the visitor was removed) gets one fresh session; anything else retries later.
     this.unsubscribe = null;
+    if (err instanceof RefusedError && err.reason === 'origin_not_allowed') return this.refused(err);
     if (err instanceof AuthError && this.opts.tokens) return void this.connect();
     this.setSubscription(err instanceof AuthError ? 'signed_out' : 'reconnecting');
     this.scheduleConnect();

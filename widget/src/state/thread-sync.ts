@@ -1,12 +1,15 @@
 import { OfflineError } from './heed-api.ts';
 import { markAnswered, mergeMessages, setMessageStates } from './thread-merge.ts';
+import { sendWait, type SendWait } from './send-wait.ts';
 import type { HeedStore } from './store.ts';
 import type { ThreadMessage, VisitorEvent } from './types.ts';
 
 /**
  * The threads half of the store, loaded with the panel: opened threads and their
  * messages, the visitor's optimistic sends, and the offline queue. It writes into the
- * store's state (`threads`), so components read one state.
+ * store's state (`threads`), so components read one state. A send the server refuses with
+ * 429 (a rate limit, a full pending batch) stays queued, with every send behind it: each
+ * shows when it goes out (`retryAt`), and the queue resumes by itself then, in order.
  *
  * @example const threads = new ThreadSync(store); threads.send(conversationId, 'Hello');
  */
@@ -15,6 +18,10 @@ export class ThreadSync {
   private outbox: ThreadMessage[] = [];
   /** a delivery loop is running (sends go one at a time, in order) */
   private draining = false;
+  /** the server asked the queue to wait (429) until `until` (ms since epoch) */
+  private held: { until: number; untilReply: boolean; timer: ReturnType<typeof setTimeout> } | null = null;
+  /** refusals in a row that named no time (backoff) */
+  private refusals = 0;
 
   constructor(private readonly store: HeedStore) {
     store.onEvent((e) => this.apply(e));
@@ -58,6 +65,7 @@ export class ThreadSync {
       inputRequest: null,
       pending: true,
       answersRequestId,
+      ...(this.held ? { retryAt: this.held.until } : {}),
     };
     this.outbox = [...this.outbox, message];
     this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], [message]));
@@ -79,6 +87,8 @@ export class ThreadSync {
         return this.update(id, (t) => setMessageStates(t, (m) => event.claimedMessageIds.includes(m.id), { state: 'claimed', runId: event.runId }));
       case 'reply.completed':
       case 'reply.failed': {
+        // a reply emptied a pending batch: a wait the server did not time can end now
+        if (this.held?.untilReply) this.resume();
         const state = event.type === 'reply.completed' ? 'answered' : 'failed';
         return this.update(id, (t) =>
           mergeMessages(setMessageStates(t, (m) => m.runId === event.runId && m.role === 'user' && m.state === 'claimed', { state }), [event.message]),
@@ -101,7 +111,7 @@ export class ThreadSync {
     if (this.draining) return;
     this.draining = true;
     try {
-      while (this.outbox.length > 0 && this.store.state.connection !== 'offline') {
+      while (this.outbox.length > 0 && this.store.state.connection !== 'offline' && !this.held) {
         if (!(await this.deliver(this.outbox[0]!))) break;
       }
     } finally {
@@ -109,18 +119,25 @@ export class ThreadSync {
     }
   }
 
-  /** Sends one message; false when offline (it stays queued), true once it left the queue. */
+  /** Sends one message; false when offline or told to wait (it stays queued), true once it left the queue. */
   private async deliver(message: ThreadMessage): Promise<boolean> {
     const { clientMessageId, conversationId, content, answersRequestId } = message;
     const leave = () => (this.outbox = this.outbox.filter((m) => m !== message));
     try {
       const saved = await this.store.api.send({ conversationId, clientMessageId: clientMessageId!, content, ...(answersRequestId ? { answersRequestId } : {}) });
+      this.refusals = 0;
       leave();
       this.update(conversationId, (t) => mergeMessages(answersRequestId ? markAnswered(t, answersRequestId) : t, [saved]));
       return true;
     } catch (err) {
       if (err instanceof OfflineError) {
         this.store.reportOffline();
+        return false;
+      }
+      const wait = sendWait(err, this.refusals);
+      if (wait) {
+        if (wait.untilReply) this.refusals++;
+        this.hold(wait);
         return false;
       }
       if (answersRequestId) {
@@ -134,6 +151,31 @@ export class ThreadSync {
       leave();
       this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? { ...m, pending: false, sendError: 'Not sent' } : m)));
       return true;
+    }
+  }
+
+  /** Pauses the queue for `wait`; every queued send shows when it goes out. */
+  private hold(wait: SendWait): void {
+    if (this.held) clearTimeout(this.held.timer);
+    this.held = { until: Date.now() + wait.ms, untilReply: wait.untilReply, timer: setTimeout(() => this.resume(), wait.ms) };
+    this.markQueued();
+  }
+
+  /** Ends a wait and delivers the queue, oldest first. */
+  private resume(): void {
+    if (!this.held) return;
+    clearTimeout(this.held.timer);
+    this.held = null;
+    this.markQueued();
+    this.flush();
+  }
+
+  /** Shows the wait (or its end) on every queued send. */
+  private markQueued(): void {
+    const queued = new Set(this.outbox.map((m) => m.clientMessageId));
+    const retryAt = this.held?.until;
+    for (const conversationId of new Set(this.outbox.map((m) => m.conversationId))) {
+      this.update(conversationId, (t) => t.map((m) => (m.pending && queued.has(m.clientMessageId) ? { ...m, retryAt } : m)));
     }
   }
 

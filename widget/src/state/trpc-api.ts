@@ -1,24 +1,26 @@
-import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '../../../api/src/trpc/app-router.ts';
-import { AuthError, OfflineError, type HeedApi } from './heed-api.ts';
+import { AuthError, OfflineError, RefusedError, type HeedApi } from './heed-api.ts';
 import type { VisitorEvent } from './types.ts';
 
 /**
- * The real API: queries and mutations over HTTP batch with `Authorization: Bearer`, the
- * event stream over SSE with the token as a connection param (EventSource cannot send
- * headers). tRPC's subscription link remembers the last tracked id and resumes from it
- * on every reconnect, so the store never has to.
+ * The real API: queries and mutations over HTTP with `Authorization: Bearer`, the event
+ * stream over SSE. EventSource cannot send headers, so each stream connection carries a
+ * short-lived stream ticket (fetched with the bearer token just before connecting) in its
+ * URL, never the visitor token. tRPC's subscription link remembers the last tracked id and
+ * resumes from it on every reconnect; a reconnect whose ticket expired meanwhile is
+ * refused, and the stream is opened again from that id with a new ticket.
  *
  * @example const api = createTrpcApi('https://chat.example.com/');
  */
 export function createTrpcApi(apiBase: string): HeedApi {
   let token: string | null = null;
   const url = new URL('trpc', apiBase.endsWith('/') ? apiBase : `${apiBase}/`).href;
-  const trpc = createTRPCClient<AppRouter>({
+  const trpc: TRPCClient<AppRouter> = createTRPCClient<AppRouter>({
     links: [
       splitLink({
         condition: (op) => op.type === 'subscription',
-        true: httpSubscriptionLink({ url, connectionParams: () => (token ? { token } : {}) }),
+        true: httpSubscriptionLink({ url, connectionParams: async (): Promise<{ ticket: string }> => ({ ticket: (await trpc.events.ticket.mutate()).ticket }) }),
         false: httpLink({ url, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) }),
       }),
     ],
@@ -36,17 +38,29 @@ export function createTrpcApi(apiBase: string): HeedApi {
     rename: (conversationId, title) => call(() => trpc.conversation.rename.mutate({ conversationId, title })),
     subscribe(lastEventId, handlers) {
       let connected = false;
-      const sub = trpc.events.subscribe.subscribe(
-        { lastEventId },
-        {
-          onData: (raw) => handlers.onEvent(unwrap(raw)),
-          onConnectionStateChange(s) {
-            if (s.state === 'pending') connected = true;
-            handlers.onState(s.state === 'pending' ? 'connected' : connected ? 'reconnecting' : 'connecting');
+      let last = lastEventId;
+      let sub: { unsubscribe(): void };
+      const open = () =>
+        (sub = trpc.events.subscribe.subscribe(
+          { lastEventId: last },
+          {
+            onData: (raw) => {
+              const r = raw as { id?: unknown };
+              if (typeof r.id === 'string') last = r.id;
+              handlers.onEvent(unwrap(raw));
+            },
+            onConnectionStateChange(s) {
+              if (s.state === 'pending') connected = true;
+              handlers.onState(s.state === 'pending' ? 'connected' : connected ? 'reconnecting' : 'connecting');
+            },
+            onError: (err) => {
+              const e = classify(err);
+              if (e instanceof RefusedError && e.reason === 'stream_ticket_invalid') return void open();
+              handlers.onError(e);
+            },
           },
-          onError: (err) => handlers.onError(classify(err)),
-        },
-      );
+        ));
+      open();
       return () => sub.unsubscribe();
     },
   };
@@ -66,10 +80,15 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A client error without a server shape never reached the server. */
+/**
+ * A client error without a server shape never reached the server; a refusal with a
+ * reason is one the store can act on; a refused token needs a new session.
+ */
 function classify(err: unknown): unknown {
   if (!(err instanceof TRPCClientError)) return err;
   if (!err.data) return new OfflineError(err.message);
-  if (err.data.code === 'UNAUTHORIZED') return new AuthError(err.message);
+  const reason = (err.data as { reason?: unknown }).reason;
+  if (err.data.code === 'UNAUTHORIZED' && (!reason || reason === 'visitor_token_invalid')) return new AuthError(err.message);
+  if ((err.data.code === 'UNAUTHORIZED' || err.data.code === 'FORBIDDEN') && typeof reason === 'string') return new RefusedError(reason, err.message);
   return err;
 }

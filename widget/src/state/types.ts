@@ -38,6 +38,8 @@ export interface ThreadMessage extends MessageView {
   sendError?: string;
   /** the input request this send answers (kept on the visitor's copy while it travels) */
   answersRequestId?: string | null;
+  /** the server asked the queue to wait (429): when this send goes out again, ms since epoch */
+  retryAt?: number;
 }
 
 /** What the heading says about the event connection. */

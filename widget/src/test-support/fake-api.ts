@@ -75,9 +75,9 @@ export class FakeApi implements HeedApi {
     this.token = token;
   }
 
-  async startSession(input: { siteKey: string; visitorToken?: string }) {
+  async startSession(input: { siteKey: string; visitorToken?: string; identity?: { userId: string } }) {
     this.record('startSession', input);
-    return { visitorToken: input.visitorToken ?? 'token-1', visitorId: 'v1', timeZone: 'UTC', site: { name: 'Test site' }, resumed: !!input.visitorToken };
+    return { visitorToken: input.visitorToken ?? 'token-1', visitorId: 'v1', timeZone: 'UTC', site: { name: 'Test site' }, resumed: !!input.visitorToken, userId: input.identity?.userId ?? null };
   }
 
   async listConversations() {

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { renameConversation } from '../../conversations/rename.ts';
 import { titleCosts } from '../../titles/title-costs.ts';
 import { notFound, operatorProcedure, router } from '../trpc.ts';
-import { conversationTitle, uuid } from '../inputs.ts';
+import { conversationTitle, siteKey, timestamp, uuid } from '../inputs.ts';
+import { limitOverrides } from '../../limits/site-limits.ts';
+import { siteUsageReport } from '../../limits/usage-report.ts';
 
 /**
  * The operator API (`Authorization: Bearer $ADMIN_TOKEN`): what the admin dashboard will
@@ -20,8 +22,45 @@ export const adminRouter = router({
 
   /** Title checks since `since` (default: the last 24 hours), newest first, with their total cost. */
   titleChecks: operatorProcedure
-    .input(z.strictObject({ since: z.string().datetime({ offset: true }).optional(), limit: z.number().int().min(1).max(500).default(100) }).optional())
+    .input(z.strictObject({ since: timestamp.optional(), limit: z.number().int().min(1).max(500).default(100) }).optional())
     .query(({ ctx, input }) =>
       titleCosts(ctx.services.db, { since: input?.since ? new Date(input.since) : new Date(Date.now() - 24 * 3600_000), limit: input?.limit ?? 100 }),
     ),
+
+  /**
+   * A site's model use per UTC day (requests, tokens, USD, replies refused at the cap) for
+   * the last `days` (default 7, today first), its daily spend cap and whether today reached
+   * it, and its rate limits (effective, and the site's own overrides).
+   */
+  siteUsage: operatorProcedure.input(z.strictObject({ siteKey, days: z.number().int().min(1).max(90).default(7) })).query(async ({ ctx, input }) => {
+    const { config } = ctx.services;
+    const report = await siteUsageReport(ctx.services.db, { ...input, defaultCapUsd: config.SPEND_CAP_USD_PER_DAY, deploymentLimits: config.RATE_LIMITS });
+    if (!report) throw notFound('site');
+    return report;
+  }),
+
+  /**
+   * Sets a site's rate-limit overrides (`limits` replaces the stored ones; `{}` goes back to
+   * the defaults) and/or its daily spend cap in USD (`null`: the deployment's default). Every
+   * process applies the change within seconds, without a restart. Answers like `siteUsage`.
+   */
+  setSiteLimits: operatorProcedure
+    .input(z.strictObject({ siteKey, limits: limitOverrides.optional(), dailySpendCapUsd: z.number().min(0).max(1_000_000).nullable().optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const { db, config, limits } = ctx.services;
+      const site = await db.site.findUnique({ where: { key: input.siteKey }, select: { id: true } });
+      if (!site) throw notFound('site');
+      await db.site.update({
+        where: { id: site.id },
+        data: {
+          ...(input.limits === undefined ? {} : { limits: input.limits }),
+          ...(input.dailySpendCapUsd === undefined ? {} : { dailySpendCapUsd: input.dailySpendCapUsd }),
+        },
+        select: { id: true },
+      });
+      limits.sites.forget(site.id);
+      const report = await siteUsageReport(db, { siteKey: input.siteKey, days: 1, defaultCapUsd: config.SPEND_CAP_USD_PER_DAY, deploymentLimits: config.RATE_LIMITS });
+      if (!report) throw notFound('site');
+      return report;
+    }),
 });

@@ -4,18 +4,25 @@ import { getConversation, listConversations, loadConversationView } from '../../
 import { markRead } from '../../conversations/mark-read.ts';
 import { renameConversation } from '../../conversations/rename.ts';
 import { notFound, router, visitorProcedure } from '../trpc.ts';
-import { conversationTitle, uuid } from '../inputs.ts';
+import { refuse } from '../refusal.ts';
+import { conversationTitle, timestamp, uuid } from '../inputs.ts';
 
 export const conversationRouter = router({
   /**
    * Opens an empty conversation; its first message becomes the fallback title. A `title`
    * given here is `fixed`: no fallback replaces it and the title pass never touches it.
+   * A visitor has at most VISITOR_MAX_CONVERSATIONS: the next is refused (429 `conversation_limit`).
    */
   create: visitorProcedure.input(z.strictObject({ title: conversationTitle.optional() }).optional()).mutation(async ({ ctx, input }) => {
-    const { db, bus } = ctx.services;
+    const { db, bus, config } = ctx.services;
     const { visitorId, siteId } = ctx.visitor;
     const fixed = input?.title === undefined ? {} : { title: input.title, titleSource: 'fixed' as const };
     return transactWithEvents(db, bus, async (tx, emit) => {
+      // Row lock on the visitor: one visitor's creates serialize here, so the cap holds under concurrency.
+      await tx.$queryRaw`SELECT 1 FROM "Visitor" WHERE id = ${visitorId}::uuid FOR NO KEY UPDATE`;
+      if ((await tx.conversation.count({ where: { visitorId } })) >= config.VISITOR_MAX_CONVERSATIONS) {
+        throw refuse('TOO_MANY_REQUESTS', 'conversation_limit', `A visitor can have at most ${config.VISITOR_MAX_CONVERSATIONS} conversations.`);
+      }
       const { id } = await tx.conversation.create({ data: { siteId, visitorId, ...fixed }, select: { id: true } });
       const conversation = await loadConversationView(tx, id);
       emit(visitorId, { type: 'conversation.updated', conversationId: id, conversation });
@@ -38,7 +45,7 @@ export const conversationRouter = router({
    * displayed, never "now". The server keeps the maximum.
    */
   markRead: visitorProcedure
-    .input(z.strictObject({ conversationId: uuid, lastAssistantAt: z.string().datetime({ offset: true }) }))
+    .input(z.strictObject({ conversationId: uuid, lastAssistantAt: timestamp }))
     .mutation(async ({ ctx, input }) => {
       const conversation = await markRead(ctx.services, {
         visitorId: ctx.visitor.visitorId,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sendMessage } from '../../conversations/send-message.ts';
 import { retryFailed } from '../../conversations/retry.ts';
+import { limitSends } from '../../limits/guards.ts';
 import { notFound, router, visitorProcedure } from '../trpc.ts';
 import { clientMessageId, messageContent, uuid } from '../inputs.ts';
 
@@ -8,9 +9,11 @@ export const messageRouter = router({
   /**
    * Sends a message. It is durable when this returns; the reply follows as events. Retrying
    * with the same `clientMessageId` returns the same row. `answersRequestId` (the open
-   * question's `inputRequest.id`) makes it the answer to that question.
+   * question's `inputRequest.id`) makes it the answer to that question. Over the visitor's
+   * send limits: 429 with `Retry-After` (nothing stored; send it again later).
    */
   send: visitorProcedure
+    .use(limitSends)
     .input(z.strictObject({ conversationId: uuid, clientMessageId, content: messageContent, answersRequestId: uuid.optional() }))
     .mutation(({ ctx, input }) => sendMessage(ctx.services, { visitorId: ctx.visitor.visitorId, ...input })),
 

@@ -1,39 +1,62 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { signingKeys } from '../../auth/signing-keys.ts';
 import { signVisitorToken, verifyVisitorToken } from '../../auth/visitor-token.ts';
-import { publicProcedure, router } from '../trpc.ts';
-import { timeZone } from '../inputs.ts';
+import type { Config } from '../../config.ts';
+import { identityInput, verifyIdentity } from '../../identity/verify-identity.ts';
+import { sessionVisitor, type SessionVisitor } from '../../identity/visitor-session.ts';
+import type { SitePolicy } from '../../sites/site-policy.ts';
+import { limitSessionStart } from '../../limits/guards.ts';
+import { refuse } from '../refusal.ts';
+import { assertOriginAllowed, publicProcedure, router, visitorProcedure } from '../trpc.ts';
+import { siteKey, timeZone, visitorToken } from '../inputs.ts';
 
 export const sessionRouter = router({
   /**
-   * Starts an anonymous visitor session for a site, or resumes the one the token names.
-   * A token for another site (or a forged one) starts a fresh visitor instead of failing,
-   * so a widget with stale storage always recovers.
+   * Starts a visitor session for a site, or resumes the one the token names; with an
+   * `identity` (a host-signed JWT or userHash), the session is the verified user's, on any
+   * browser. A token for another site, an expired or a forged one starts a fresh visitor
+   * instead of failing, so a widget with stale storage always recovers. Refused: an origin
+   * the site does not list (403 `origin_not_allowed`), an anonymous session on a site that
+   * requires identity (401 `identity_required`), a wrong, expired or forged identity (401
+   * `identity_invalid` / `identity_expired`).
    */
   start: publicProcedure
-    .input(z.strictObject({ siteKey: z.string().min(1).max(64), visitorToken: z.string().max(300).optional(), timeZone: timeZone.optional() }))
+    .input(z.strictObject({ siteKey, visitorToken: visitorToken.optional(), timeZone: timeZone.optional(), identity: identityInput.optional() }))
     .mutation(async ({ ctx, input }) => {
-      const { db, config } = ctx.services;
-      const site = await db.site.findUnique({ where: { key: input.siteKey }, select: { id: true, name: true } });
-      if (!site) throw new TRPCError({ code: 'NOT_FOUND', message: 'unknown site key' });
-      const claims = input.visitorToken ? verifyVisitorToken(config.HEED_SECRET, input.visitorToken) : null;
-      const known =
-        claims && claims.siteId === site.id
-          ? await db.visitor.findUnique({ where: { id: claims.visitorId }, select: { id: true } })
-          : null;
-      const visitor = known
-        ? await db.visitor.update({
-            where: { id: known.id },
-            data: { lastSeenAt: new Date(), ...(input.timeZone ? { timeZone: input.timeZone } : {}) },
-            select: { id: true, timeZone: true },
-          })
-        : await db.visitor.create({ data: { siteId: site.id, timeZone: input.timeZone ?? 'UTC' }, select: { id: true, timeZone: true } });
-      return {
-        visitorToken: signVisitorToken(config.HEED_SECRET, { visitorId: visitor.id, siteId: site.id }),
-        visitorId: visitor.id,
-        timeZone: visitor.timeZone,
-        site: { name: site.name },
-        resumed: !!known,
-      };
+      await limitSessionStart(ctx, input.siteKey);
+      const site = await ctx.services.sites.byKey(input.siteKey);
+      if (!site) throw refuse('NOT_FOUND', 'site_unknown', 'unknown site key');
+      await assertOriginAllowed(ctx, site.id);
+      const identity = input.identity ? await verifyIdentity(site.identitySecrets, input.identity) : null;
+      if (!identity && site.requireIdentity) throw refuse('UNAUTHORIZED', 'identity_required', 'This site only talks to signed-in users: identify the user first.');
+      const claims = input.visitorToken ? verifyVisitorToken(signingKeys(ctx.services.config), input.visitorToken, { legacy: true }) : null;
+      const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims, identity, timeZone: input.timeZone });
+      return sessionOf(ctx.services.config, site, visitor);
     }),
+
+  /**
+   * Identifies the current visitor as a user the host verified. An anonymous visitor's
+   * conversations join the user's; the answer carries the user's token, which replaces the
+   * current one (the widget then reloads its conversations and event stream).
+   */
+  identify: visitorProcedure.input(z.strictObject({ identity: identityInput, timeZone: timeZone.optional() })).mutation(async ({ ctx, input }) => {
+    const site = await ctx.services.sites.byId(ctx.visitor.siteId);
+    if (!site) throw refuse('UNAUTHORIZED', 'visitor_token_invalid', 'The site of this visitor no longer exists.');
+    const identity = await verifyIdentity(site.identitySecrets, input.identity);
+    const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims: ctx.visitor, identity, timeZone: input.timeZone });
+    return sessionOf(ctx.services.config, site, visitor);
+  }),
 });
+
+function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
+  return {
+    visitorToken: signVisitorToken(signingKeys(config), { visitorId: visitor.id, siteId: site.id }, { ttlMs: config.VISITOR_TOKEN_TTL_DAYS * DAY_MS }),
+    visitorId: visitor.id,
+    timeZone: visitor.timeZone,
+    site: { name: site.name },
+    resumed: visitor.resumed,
+    userId: visitor.userId,
+  };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,45 @@
+import type { DbLike } from '../db/types.ts';
+
+/** What one run or title check adds to its site's day. */
+export interface UsageDelta {
+  modelRequests?: number;
+  promptTokens?: number | null;
+  completionTokens?: number | null;
+  costUsd?: number | null;
+  capRefusals?: number;
+}
+
+/**
+ * Adds to the site's row for today (UTC), creating it on the day's first call: one
+ * `INSERT … ON CONFLICT DO UPDATE` with increments, so concurrent runs of a site never lose
+ * each other's counts. Call it in the transaction that finishes the run (or audits the title
+ * check), last, so the day's row stays locked only for the rest of that commit.
+ */
+export async function addSiteUsage(db: DbLike, siteId: string, delta: UsageDelta): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO "SiteUsage" ("siteId", day, "modelRequests", "promptTokens", "completionTokens", "costUsd", "capRefusals")
+    VALUES (${siteId}::uuid, (now() AT TIME ZONE 'UTC')::date, ${delta.modelRequests ?? 0}::int, ${delta.promptTokens ?? 0}::bigint,
+            ${delta.completionTokens ?? 0}::bigint, ${delta.costUsd ?? 0}::numeric, ${delta.capRefusals ?? 0}::int)
+    ON CONFLICT ("siteId", day) DO UPDATE SET
+      "modelRequests" = "SiteUsage"."modelRequests" + EXCLUDED."modelRequests",
+      "promptTokens" = "SiteUsage"."promptTokens" + EXCLUDED."promptTokens",
+      "completionTokens" = "SiteUsage"."completionTokens" + EXCLUDED."completionTokens",
+      "costUsd" = "SiteUsage"."costUsd" + EXCLUDED."costUsd",
+      "capRefusals" = "SiteUsage"."capRefusals" + EXCLUDED."capRefusals"`;
+}
+
+/**
+ * Whether the site's model spend today (UTC) has reached its cap: the site's own
+ * `dailySpendCapUsd`, else `defaultCapUsd`. Read fresh from the database (one primary-key
+ * lookup) before every reply and title call. Runs already talking to the model when the cap
+ * is reached still finish, so a day can end above the cap by at most the cost of the runs in
+ * flight. A cap of 0 turns the model off for the site.
+ */
+export async function spendCapReached(db: DbLike, siteId: string, defaultCapUsd: number): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ reached: boolean }[]>`
+    SELECT coalesce(u."costUsd", 0) >= coalesce(s."dailySpendCapUsd", ${defaultCapUsd}::numeric) AS reached
+    FROM "Site" s
+    LEFT JOIN "SiteUsage" u ON u."siteId" = s.id AND u.day = (now() AT TIME ZONE 'UTC')::date
+    WHERE s.id = ${siteId}::uuid`;
+  return row?.reached ?? false;
+}

@@ -1,0 +1,49 @@
+import type { Db } from '../db/client.ts';
+
+/** What a request needs to know about its site: who may call, and whether identity is required. */
+export interface SitePolicy {
+  id: string;
+  key: string;
+  name: string;
+  allowedOrigins: string[];
+  requireIdentity: boolean;
+  identitySecrets: string[];
+}
+
+/**
+ * Every request checks its site's policy, so it is cached per process for `ttlMs`: a
+ * change in the console applies within seconds, without a restart, at one query per site
+ * per interval instead of one per request.
+ */
+export class SitePolicies {
+  private readonly cache = new Map<string, { policy: SitePolicy | null; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  byId(id: string): Promise<SitePolicy | null> {
+    return this.cached(`id:${id}`, () => this.db.site.findUnique({ where: { id }, select: POLICY }));
+  }
+
+  byKey(key: string): Promise<SitePolicy | null> {
+    return this.cached(`key:${key}`, () => this.db.site.findUnique({ where: { key }, select: POLICY }));
+  }
+
+  /** Forgets what is cached (a test or the console changed a site in this process). */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private async cached(key: string, load: () => Promise<SitePolicy | null>): Promise<SitePolicy | null> {
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.policy;
+    const policy = await load();
+    if (this.cache.size > 10_000) this.cache.clear(); // bounded: site keys come from the open internet
+    this.cache.set(key, { policy, until: Date.now() + this.ttlMs });
+    return policy;
+  }
+}
+
+const POLICY = { id: true, key: true, name: true, allowedOrigins: true, requireIdentity: true, identitySecrets: true } as const;

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { makeClient, TestHeed } from '../support/harness.ts';
+import { describeError } from '../../api/src/logging/describe-error.ts';
+
+/**
+ * Logs are read by more people than conversations are: they must never hold what a visitor
+ * wrote, what the model said, a token, a secret or a password. A full journey (identify,
+ * sends, a reply, a provider error echoing the prompt, invalid input, a title pass, the
+ * operator API) runs, then its captured log is searched for every secret it handled.
+ */
+const ADMIN_TOKEN = `admin-${randomUUID()}-${randomUUID()}`;
+const CRON_SECRET = `cron-${randomUUID()}-${randomUUID()}`;
+const IDENTITY_SECRET = `identity-${randomUUID()}`;
+
+let heed: TestHeed;
+beforeAll(async () => {
+  heed = await TestHeed.start({ env: { ADMIN_TOKEN, CRON_SECRET, MODEL_MAX_ATTEMPTS: '1' } });
+  await heed.services.db.site.update({ where: { key: heed.siteKey }, data: { identitySecrets: [IDENTITY_SECRET] } });
+});
+afterAll(() => heed?.stop());
+
+test('a full journey logs no message text, reply text, token, identity, secret or password', async () => {
+  const marker = `hunter2-${randomUUID()}`;
+  const userId = `user-${randomUUID()}`;
+  const jwt = await new SignJWT({ sub: userId, email: 'ana@example.com' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(IDENTITY_SECRET));
+  const session = await makeClient(heed.url, null).session.start.mutate({ siteKey: heed.siteKey, identity: { userId, token: jwt } });
+  const api = makeClient(heed.url, session.visitorToken);
+  const { id: conversationId } = await api.conversation.create.mutate();
+
+  // a reply, then a provider error whose body echoes the prompt (some providers do)
+  heed.model.script({ text: `Reply mentioning ${marker}-reply` }, { error: { status: 400, message: `Invalid prompt: my password is ${marker}` } });
+  await api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: `my password is ${marker}` });
+  await heed.until('the reply', async () => (await api.conversation.get.query({ conversationId })).messages.some((m) => m.role === 'assistant'));
+  await api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: `again ${marker}` });
+  await heed.until('the failed reply', async () => (await api.conversation.get.query({ conversationId })).messages.some((m) => m.error));
+
+  // refused and invalid requests
+  await makeClient(heed.url, `${session.visitorToken}x`).conversation.list.query().catch(() => {});
+  await api.message.send.mutate({ conversationId, clientMessageId: 'x', content: `${marker}` }).catch(() => {});
+  await makeClient(heed.url, ADMIN_TOKEN).admin.titleChecks.query({});
+  await fetch(`${heed.url}/api/cron/titles`, { method: 'POST', headers: { authorization: `Bearer ${CRON_SECRET}` } });
+  await heed.titlePass();
+
+  const log = heed.logs.join('\n');
+  expect(log).toContain('failed'); // the provider error was logged…
+  for (const secret of [marker, session.visitorToken, jwt, userId, 'ana@example.com', IDENTITY_SECRET, ADMIN_TOKEN, CRON_SECRET, heed.config.HEED_SECRET]) {
+    expect(log, `the log holds ${secret.slice(0, 12)}…`).not.toContain(secret); // …without what it echoed
+  }
+});
+
+test('an error is described by kind, code and status; database and provider messages are left out', () => {
+  expect(describeError(new Error('boom\nat line two'))).toBe('Error: boom');
+  const prisma = Object.assign(new Error('Invalid `prisma.message.create()` invocation: { content: "secret" }'), { name: 'PrismaClientKnownRequestError', code: 'P2002' });
+  expect(describeError(prisma)).toBe('PrismaClientKnownRequestError P2002');
+  const provider = Object.assign(new Error('400 Invalid prompt: my password is x'), { name: 'BadRequestError', status: 400 });
+  expect(describeError(provider)).toBe('BadRequestError (HTTP 400)');
+  expect(describeError('x'.repeat(500)).length).toBeLessThan(200);
+});
