@@ -32,6 +32,7 @@ export async function createServices(config: Config, opts: { log?: Services['log
   const subscriber = await createRedis(config.REDIS_URL, 'heed-sub');
   const keys = makeKeys(config.REDIS_PREFIX);
   const bus = new EventBus(redis, subscriber, keys);
+  const sites = new SitePolicies(db);
   // Retries are ours (with backoff and visible failure), so the SDK's own are off.
   const openai = new OpenAI({
     apiKey: config.OPENAI_API_KEY ?? 'not-needed-for-local-model',
@@ -48,8 +49,8 @@ export async function createServices(config: Config, opts: { log?: Services['log
     subscriber,
     keys,
     bus,
-    sites: new SitePolicies(db),
-    limits: new Limits({ db, redis, prefix: config.REDIS_PREFIX, deploymentOverrides: config.RATE_LIMITS }),
+    sites,
+    limits: new Limits({ sites, redis, prefix: config.REDIS_PREFIX, deploymentOverrides: config.RATE_LIMITS }),
     openai,
     log,
     async close() {

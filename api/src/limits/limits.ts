@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.ts';
+import type { SitePolicies } from '../sites/site-policy.ts';
 import type { Redis } from '../redis/client.ts';
 import { SiteRules } from './site-rules.ts';
 import type { WindowRule } from './site-limits.ts';
@@ -43,8 +43,8 @@ export class Limits {
   private readonly slots: StreamSlots;
   private readonly prefix: string;
 
-  constructor(deps: { db: Db; redis: Redis; prefix: string; deploymentOverrides?: string }) {
-    this.sites = new SiteRules(deps.db, deps.deploymentOverrides);
+  constructor(deps: { sites: SitePolicies; redis: Redis; prefix: string; deploymentOverrides?: string }) {
+    this.sites = new SiteRules(deps.sites, deps.deploymentOverrides);
     this.windows = new WindowLimiters(deps.redis, deps.prefix);
     this.slots = new StreamSlots(deps.redis);
     this.prefix = deps.prefix;

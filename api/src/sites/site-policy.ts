@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 
-/** What a request needs to know about its site: who may call, and whether identity is required. */
+/** What a request needs to know about its site: who may call, whether identity is required, its limit overrides. */
 export interface SitePolicy {
   id: string;
   key: string;
@@ -8,6 +8,8 @@ export interface SitePolicy {
   allowedOrigins: string[];
   requireIdentity: boolean;
   identitySecrets: string[];
+  /** the site's rate-limit overrides as stored (validated by `resolveLimits`) */
+  limits: unknown;
 }
 
 /**
@@ -31,7 +33,7 @@ export class SitePolicies {
     return this.cached(`key:${key}`, () => this.db.site.findUnique({ where: { key }, select: POLICY }));
   }
 
-  /** Forgets what is cached (a test or the console changed a site in this process). */
+  /** Forgets what is cached (a test or an operator changed a site in this process; other processes follow within the TTL). */
   clear(): void {
     this.cache.clear();
   }
@@ -46,4 +48,4 @@ export class SitePolicies {
   }
 }
 
-const POLICY = { id: true, key: true, name: true, allowedOrigins: true, requireIdentity: true, identitySecrets: true } as const;
+const POLICY = { id: true, key: true, name: true, allowedOrigins: true, requireIdentity: true, identitySecrets: true, limits: true } as const;

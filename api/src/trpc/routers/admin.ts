@@ -47,7 +47,7 @@ export const adminRouter = router({
   setSiteLimits: operatorProcedure
     .input(z.strictObject({ siteKey, limits: limitOverrides.optional(), dailySpendCapUsd: z.number().min(0).max(1_000_000).nullable().optional() }))
     .mutation(async ({ ctx, input }) => {
-      const { db, config, limits } = ctx.services;
+      const { db, config, sites } = ctx.services;
       const site = await db.site.findUnique({ where: { key: input.siteKey }, select: { id: true } });
       if (!site) throw notFound('site');
       await db.site.update({
@@ -58,7 +58,7 @@ export const adminRouter = router({
         },
         select: { id: true },
       });
-      limits.sites.forget(site.id);
+      sites.clear();
       const report = await siteUsageReport(db, { siteKey: input.siteKey, days: 1, defaultCapUsd: config.SPEND_CAP_USD_PER_DAY, deploymentLimits: config.RATE_LIMITS });
       if (!report) throw notFound('site');
       return report;
