@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContextFactory } from '../trpc/trpc.ts';
 import { applyCors } from './cors.ts';
+import { applySecurityHeaders } from './security-headers.ts';
 import { checkHealth } from './health.ts';
 import { CRON_TITLES_PATH, cronTitlesRoute } from './cron-titles.ts';
 
@@ -59,6 +60,7 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
 
   return createServer(timeouts, (req, res) => {
     void (async () => {
+      applySecurityHeaders(req, res, s.config.TRUST_PROXY);
       const path = requestPath(req.url);
       if (path === null) return res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
       if (path.startsWith('/trpc/')) {

@@ -1,0 +1,23 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A year: browsers keep using https for the host that long after one https response. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Headers on every API response: `nosniff` and no referrer beyond the origin; HSTS when the
+ * request came over https (directly, or through `trustedProxies` proxies that say so in
+ * `X-Forwarded-Proto`), since a plain-http response cannot set it meaningfully.
+ */
+export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse, trustedProxies: number): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  if (overHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
+}
+
+function overHttps(req: IncomingMessage, trustedProxies: number): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  if (trustedProxies <= 0) return false;
+  const proto = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',').at(-1)?.trim().toLowerCase();
+  return first === 'https';
+}
