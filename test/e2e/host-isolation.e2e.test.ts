@@ -30,6 +30,8 @@ const HOSTILE: Record<string, string> = {
     overflow-wrap: anywhere; hyphens: auto; tab-size: 20; list-style: square inside; quotes: "<" ">"; cursor: wait;
     caret-color: red; -webkit-text-fill-color: green; -webkit-text-stroke: 1px blue; color-scheme: dark;
   }`,
+  'a transformed, clipped body (it would become the launcher\'s containing block)': 'body { transform: translateZ(0); height: 200px; overflow: hidden }',
+  'a filtered, contained body': 'body { filter: saturate(1); contain: paint; height: 120px }',
   'rules aimed at the elements the page holds, even !important': `
     * { font: 700 20px/3 monospace !important; letter-spacing: 2px !important; text-transform: uppercase !important; color: red !important }
     heed-widget, heed-unread-badge { font-size: 30px !important; word-spacing: 9px; text-align: right; cursor: wait }`,

@@ -52,7 +52,20 @@ export class HeedWidget extends HeedElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    if (this.mode === 'inline') void this.ensurePanel();
+    if (this.mode === 'inline') return void this.ensurePanel();
+    this.raiseToTopLayer();
+  }
+
+  /**
+   * In launcher mode the widget lives in the top layer (a manual popover): a `transform`,
+   * `filter`, `contain` or `overflow` on any ancestor, `<body>` included, would otherwise
+   * become its containing block and misplace or clip the fixed launcher and panel, and no
+   * page z-index can cover it. Browsers without popovers keep the fixed position.
+   */
+  private raiseToTopLayer() {
+    if (!this.showPopover || this.matches(':popover-open')) return;
+    this.popover = 'manual';
+    this.showPopover();
   }
 
   async show(): Promise<void> {
