@@ -15,7 +15,7 @@ const { services, close } = await boot({ role: 'api' }).catch(exitWith);
 const { PORT, HOST, DEMO_SITE_KEY, PUBLIC_URL } = services.config;
 const demoPort = DEMO_SITE_KEY ? (services.config.DEMO_PORT ?? PORT + 1) : undefined;
 const worker = createReplyWorker(services);
-const server = createHttpServer(services, siteRoutes({ demoPort }));
+const server = createHttpServer(services, siteRoutes({ demoPort, production: services.config.NODE_ENV === 'production' }));
 await worker.start();
 const titles = startTitleTimer(services);
 server.listen(PORT, HOST, () => console.log(`[heed] API listening on http://${HOST}:${PORT}/`));

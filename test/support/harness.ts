@@ -80,7 +80,7 @@ export class TestHeed {
     let apiUrl = '';
     const shop = opts.site ? createDemoShop({ siteKey: 'demo', heedUrl: () => `${apiUrl}/` }) : null;
     const shopPort = shop ? await listen(shop) : undefined;
-    const server = createHttpServer(services, opts.site ? siteRoutes({ demoPort: shopPort }) : {});
+    const server = createHttpServer(services, opts.site ? siteRoutes({ demoPort: shopPort, production: config.NODE_ENV === 'production' }) : {});
     apiUrl = `http://127.0.0.1:${await listen(server)}`;
     const heed = new TestHeed(database, model, config, services, server, shop, logs);
     heed.url = apiUrl;

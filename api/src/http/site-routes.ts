@@ -12,11 +12,18 @@ const notFound = (res: ServerResponse, what: string) => {
   res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(what);
 };
 
+const isSourceMap = (file: string) => file.endsWith('.map');
+
 const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://x').pathname;
 
 export interface SiteRouteOptions {
   /** port of the demo shop on this host (its own origin); unset when the demo is off */
   demoPort?: number;
+  /**
+   * `NODE_ENV=production`: source maps answer 404, so the widget's sources are not public
+   * (the build writes maps without linking them from the JS; see vite.config.ts)
+   */
+  production?: boolean;
 }
 
 /**
@@ -30,8 +37,14 @@ export function siteRoutes(opts: SiteRouteOptions = {}): Record<string, Route> {
     // The loader's URL is stable, so it must be revalidated; chunks are content-hashed.
     const path = pathOf(req);
     const immutable = path.startsWith('/widget-chunks/');
-    const ok = await sendFile(req, res, WIDGET_DIR, path, { cors: true, cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
-    if (!ok) notFound(res, 'The widget is not built: run `npm run build:widget` (npm start does it for you).');
+    const ok = await sendFile(req, res, WIDGET_DIR, path, {
+      cors: true,
+      cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      hidden: opts.production ? isSourceMap : undefined,
+    });
+    if (ok) return;
+    if (opts.production && isSourceMap(path)) return notFound(res, 'Not found');
+    notFound(res, 'The widget is not built: run `npm run build:widget` (npm start does it for you).');
   };
   const toDemo: Route = async (req, res) => {
     const path = pathOf(req);
