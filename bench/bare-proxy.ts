@@ -17,7 +17,7 @@ export interface BareProxy {
  */
 export async function startBareProxy(modelUrl: string): Promise<BareProxy> {
   const openai = new OpenAI({ apiKey: 'bench', baseURL: modelUrl, maxRetries: 0 });
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     void (async () => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       res.flushHeaders();

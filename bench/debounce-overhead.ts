@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { lastUserText } from '../api/src/model-server/default-responder.ts';
+import { lastUserText } from '../api/src/model-server/last-user-text.ts';
 import type { TestHeed } from '../test/support/harness.ts';
 import { rounded, sleep, summarize, type Summary } from './stats.ts';
 import { describeSettings, serviceLogNote, settingsOf, type StackSettings } from './stack.ts';

@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from './config.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate, pendingMigrationNames } from './db/migrate.ts';
 import { seedDemoSite } from './db/seed-demo.ts';
 import { startModelServer } from './model-server/server.ts';
 import { createServices, type Services } from './services.ts';
@@ -7,7 +7,8 @@ import { recoverTitleLeases } from './titles/title-claims.ts';
 
 /**
  * What every process does first: validate the environment, bring the database schema up
- * to date (concurrent starters are safe), connect, and recover title generations whose
+ * to date (concurrent starters are safe; in production only with HEED_AUTO_MIGRATE=1, otherwise
+ * a pending migration refuses the start), connect, and recover title generations whose
  * lease expired. Without any model configured, a local demo model answers so the product
  * works on a fresh machine — except in production, where that is refused unless
  * HEED_DEMO_MODEL=1 asks for it.
@@ -19,7 +20,18 @@ export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services
   if (noModel && config.NODE_ENV === 'production' && config.HEED_DEMO_MODEL !== '1') {
     throw new Error('No model configured in production: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider), or HEED_DEMO_MODEL=1 to answer with the demo model on purpose.');
   }
-  await migrate(config.DATABASE_URL, { log: (line) => console.log(`[heed] ${line}`) });
+  const log = (line: string) => console.log(`[heed] ${line}`);
+  // Production changes its schema in a release step (`npm run db:migrate`), so a rollout never
+  // migrates under the previous version's processes by accident.
+  if (config.NODE_ENV === 'production' && config.HEED_AUTO_MIGRATE !== '1') {
+    const pending = await pendingMigrationNames(config.DATABASE_URL, { log });
+    if (pending.length > 0) {
+      const count = pending.length === 1 ? '1 migration is' : `${pending.length} migrations are`;
+      throw new Error(`${count} pending (${pending.join(', ')}): run npm run db:migrate, or set HEED_AUTO_MIGRATE=1`);
+    }
+  } else {
+    await migrate(config.DATABASE_URL, { log });
+  }
 
   let closeModel = async () => {};
   if (noModel) {

@@ -39,6 +39,8 @@ export const configSchema = z
     STREAM_TICKET_TTL_MS: z.coerce.number().int().min(1000).default(120_000),
     /** production only: answer with the local demo model when no model is configured (never by default) */
     HEED_DEMO_MODEL: optional(z.enum(['0', '1'])),
+    /** production only: apply pending migrations at start-up instead of refusing to start (development and test always do) */
+    HEED_AUTO_MIGRATE: optional(z.enum(['0', '1'])),
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_BASE_URL: z.string().url().optional(),
     OPENAI_MODEL: z.string().default('gpt-4o-mini'),

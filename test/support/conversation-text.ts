@@ -13,7 +13,7 @@ export function promptMessages(req: RecordedRequest): { role: string; content: s
 export function finalTurn(req: RecordedRequest): string {
   const messages = promptMessages(req);
   const last = messages.at(-1);
-  if (!last || last.role !== 'user') throw new Error('the request does not end with a user turn');
+  if (last?.role !== 'user') throw new Error('the request does not end with a user turn');
   return last.content;
 }
 

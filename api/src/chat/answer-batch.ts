@@ -1,10 +1,6 @@
-import type OpenAI from 'openai';
-import type { Db } from '../db/client.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import type { Keys, Redis } from '../redis/client.ts';
 import { runCost } from '../limits/run-cost.ts';
 import { spendCapReached } from '../limits/site-usage.ts';
-import type { Price } from '../titles/pricing.ts';
+import type { AnswerDeps } from './answer-deps.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FenceLostError } from './fence.ts';
 import { completeRun, failRun, renewRunLease } from './finish-run.ts';
@@ -13,25 +9,6 @@ import type { ConversationLock } from './lock.ts';
 import { ReplyFailedError } from './model-stream.ts';
 import { ReplyRelay } from './reply-relay.ts';
 import { runToolLoop } from './tool-loop.ts';
-
-export interface AnswerDeps {
-  db: Db;
-  redis: Redis;
-  keys: Keys;
-  bus: EventBus;
-  openai: OpenAI;
-  model: string;
-  leaseMs: number;
-  maxAttempts: number;
-  timeoutMs: number;
-  maxTokens: number;
-  tokenBudget: number;
-  /** price of `model`, for each run's cost */
-  price: Price;
-  /** daily spend cap of sites without their own (SPEND_CAP_USD_PER_DAY) */
-  spendCapUsd: number;
-  log: (line: string, extra?: unknown) => void;
-}
 
 /** `awaiting_input`: the reply is a question (request_user_input); the visitor's answer starts the next run. */
 export type AnswerOutcome = 'completed' | 'awaiting_input' | 'failed' | 'lost';

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { contextSections, type OpenQuestion, type OpenTodo, type RecallHit } from './context-sections.ts';
+import { contextSections, type OpenTodo, type RecallHit } from './context-sections.ts';
 import { pendingTurn } from './pending-turn.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { toolResult, userInputArguments } from './tools.ts';

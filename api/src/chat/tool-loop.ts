@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { AnswerDeps } from './answer-batch.ts';
+import type { AnswerDeps } from './answer-deps.ts';
 import { applyToolCalls } from './apply-tool-calls.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { EmptyReplyError } from './model-errors.ts';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, reserveTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
-import { listMigrations, migrate } from './migrate.ts';
+import { listMigrations, migrate, pendingMigrationNames } from './migrate.ts';
 
 const created: TestDatabase[] = [];
 afterEach(async () => {
@@ -112,3 +112,35 @@ describe('migrate', () => {
     expect(locks).toEqual([]);
   });
 });
+
+describe('pendingMigrationNames', () => {
+  it('lists every migration for a missing database or a database never migrated, creating nothing', async () => {
+    const names = (await listMigrations()).map((m) => m.name);
+    const { url } = freshDatabase();
+
+    expect(await pendingMigrationNames(url)).toEqual(names);
+    const exists = await query(withDb(url, 'postgres'), 'SELECT 1 FROM pg_database WHERE datname = $1', [new URL(url).pathname.slice(1)]);
+    expect(exists).toEqual([]);
+
+    await query(withDb(url, 'postgres'), `CREATE DATABASE ${pg.escapeIdentifier(new URL(url).pathname.slice(1))}`);
+    expect(await pendingMigrationNames(url)).toEqual(names);
+    expect(await query(url, "SELECT to_regclass('_prisma_migrations')::text AS found")).toEqual([{ found: null }]);
+  });
+
+  it('lists only what is left after a partial history, and nothing once migrated', async () => {
+    const database = await createTestDatabase();
+    created.push(database);
+    const names = (await listMigrations()).map((m) => m.name);
+    expect(await pendingMigrationNames(database.url)).toEqual([]);
+
+    await query(database.url, 'DELETE FROM _prisma_migrations WHERE migration_name = $1', [names.at(-1)]);
+
+    expect(await pendingMigrationNames(database.url)).toEqual([names.at(-1)]);
+  });
+});
+
+function withDb(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +54,7 @@ export interface MigrationFile {
  * const names = (await listMigrations()).map((m) => m.name);
  */
 export async function listMigrations(dir: string = MIGRATIONS_DIR): Promise<MigrationFile[]> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
@@ -106,6 +107,36 @@ export async function migrate(
       // Closing the session releases the lock anyway; never let this hide the original error.
       await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]).catch(() => {});
     }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The names of the migrations `migrate()` would apply, in order, without applying or creating
+ * anything: all of them when the database or its `_prisma_migrations` table does not exist yet.
+ * Refuses as `migrate()` does when the recorded history disagrees with the folder.
+ *
+ * @example
+ * const pending = await pendingMigrationNames(env.DATABASE_URL); // ['20261130231240_security']
+ */
+export async function pendingMigrationNames(
+  databaseUrl: string,
+  opts: { log?: (line: string) => void } = {},
+): Promise<string[]> {
+  const migrations = await listMigrations();
+  const all = migrations.map((m) => m.name);
+  let client: pg.Client;
+  try {
+    client = await connect(databaseUrl);
+  } catch (error) {
+    if (errorCode(error) === INVALID_CATALOG_NAME) return all;
+    throw error;
+  }
+  try {
+    const { rows } = await client.query<{ found: string | null }>("SELECT to_regclass('_prisma_migrations')::text AS found");
+    if (!rows[0]?.found) return all;
+    return (await pendingMigrations(client, migrations, opts.log ?? (() => {}))).map((m) => m.name);
   } finally {
     await client.end();
   }

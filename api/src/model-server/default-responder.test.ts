@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultResponder, demoReply, lastUserText, unansweredItems } from './default-responder.ts';
+import { defaultResponder, demoReply, unansweredItems } from './default-responder.ts';
+import { lastUserText } from './last-user-text.ts';
 
 describe('demoReply', () => {
   it('echoes at most the first 200 characters', () => {

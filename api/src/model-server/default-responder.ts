@@ -1,5 +1,6 @@
 import type { ChatRequestMessage, Responder } from './types.ts';
 import { demoTitleReply, isTitleRequest } from './demo-title.ts';
+import { lastUserText } from './last-user-text.ts';
 
 /**
  * The demo model: deterministic replies that prove which input they answer. A plain last user message
@@ -38,15 +39,6 @@ export function trailingToolAnswer(messages: readonly ChatRequestMessage[] | und
   } catch {
     return last.content;
   }
-}
-
-/** The text of the last `user` message; text parts of multi-part content are joined. */
-export function lastUserText(messages: readonly ChatRequestMessage[] | undefined): string {
-  const last = Array.isArray(messages) ? messages.findLast((m) => m?.role === 'user') : undefined;
-  const content = last?.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.flatMap((part) => (part?.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
 }
 
 const LIST_MARKER = /^\s*(?:\d+[.)]|[-*•])\s+/;

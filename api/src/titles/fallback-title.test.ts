@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { fallbackTitle, TITLE_MAX } from './fallback-title.ts';
+import { TITLE_MAX } from '../shared/title-limits.ts';
+import { fallbackTitle } from './fallback-title.ts';
 
 const codePoints = (s: string) => Array.from(s).length;
 /** User-perceived characters, as a reader counts them. */

@@ -1,7 +1,5 @@
 import { truncateOnWord } from '../shared/excerpt.ts';
-
-/** Longest title, in characters. */
-export const TITLE_MAX = 64;
+import { TITLE_MAX } from '../shared/title-limits.ts';
 
 /**
  * The immediate title of a conversation: its first message, whitespace collapsed, cut on a

@@ -1,5 +1,5 @@
 import { cutOnWord } from '../shared/excerpt.ts';
-import { TITLE_MAX } from './fallback-title.ts';
+import { TITLE_MAX } from '../shared/title-limits.ts';
 
 // Invisible characters a model (or a pasted string) can carry: zero-width spaces and joiners
 // outside emoji sequences are kept by the segmenter, so only the ones that never render are dropped.

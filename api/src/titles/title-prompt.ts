@@ -1,6 +1,6 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { TITLE_MAX } from './fallback-title.ts';
+import { TITLE_MAX } from '../shared/title-limits.ts';
 import { redact } from './redact.ts';
 import type { TitleInput } from './title-input.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TITLE_MAX } from '../titles/fallback-title.ts';
+import { TITLE_MAX } from '../shared/title-limits.ts';
 
 /** Longest message a visitor can send, in characters. */
 export const MESSAGE_MAX = 4000;

@@ -1,4 +1,4 @@
-import { TITLE_MAX } from '../../../api/src/titles/fallback-title.ts';
+import { TITLE_MAX } from '../../../api/src/shared/title-limits.ts';
 
 export { TITLE_MAX };
 

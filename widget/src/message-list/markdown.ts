@@ -15,7 +15,7 @@ const bareTag = /^<\/?([a-z][a-z0-9]*)\s*\/?>$/i;
  * around a stray `<Enter>` that an allow-list would otherwise drop with its content.
  */
 function rawHtml({ text, block }: Tokens.HTML | Tokens.Tag): string {
-  const name = bareTag.exec(text.trim())?.[1]!;
+  const name = bareTag.exec(text.trim())?.[1];
   if (name && Object.hasOwn(allowedElements(defaultPolicy), name.toLowerCase())) return text;
   return block ? `<p>${escapeHtml(text.trim()).replace(/\n/g, '<br>')}</p>` : escapeHtml(text);
 }

@@ -64,6 +64,7 @@ export class HeedPanel extends HeedElement {
   @state() private measured: Layout = 'wide';
   @query('heed-composer') private composer?: HeedComposer;
 
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a reactive controller works by registering itself with the host
   private readonly sync = new StoreController(this, () => this.store);
   private readonly resize = new ResizeObserver(([entry]) => {
     if (entry) this.measured = entry.contentRect.width < NARROW_BELOW_PX ? 'narrow' : 'wide';

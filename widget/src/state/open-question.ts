@@ -21,7 +21,7 @@ export interface OpenQuestion {
 export function openQuestion(conversation: ConversationView | undefined, thread: readonly ThreadMessage[] | undefined): OpenQuestion | null {
   if (!conversation || !thread) return null;
   const request = thread.findLast((m) => m.inputRequest)?.inputRequest;
-  if (!request || request.status !== 'open') return null;
+  if (request?.status !== 'open') return null;
   if (conversation.inputRequest !== undefined && conversation.inputRequest?.id !== request.id) return null;
   return {
     id: request.id,

@@ -1,0 +1,25 @@
+import type OpenAI from 'openai';
+import type { Db } from '../db/client.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { Keys, Redis } from '../redis/client.ts';
+import type { Price } from '../titles/pricing.ts';
+
+/** What answering a batch needs: stores, the model client, and the limits of one run. */
+export interface AnswerDeps {
+  db: Db;
+  redis: Redis;
+  keys: Keys;
+  bus: EventBus;
+  openai: OpenAI;
+  model: string;
+  leaseMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  maxTokens: number;
+  tokenBudget: number;
+  /** price of `model`, for each run's cost */
+  price: Price;
+  /** daily spend cap of sites without their own (SPEND_CAP_USD_PER_DAY) */
+  spendCapUsd: number;
+  log: (line: string, extra?: unknown) => void;
+}
