@@ -82,6 +82,30 @@ test('the README snippet on a third-party page: launcher, a send, the whole stre
   await page.close();
 });
 
+test('when the server drops every connection mid-reply, the widget reconnects by itself with a new ticket and shows the whole reply once', async () => {
+  const host = await startHostSite({ '/': hostPage(widgetTag(site.heed.url)), '/host.js': HOST_JS });
+  hosts.push(host);
+  const { page, failed } = await visit(host.url);
+  const tickets: string[] = [];
+  page.on('request', (req) => req.url().includes('/trpc/events.subscribe') && tickets.push(new URL(req.url()).searchParams.get('connectionParams') ?? ''));
+  await page.getByRole('button', { name: 'Open chat' }).click();
+  const text = Array.from({ length: 30 }, (_, i) => `chunk${i}`).join(' ');
+  site.heed.model.script({ text, chunkSize: 8, chunkDelayMs: 80 });
+  await site.send(page, 'Stream through a network blip');
+  await page.getByText('chunk2', { exact: false }).waitFor();
+  site.heed.server.closeAllConnections();
+  const dialog = page.getByRole('dialog', { name: 'Chat' });
+  await dialog.getByText(text, { exact: true }).waitFor({ timeout: 20_000 });
+  expect(await dialog.getByText(text, { exact: true }).count()).toBe(1);
+  // a new connection, with a ticket of its own (never the visitor token)
+  expect(tickets.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(tickets).size).toBe(tickets.length);
+  const token = await page.evaluate((key) => localStorage.getItem(key), site.storageKey('visitor'));
+  expect(tickets.some((t) => t.includes(token!))).toBe(false);
+  expect(failed.filter((f) => !f.startsWith('console'))).toEqual([]);
+  await page.close();
+});
+
 test('a host page with a strict CSP (no inline script or style; scripts and connections only from itself and Heed) runs the widget, sanitizer fallback included', async () => {
   const heedOrigin = new URL(site.heed.url).origin;
   const csp = `default-src 'self'; script-src 'self' ${heedOrigin}; connect-src ${heedOrigin}; style-src 'self'; img-src 'self'`;
