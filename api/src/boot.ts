@@ -62,7 +62,8 @@ export function onShutdown(stop: () => Promise<void>): void {
     if (stopping) return;
     stopping = true;
     console.log(`[heed] ${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // runs hand their batches over at once (stop({ release: true })), so this bound is rarely reached
+    const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
     stop().then(() => process.exit(0), (err) => (console.error(err), process.exit(1)));
   };

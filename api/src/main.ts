@@ -33,6 +33,6 @@ onShutdown(async () => {
     s?.close();
     s?.closeAllConnections();
   }
-  await Promise.all([worker.stop(), titles.stop()]);
+  await Promise.all([worker.stop({ release: true }), titles.stop()]);
   await close();
 });

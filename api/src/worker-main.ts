@@ -10,6 +10,6 @@ const titles = startTitleTimer(services);
 console.log(`[heed] worker ${worker.id} started`);
 
 onShutdown(async () => {
-  await Promise.all([worker.stop(), titles.stop()]);
+  await Promise.all([worker.stop({ release: true }), titles.stop()]);
   await close();
 });

@@ -3,17 +3,23 @@ import { spendCapReached } from '../limits/site-usage.ts';
 import type { AnswerDeps } from './answer-deps.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FenceLostError } from './fence.ts';
-import { completeRun, failRun, renewRunLease } from './finish-run.ts';
+import { completeRun, failRun, releaseRun, renewRunLease } from './finish-run.ts';
 import { loadContext } from './load-context.ts';
 import type { ConversationLock } from './lock.ts';
 import { ReplyFailedError } from './model-stream.ts';
 import { ReplyRelay } from './reply-relay.ts';
 import { runToolLoop } from './tool-loop.ts';
 
-/** `awaiting_input`: the reply is a question (request_user_input); the visitor's answer starts the next run. */
-export type AnswerOutcome = 'completed' | 'awaiting_input' | 'failed' | 'lost';
+/**
+ * `awaiting_input`: the reply is a question (request_user_input); the visitor's answer
+ * starts the next run. `released`: the worker is shutting down and handed the batch over.
+ */
+export type AnswerOutcome = 'completed' | 'awaiting_input' | 'failed' | 'lost' | 'released';
 
 class LeaseLostError extends Error {}
+
+/** The reason a shutting-down worker aborts its runs with (`ReplyWorker.stop({ release: true })`). */
+export class ReleaseRun extends Error {}
 
 /**
  * Answers one claimed batch: builds the context, talks with the model (streaming, with the
@@ -22,8 +28,11 @@ class LeaseLostError extends Error {}
  * (`spend_cap`) without any model call. Never throws for a model or lease problem: the
  * outcome says what happened.
  */
-export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock): Promise<AnswerOutcome> {
+export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock, shutdown?: AbortSignal): Promise<AnswerOutcome> {
   const abort = new AbortController();
+  const release = () => abort.abort(new ReleaseRun('released'));
+  if (shutdown?.aborted) release();
+  shutdown?.addEventListener('abort', release, { once: true });
   let status: 'claimed' | 'streaming' = 'claimed';
   const heartbeat = setInterval(() => {
     void (async () => {
@@ -43,11 +52,12 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
     status = 'streaming';
     if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status))) return 'lost';
     const reply = await runToolLoop(deps, batch, messages, { signal: abort.signal, relay });
-    if (abort.signal.aborted) return 'lost';
+    if (abort.signal.aborted) return handOver(deps, batch, abort.signal);
     await completeRun(deps.db, deps.bus, batch, { ...reply, cost: runCost(deps.price, reply, messages) });
     return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
-    if (err instanceof FenceLostError || abort.signal.aborted) {
+    if (abort.signal.aborted) return handOver(deps, batch, abort.signal);
+    if (err instanceof FenceLostError) {
       deps.log(`run ${batch.runId} lost its lease; a newer run answers the batch`);
       return 'lost';
     }
@@ -61,7 +71,18 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
       throw writeErr;
     }
   } finally {
+    shutdown?.removeEventListener('abort', release);
     clearInterval(heartbeat);
     await relay.clear().catch(() => undefined);
   }
+}
+
+/** An aborted run: released by a shutdown (the batch goes to another worker now), or its lease was lost. */
+async function handOver(deps: AnswerDeps, batch: ClaimedBatch, signal: AbortSignal): Promise<AnswerOutcome> {
+  if (!(signal.reason instanceof ReleaseRun) || !(await releaseRun(deps.db, batch))) {
+    deps.log(`run ${batch.runId} lost its lease; a newer run answers the batch`);
+    return 'lost';
+  }
+  deps.log(`run ${batch.runId} released by a shutting-down worker; another worker takes the batch over now`);
+  return 'released';
 }

@@ -43,7 +43,7 @@ export async function claimBatch(
       if (live) throw new NothingToClaim();
 
       await tx.$executeRaw`
-        UPDATE "Run" SET status = 'abandoned', error = 'lease_expired', "endedAt" = now()
+        UPDATE "Run" SET status = 'abandoned', error = coalesce(error, 'lease_expired'), "endedAt" = now()
         WHERE "conversationId" = ${opts.conversationId}::uuid AND status IN ('claimed', 'streaming')`;
 
       await tx.$executeRaw`

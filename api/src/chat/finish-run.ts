@@ -142,3 +142,18 @@ export async function renewRunLease(db: Db, batch: ClaimedBatch, leaseMs: number
       AND r.status IN ('claimed', 'streaming')`;
   return n === 1;
 }
+
+/**
+ * Hands a run's batch back at once (graceful shutdown): its lease ends now, so the batch
+ * is due and the next worker's claim retires this run and takes its claimed messages, with
+ * a higher fence, without waiting out the lease. Fenced like every write: a run that
+ * already lost the conversation changes nothing. Returns whether it released.
+ */
+export async function releaseRun(db: Db, batch: ClaimedBatch): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Run" r SET "leaseUntil" = now(), error = 'released'
+    FROM "Conversation" c
+    WHERE r.id = ${batch.runId}::uuid AND c.id = r."conversationId" AND c.fence = r.fence
+      AND r.status IN ('claimed', 'streaming')`;
+  return n === 1;
+}

@@ -40,6 +40,8 @@ export class ReplyWorker {
   /** a wake-up that arrived while polling; the next sleep returns at once */
   private woken = false;
   private loop: Promise<void> | null = null;
+  /** aborted by `stop({ release: true })`: runs in flight hand their batches over */
+  private readonly shutdown = new AbortController();
 
   constructor(private readonly opts: WorkerOptions) {}
 
@@ -49,10 +51,15 @@ export class ReplyWorker {
     this.loop = this.run();
   }
 
-  /** Stops claiming new batches and waits for the runs in flight to finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming new batches and waits for the runs in flight: to finish, or, with
+   * `release` (a SIGTERM), to hand their batches back at once so another worker answers them
+   * now instead of after the lease (the visitor sees the reply start over there).
+   */
+  async stop(opts: { release?: boolean } = {}): Promise<void> {
     this.running = false;
     this.wake();
+    if (opts.release) this.shutdown.abort();
     await this.loop;
     await Promise.allSettled(this.active.values());
     await this.opts.subscriber.unsubscribe(this.opts.keys.scheduleChannel()).catch(() => undefined);
@@ -111,8 +118,13 @@ export class ReplyWorker {
       }
       const batch = await claimBatch(this.opts.db, this.opts.bus, { conversationId, workerId: this.id, leaseMs: this.opts.leaseMs });
       if (!batch) return void (await this.opts.limits.refundModelRun(owner));
-      const outcome = await answerBatch(this.opts, batch, lock);
+      const outcome = await answerBatch(this.opts, batch, lock, this.shutdown.signal);
       this.opts.onRun?.(conversationId, outcome);
+      if (outcome === 'released') {
+        await lock.release().catch(() => undefined);
+        // the batch is due now: wake the other workers rather than let them wait for a poll
+        await this.opts.redis.publish(this.opts.keys.scheduleChannel(), conversationId).catch(() => undefined);
+      }
     } finally {
       await lock.release().catch(() => undefined);
     }
