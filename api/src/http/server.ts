@@ -5,7 +5,7 @@ import { appRouter } from '../trpc/app-router.ts';
 import { createContextFactory } from '../trpc/trpc.ts';
 import { applyCors } from './cors.ts';
 import { applySecurityHeaders } from './security-headers.ts';
-import { checkHealth } from './health.ts';
+import { checkHealth, checkReadiness } from './health.ts';
 import { CRON_TITLES_PATH, cronTitlesRoute } from './cron-titles.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
@@ -27,7 +27,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /**
- * The one HTTP server of an API process: /trpc (visitor API, SSE included), /healthz,
+ * The one HTTP server of an API process: /trpc (visitor API, SSE included), /healthz
+ * (liveness), /readyz (readiness: stores reachable, migrations current),
  * /api/cron/titles (a title pass, secret-protected), and any extra routes (the widget
  * bundle, the demo pages) keyed by path prefix.
  */
@@ -67,8 +68,8 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
         if (applyCors(req, res)) return;
         return trpc(req, res);
       }
-      if (path === '/healthz') {
-        const health = await checkHealth(s);
+      if (path === '/healthz' || path === '/readyz') {
+        const health = path === '/healthz' ? await checkHealth(s) : await checkReadiness(s);
         res.writeHead(health.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         return res.end(JSON.stringify(health));
       }
