@@ -70,7 +70,7 @@ export class DemoSite {
   }
 
   /** The key under which the widget keeps `kind` for the demo site in the shop's storage. */
-  storageKey(kind: 'visitor' | 'view'): string {
+  storageKey(kind: 'visitor' | 'view' | 'outbox'): string {
     return storageKey(kind, 'demo', `${this.heed.url}/`);
   }
 }

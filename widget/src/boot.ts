@@ -25,19 +25,27 @@ export interface EmbedConfig {
 /**
  * The first chunk's work: find or create `<heed-widget>`, start the store (session,
  * conversations, event stream), install `window.Heed` and replay the calls queued before
- * load, and publish the counts to the host page. The panel loads on first open.
+ * load, and publish the counts to the host page. The panel loads on first open; the send
+ * queue (`ThreadSync`) loads earlier when storage holds sends an earlier page left unsent.
  */
 export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as never): HeedWidget | null {
   if (!config.site) {
     console.error('[heed] the script tag needs data-site="YOUR_SITE_KEY"');
     return null;
   }
-  const store = new HeedStore({ api: createTrpcApi(config.api), siteKey: config.site, tokens: tokenStorage(config.api) });
+  const outboxKey = storageKey('outbox', config.site, config.api);
+  const store = new HeedStore({ api: createTrpcApi(config.api), siteKey: config.site, tokens: tokenStorage(config.api), outboxKey });
   const widget = mount(config);
   widget.store = store;
 
   wireHost({ store, widget, signals: { documentTitle: config.documentTitle, appBadge: config.appBadge }, w });
   void store.start();
+  try {
+    // sends an earlier page left unacknowledged go out even if the panel never opens here
+    if (localStorage.getItem(outboxKey)) void import('./state/thread-sync.ts').then((m) => new m.ThreadSync(store));
+  } catch {
+    // storage unavailable: nothing was kept
+  }
   resumeView(widget, storageKey('view', config.site, config.api));
   return widget;
 }

@@ -31,6 +31,7 @@ export function wireHost(opts: { store: HeedStore; widget: HeedWidget; signals?:
   };
   store.subscribe(update);
   update();
+  // only sends storage could not keep (ThreadSync keeps the rest for the next page)
   addEventListener('beforeunload', (e) => store.unsent() && e.preventDefault());
   for (const args of Array.from(queued)) command(...(Array.from(args) as [string, ...unknown[]]));
   return command;

@@ -16,6 +16,8 @@ export interface StoreState {
   siteName: string | null;
   /** the first conversation list has arrived */
   ready: boolean;
+  /** the session's visitor (known once it started; another after `identify`) */
+  visitorId: string | null;
 }
 
 export interface StoreOptions {
@@ -23,6 +25,8 @@ export interface StoreOptions {
   siteKey: string;
   /** where the visitor token lives between visits (localStorage in the page) */
   tokens?: { read(siteKey: string): string | undefined; write(siteKey: string, token: string): void };
+  /** where unacknowledged sends wait across reloads (a localStorage key, see `OutboxStorage`); without it they live in memory */
+  outboxKey?: string;
 }
 
 /** Longest wait between two attempts to start a session that failed. */
@@ -42,9 +46,9 @@ const RECHECK_MS = 5_000;
  * await store.start();
  */
 export class HeedStore {
-  state: StoreState = { conversations: [], threads: new Map(), replies: new Map(), connection: 'connecting', siteName: null, ready: false };
+  state: StoreState = { conversations: [], threads: new Map(), replies: new Map(), connection: 'connecting', siteName: null, ready: false, visitorId: null };
   readonly api: HeedApi;
-  /** set by ThreadSync: whether a send is still unacknowledged */
+  /** set by ThreadSync: whether an unacknowledged send would be lost on unload (storage could not keep it) */
   unsent: () => boolean = () => false;
 
   private readonly listeners = new Set<(state: StoreState) => void>();
@@ -59,7 +63,7 @@ export class HeedStore {
   private identity: Identity | null = null;
   private readonly told = new Set<string>();
 
-  constructor(private readonly opts: StoreOptions) {
+  constructor(readonly opts: StoreOptions) {
     this.api = opts.api;
   }
 
@@ -185,7 +189,7 @@ export class HeedStore {
       const { cursor, conversations } = await api.listConversations();
       if (this.stopped) return;
       this.attempts = 0;
-      this.set({ conversations, siteName: session.site.name, ready: true });
+      this.set({ conversations, siteName: session.site.name, ready: true, visitorId: session.visitorId });
       this.unsubscribe?.();
       this.unsubscribe = api.subscribe(cursor, {
         onEvent: (e) => this.apply(e),

@@ -1,8 +1,12 @@
 import { OfflineError } from './heed-api.ts';
 import { markAnswered, mergeMessages, setMessageStates } from './thread-merge.ts';
 import { sendWait, type SendWait } from './send-wait.ts';
+import { OutboxStorage, type StoredSend } from './outbox-storage.ts';
 import type { HeedStore } from './store.ts';
 import type { ThreadMessage, VisitorEvent } from './types.ts';
+
+/** The one ThreadSync of each store: the panel and the first chunk's outbox check share it. */
+const instances = new WeakMap<HeedStore, ThreadSync>();
 
 /**
  * The threads half of the store, loaded with the panel: opened threads and their
@@ -11,30 +15,64 @@ import type { ThreadMessage, VisitorEvent } from './types.ts';
  * 429 (a rate limit, a full pending batch) stays queued, with every send behind it: each
  * shows when it goes out (`retryAt`), and the queue resumes by itself then, in order.
  *
+ * With the store's `outboxKey`, the queue is also kept in storage (`OutboxStorage`), per
+ * site, API and visitor: after a reload, or in another tab, the visitor's unacknowledged
+ * sends show as pending again and go out once, in order; one tab at a time delivers them
+ * (a Web Lock), re-reading the stored queue under the lock, so a send another tab
+ * delivered is never sent again. Only sends storage refused keep `store.unsent()` true.
+ * Constructing it twice for one store returns the first instance.
+ *
  * @example const threads = new ThreadSync(store); threads.send(conversationId, 'Hello');
  */
 export class ThreadSync {
   /** sends not yet acknowledged, in the order the visitor made them */
   private outbox: ThreadMessage[] = [];
+  /** `clientMessageId`s of the outbox sends that storage holds */
+  private readonly saved = new Set<string>();
+  private readonly storage: OutboxStorage | null = null;
+  /** the visitor whose stored sends this tab shows and delivers */
+  private visitorId: string | null = null;
   /** a delivery loop is running (sends go one at a time, in order) */
   private draining = false;
+  /** something asked for delivery while the loop was finishing: look once more */
+  private again = false;
   /** the server asked the queue to wait (429) until `until` (ms since epoch) */
   private held: { until: number; untilReply: boolean; timer: ReturnType<typeof setTimeout> } | null = null;
   /** refusals in a row that named no time (backoff) */
   private refusals = 0;
 
   constructor(private readonly store: HeedStore) {
+    const existing = instances.get(store);
+    // biome-ignore lint/correctness/noConstructorReturn: one queue per store, whoever asks first
+    if (existing) return existing;
+    instances.set(store, this);
+    this.storage = store.opts.outboxKey ? new OutboxStorage(store.opts.outboxKey) : null;
     store.onEvent((e) => this.apply(e));
-    // Back online (the browser says so, or the stream reconnected): deliver what waited.
-    store.subscribe((s) => s.connection !== 'offline' && this.flush());
-    store.unsent = () => this.outbox.length > 0;
+    store.subscribe((s) => {
+      if (s.visitorId !== this.visitorId) this.changeVisitor(s.visitorId);
+      // Back online (the browser says so, or the stream reconnected): deliver what waited.
+      if (s.connection !== 'offline') this.flush();
+    });
+    this.storage?.onChange(() => {
+      this.adopt();
+      this.flush();
+    });
+    store.unsent = () => this.outbox.some((m) => !this.saved.has(m.clientMessageId!));
+    this.changeVisitor(store.state.visitorId);
+    this.flush();
+  }
+
+  /** How many sends wait for the server's acknowledgement. */
+  get queued(): number {
+    return this.outbox.length;
   }
 
   /** Loads a thread's newest messages, keeping anything already shown (optimistic sends, events). */
   async load(conversationId: string): Promise<void> {
     const { conversation, messages } = await this.store.api.getConversation(conversationId);
     this.store.put(conversation);
-    this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], messages));
+    const queued = this.outbox.filter((m) => m.conversationId === conversationId);
+    this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], [...messages, ...queued]));
   }
 
   /** Starts an empty thread for a conversation just created. */
@@ -49,25 +87,9 @@ export class ThreadSync {
    * answers that input request: once the server has it, the question shows as answered.
    */
   send(conversationId: string, content: string, answersRequestId?: string): ThreadMessage {
-    const clientMessageId = crypto.randomUUID();
-    const message: ThreadMessage = {
-      id: `local:${clientMessageId}`,
-      seq: '',
-      conversationId,
-      role: 'user',
-      content,
-      clientMessageId,
-      state: 'pending',
-      provenance: null,
-      runId: null,
-      error: null,
-      createdAt: new Date().toISOString(),
-      inputRequest: null,
-      pending: true,
-      answersRequestId,
-      ...(this.held ? { retryAt: this.held.until } : {}),
-    };
+    const message = this.pendingCopy({ clientMessageId: crypto.randomUUID(), conversationId, content, answersRequestId, createdAt: new Date().toISOString() });
     this.outbox = [...this.outbox, message];
+    this.save(message);
     this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], [message]));
     this.flush();
     return message;
@@ -97,9 +119,73 @@ export class ThreadSync {
     }
   }
 
-  /** Starts delivering the queue unless it already is being delivered. */
+  /** A new session's visitor: this tab now shows and delivers that visitor's stored sends. */
+  private changeVisitor(visitorId: string | null): void {
+    this.visitorId = visitorId;
+    // sends typed before the session started belong to its visitor
+    for (const m of this.outbox) this.save(m);
+    this.adopt();
+  }
+
+  /** Keeps a send in storage (once the visitor is known); unsaved, it makes `unsent()` true. */
+  private save(m: ThreadMessage): void {
+    const id = m.clientMessageId!;
+    if (!this.storage || !this.visitorId || this.saved.has(id)) return;
+    const { conversationId, content, answersRequestId, createdAt } = m;
+    if (this.storage.add({ visitorId: this.visitorId, clientMessageId: id, conversationId, content, answersRequestId, createdAt })) this.saved.add(id);
+  }
+
+  /**
+   * Makes the queue the stored one, for this visitor: sends another tab (or the page
+   * before a reload) kept join it as pending, sends another tab delivered leave it, sends
+   * storage never took stay at the end. Storage unreadable: the queue stays as it is.
+   */
+  private adopt(): void {
+    const stored = this.visitorId ? this.storage?.read()?.filter((s) => s.visitorId === this.visitorId) : undefined;
+    if (!stored) return;
+    const mine = new Map(this.outbox.map((m) => [m.clientMessageId!, m]));
+    const kept = stored.map((s) => mine.get(s.clientMessageId) ?? this.restore(s));
+    const wasSaved = new Set(this.saved);
+    this.saved.clear();
+    for (const s of stored) this.saved.add(s.clientMessageId);
+    // a send that was stored and is not any more was delivered by another tab (or is another visitor's)
+    const neverStored = this.outbox.filter((m) => !wasSaved.has(m.clientMessageId!) && !this.saved.has(m.clientMessageId!));
+    this.outbox = [...kept, ...neverStored];
+  }
+
+  /** A stored send shown again as pending (in its thread, if that thread is open). */
+  private restore(s: StoredSend): ThreadMessage {
+    const message = this.pendingCopy(s);
+    this.update(s.conversationId, (t) => mergeMessages(t, [message]));
+    return message;
+  }
+
+  /** The visitor's optimistic copy of a send, shown pending until the server has it. */
+  private pendingCopy(s: Omit<StoredSend, 'visitorId'>): ThreadMessage {
+    return {
+      id: `local:${s.clientMessageId}`,
+      seq: '',
+      conversationId: s.conversationId,
+      role: 'user',
+      content: s.content,
+      clientMessageId: s.clientMessageId,
+      state: 'pending',
+      provenance: null,
+      runId: null,
+      error: null,
+      createdAt: s.createdAt,
+      inputRequest: null,
+      pending: true,
+      answersRequestId: s.answersRequestId,
+      ...(this.held ? { retryAt: this.held.until } : {}),
+    };
+  }
+
+  /** Starts delivering the queue unless it already is being delivered (or cannot be now). */
   private flush(): void {
-    void this.drain();
+    if (this.outbox.length === 0 || this.store.state.connection === 'offline' || this.held) return;
+    if (this.draining) this.again = true;
+    else void this.drain();
   }
 
   /**
@@ -111,18 +197,31 @@ export class ThreadSync {
     if (this.draining) return;
     this.draining = true;
     try {
-      while (this.outbox.length > 0 && this.store.state.connection !== 'offline' && !this.held) {
-        if (!(await this.deliver(this.outbox[0]!))) break;
-      }
+      const run = async () => {
+        // under the lock, the stored queue is the truth: another tab may have delivered some of it
+        while ((this.adopt(), this.outbox.length > 0) && this.store.state.connection !== 'offline' && !this.held) {
+          if (!(await this.deliver(this.outbox[0]!))) break;
+        }
+      };
+      await (this.storage && this.visitorId ? this.storage.exclusive(run) : run());
     } finally {
       this.draining = false;
+      // a send made while the loop let go of the lock would otherwise wait for the next event
+      if (this.again) {
+        this.again = false;
+        this.flush();
+      }
     }
   }
 
   /** Sends one message; false when offline or told to wait (it stays queued), true once it left the queue. */
   private async deliver(message: ThreadMessage): Promise<boolean> {
     const { clientMessageId, conversationId, content, answersRequestId } = message;
-    const leave = () => (this.outbox = this.outbox.filter((m) => m !== message));
+    const leave = () => {
+      this.outbox = this.outbox.filter((m) => m !== message);
+      this.saved.delete(clientMessageId!);
+      this.storage?.remove(clientMessageId!);
+    };
     try {
       const saved = await this.store.api.send({ conversationId, clientMessageId: clientMessageId!, content, ...(answersRequestId ? { answersRequestId } : {}) });
       this.refusals = 0;
@@ -145,6 +244,7 @@ export class ThreadSync {
         // visitor's words still go out, next, as a plain message.
         const plain = { ...message, answersRequestId: null };
         this.outbox = this.outbox.map((m) => (m === message ? plain : m));
+        if (this.visitorId && this.saved.has(clientMessageId!)) this.storage?.replace({ visitorId: this.visitorId, clientMessageId: clientMessageId!, conversationId, content, answersRequestId: null, createdAt: message.createdAt });
         this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? plain : m)));
         return true;
       }
