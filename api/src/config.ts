@@ -108,6 +108,8 @@ export const configSchema = z
     CRON_SECRET: optional(z.string().min(16, 'use at least 16 characters')),
     /** bearer token of the operator API (`admin.*`); unset means it refuses everyone */
     ADMIN_TOKEN: optional(z.string().min(16, 'use at least 16 characters')),
+    /** bearer token of GET /metrics (Prometheus); unset means it refuses everyone */
+    METRICS_TOKEN: optional(z.string().min(16, 'use at least 16 characters')),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -115,7 +117,7 @@ export const configSchema = z
       if (env.HEED_SECRET === DEV_SECRET || weakSecret(env.HEED_SECRET)) {
         ctx.addIssue({ code: 'custom', path: ['HEED_SECRET'], message: 'set a strong HEED_SECRET in production (32+ random characters, e.g. `openssl rand -hex 32`)' });
       }
-      for (const name of ['ADMIN_TOKEN', 'CRON_SECRET'] as const) {
+      for (const name of ['ADMIN_TOKEN', 'CRON_SECRET', 'METRICS_TOKEN'] as const) {
         const value = env[name];
         if (value !== undefined && weakSecret(value)) {
           ctx.addIssue({ code: 'custom', path: [name], message: `too weak for production: use 32+ random characters (e.g. \`openssl rand -hex 32\`), or leave it unset to turn the route off` });

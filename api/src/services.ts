@@ -1,11 +1,13 @@
 import OpenAI from 'openai';
 import type { Config } from './config.ts';
-import { createDb, type Db } from './db/client.ts';
+import { createPooledDb, type Db } from './db/client.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createRedis, keys as makeKeys, type Keys, type Redis } from './redis/client.ts';
 import { SitePolicies } from './sites/site-policy.ts';
 import { describeError } from './logging/describe-error.ts';
 import { Limits } from './limits/limits.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
+import { storeProbes } from './metrics/store-probes.ts';
 
 /** The process's connections, created once and passed down (no module-level singletons). */
 export interface Services {
@@ -22,12 +24,14 @@ export interface Services {
   /** rate limits (Redis, with in-memory insurance) and each site's limits, cached for a few seconds */
   limits: Limits;
   openai: OpenAI;
+  /** the process's Prometheus registry and metrics (`GET /metrics`) */
+  metrics: Metrics;
   log: (line: string, extra?: unknown) => void;
   close(): Promise<void>;
 }
 
 export async function createServices(config: Config, opts: { log?: Services['log'] } = {}): Promise<Services> {
-  const db = createDb(config.DATABASE_URL);
+  const { db, pool } = createPooledDb(config.DATABASE_URL);
   const redis = await createRedis(config.REDIS_URL, 'heed');
   const subscriber = await createRedis(config.REDIS_URL, 'heed-sub');
   const keys = makeKeys(config.REDIS_PREFIX);
@@ -52,6 +56,7 @@ export async function createServices(config: Config, opts: { log?: Services['log
     sites,
     limits: new Limits({ sites, redis, prefix: config.REDIS_PREFIX, deploymentOverrides: config.RATE_LIMITS }),
     openai,
+    metrics: createMetrics(storeProbes(pool, redis)),
     log,
     async close() {
       await Promise.allSettled([db.$disconnect(), redis.quit(), subscriber.quit()]);

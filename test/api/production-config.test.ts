@@ -19,9 +19,11 @@ const problems = (env: Record<string, string>) => {
 
 test('production refuses the development secret, a weak secret and weak operator or cron tokens, one line each', () => {
   expect(problems({ NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^HEED_SECRET: set a strong HEED_SECRET/)]);
-  const weak = problems({ NODE_ENV: 'production', HEED_SECRET: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', ADMIN_TOKEN: 'changeme-changeme-changeme-123456', CRON_SECRET: 'short-but-16-chars' });
-  expect(weak.map((l) => l.split(':')[0])).toEqual(['HEED_SECRET', 'ADMIN_TOKEN', 'CRON_SECRET']);
-  expect(problems({ NODE_ENV: 'production', HEED_SECRET: strong(), ADMIN_TOKEN: strong(), CRON_SECRET: strong() })).toEqual([]);
+  const weak = problems({ NODE_ENV: 'production', HEED_SECRET: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', ADMIN_TOKEN: 'changeme-changeme-changeme-123456', CRON_SECRET: 'short-but-16-chars', METRICS_TOKEN: 'metrics-token-for-prometheus-0001' });
+  expect(weak.map((l) => l.split(':')[0])).toEqual(['HEED_SECRET', 'ADMIN_TOKEN', 'CRON_SECRET', 'METRICS_TOKEN']);
+  expect(problems({ NODE_ENV: 'production', HEED_SECRET: strong(), ADMIN_TOKEN: strong(), CRON_SECRET: strong(), METRICS_TOKEN: strong() })).toEqual([]);
+  // shorter than 16 characters is refused everywhere
+  expect(problems({ NODE_ENV: 'development', METRICS_TOKEN: 'too-short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN: use at least 16/)]);
   // development keeps its conveniences
   expect(problems({ NODE_ENV: 'development', ADMIN_TOKEN: 'changeme-changeme' })).toEqual([]);
 });

@@ -40,7 +40,8 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
       if (!ok) abort.abort(new LeaseLostError('lease lost'));
     })().catch((err) => deps.log('lease renewal failed', err));
   }, Math.max(50, Math.floor(deps.leaseMs / 3)));
-  const relay = new ReplyRelay(deps.redis, deps.keys, batch);
+  const started = performance.now();
+  const relay = new ReplyRelay(deps.redis, deps.keys, batch, () => deps.metrics.firstToken.observe((performance.now() - started) / 1000));
 
   try {
     if (await spendCapReached(deps.db, batch.siteId, deps.spendCapUsd)) {

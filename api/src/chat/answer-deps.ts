@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../events/event-bus.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Keys, Redis } from '../redis/client.ts';
 import type { Price } from '../titles/pricing.ts';
 
@@ -21,5 +22,7 @@ export interface AnswerDeps {
   price: Price;
   /** daily spend cap of sites without their own (SPEND_CAP_USD_PER_DAY) */
   spendCapUsd: number;
+  /** runs, first tokens, model errors and retries are recorded here */
+  metrics: Metrics;
   log: (line: string, extra?: unknown) => void;
 }

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { RawToolCall } from './tools.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { classifyModelError, EmptyReplyError, ModelTimeoutError, StreamEndedEarlyError, type ClassifiedError } from './model-errors.ts';
 
 export interface StreamRequest {
@@ -53,7 +54,7 @@ export const backoffMs = (attempt: number, base = 500): number =>
 export async function streamReply(
   openai: OpenAI,
   req: StreamRequest,
-  opts: { maxAttempts: number; backoff?: (attempt: number) => number },
+  opts: { maxAttempts: number; backoff?: (attempt: number) => number; metrics?: Pick<Metrics, 'modelErrors' | 'modelRetries'> },
 ): Promise<StreamResult> {
   for (let attempt = 1; ; attempt++) {
     let emitted = false;
@@ -63,7 +64,9 @@ export async function streamReply(
     } catch (err) {
       if (req.signal.aborted) throw err;
       const classified = classifyModelError(err);
+      opts.metrics?.modelErrors.inc({ kind: classified.code });
       if (!classified.transient || attempt >= opts.maxAttempts) throw new ReplyFailedError(classified, attempt, err);
+      opts.metrics?.modelRetries.inc();
       if (emitted) await req.onRestart();
       await delay((opts.backoff ?? backoffMs)(attempt), undefined, { signal: req.signal });
     }

@@ -12,18 +12,25 @@ const TEXT_TTL_MS = 10 * 60 * 1000;
  */
 export class ReplyRelay {
   private length = 0;
+  private relayedAny = false;
 
   constructor(
     private readonly redis: Redis,
     private readonly keys: Keys,
     private readonly batch: ClaimedBatch,
+    /** called once, at the run's first delta (time to first token) */
+    private readonly onFirstDelta: () => void = () => {},
   ) {}
 
   async delta(text: string): Promise<void> {
+    if (!this.relayedAny) {
+      this.relayedAny = true;
+      this.onFirstDelta();
+    }
     const offset = this.length;
     this.length += text.length;
     await this.send(
-      { kind: 'live', event: { type: 'reply.delta', conversationId: this.batch.conversationId, runId: this.batch.runId, offset, text } },
+      { kind: 'live', at: Date.now(), event: { type: 'reply.delta', conversationId: this.batch.conversationId, runId: this.batch.runId, offset, text } },
       (m) => m.append(this.keys.replyText(this.batch.runId), text),
     );
   }
@@ -35,7 +42,7 @@ export class ReplyRelay {
   async restart(kept = ''): Promise<void> {
     this.length = kept.length;
     await this.send(
-      { kind: 'live', event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: kept } },
+      { kind: 'live', at: Date.now(), event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: kept } },
       (m) => m.set(this.keys.replyText(this.batch.runId), kept),
     );
   }

@@ -14,6 +14,7 @@ export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: 
     bus: s.bus,
     openai: s.openai,
     log: s.log,
+    metrics: s.metrics,
     model: c.OPENAI_MODEL,
     leaseMs: c.LEASE_MS,
     maxAttempts: c.MODEL_MAX_ATTEMPTS,

@@ -66,7 +66,7 @@ export async function runToolLoop(
           await io.relay.restart(kept);
         },
       },
-      { maxAttempts: deps.maxAttempts },
+      { maxAttempts: deps.maxAttempts, metrics: deps.metrics },
     );
     if (io.signal.aborted) throw io.signal.reason;
     usage.attempts += reply.attempts;

@@ -118,7 +118,13 @@ export class ReplyWorker {
       }
       const batch = await claimBatch(this.opts.db, this.opts.bus, { conversationId, workerId: this.id, leaseMs: this.opts.leaseMs });
       if (!batch) return void (await this.opts.limits.refundModelRun(owner));
+      const { metrics } = this.opts;
+      metrics.batches.inc();
+      metrics.batchMessages.observe(batch.messageIds.length);
+      const claimedAt = performance.now();
       const outcome = await answerBatch(this.opts, batch, lock, this.shutdown.signal);
+      metrics.runs.inc({ outcome });
+      metrics.runDuration.observe({ outcome }, (performance.now() - claimedAt) / 1000);
       this.opts.onRun?.(conversationId, outcome);
       if (outcome === 'released') {
         await lock.release().catch(() => undefined);

@@ -75,7 +75,10 @@ export async function sendMessage(s: Services, input: SendInput): Promise<Messag
     emit(input.visitorId, { type: 'conversation.updated', conversationId: conv.id, conversation: await loadConversationView(tx, conv.id) });
     return { view, isNew: true };
   });
-  if (message.isNew) await s.redis.publish(s.keys.scheduleChannel(), input.conversationId);
+  if (message.isNew) {
+    s.metrics.sends.inc();
+    await s.redis.publish(s.keys.scheduleChannel(), input.conversationId);
+  }
   return message.view;
 }
 

@@ -1,8 +1,11 @@
 import type { Keys, Redis } from '../redis/client.ts';
 import type { LiveEvent } from './event-types.ts';
 
-/** What travels over a visitor's Redis channel. */
-export type BusMessage = { kind: 'wake' } | { kind: 'live'; event: LiveEvent };
+/**
+ * What travels over a visitor's Redis channel. `at` is the publisher's clock (ms since the
+ * epoch) at publish, for the fan-out lag metric; messages without it are still valid.
+ */
+export type BusMessage = { kind: 'wake'; at?: number } | { kind: 'live'; at?: number; event: LiveEvent };
 
 type Listener = (message: BusMessage) => void;
 
@@ -23,9 +26,10 @@ export class EventBus {
     private readonly keys: Keys,
   ) {}
 
-  /** Tells every subscriber of this visitor that new log rows are committed. */
+  /** Tells every subscriber of this visitor that new log rows are committed (called right after the commit). */
   async wake(visitorId: string): Promise<void> {
-    await this.publisher.publish(this.keys.visitorChannel(visitorId), JSON.stringify({ kind: 'wake' }));
+    const message: BusMessage = { kind: 'wake', at: Date.now() };
+    await this.publisher.publish(this.keys.visitorChannel(visitorId), JSON.stringify(message));
   }
 
   async subscribe(visitorId: string, listener: Listener): Promise<() => Promise<void>> {

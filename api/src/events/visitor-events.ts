@@ -39,7 +39,18 @@ export async function* visitorEvents(
     /** length of each streaming reply this client already holds */
     const known = new Map<string, number>();
 
-    const catchUp = async function* (): AsyncGenerator<StreamItem> {
+    // Fan-out lag: from the publisher's `at` (a wake is published right after its commit; a
+    // delta as it is relayed) to the moment this stream hands the item over to tRPC's SSE
+    // writer (socket buffering after that is not seen). Measured once per wake that
+    // delivered rows (a wake whose rows an earlier read already delivered is not counted)
+    // and per live event delivered. Events found by the first read or the quiet-stream
+    // re-read have no publish time and are not measured. Across hosts it includes their
+    // clock skew; a negative lag (skew) counts as 0.
+    const observeLag = (kind: 'durable' | 'live', at: number | undefined) => {
+      if (at !== undefined) s.metrics.fanoutLag.observe({ kind }, Math.max(0, Date.now() - at) / 1000);
+    };
+    const catchUp = async function* (publishedAt?: number): AsyncGenerator<StreamItem> {
+      let lagPending = publishedAt;
       for (;;) {
         const rows = await s.db.event.findMany({
           where: { visitorId, id: { gt: cursor } },
@@ -51,6 +62,8 @@ export async function* visitorEvents(
           cursor = row.id;
           const event = row.payload as unknown as DurableEvent;
           if (event.type === 'reply.completed' || event.type === 'reply.failed') known.delete(event.runId);
+          observeLag('durable', lagPending);
+          lagPending = undefined;
           yield { id: row.id.toString(), event };
         }
         if (rows.length < PAGE) return;
@@ -79,12 +92,13 @@ export async function* visitorEvents(
         continue;
       }
       if (message.kind === 'wake') {
-        yield* catchUp();
+        yield* catchUp(message.at);
         continue;
       }
       const event = message.event;
       if (event.type === 'reply.snapshot') {
         known.set(event.runId, event.text.length);
+        observeLag('live', message.at);
         yield { id: null, event };
         continue;
       }
@@ -96,6 +110,7 @@ export async function* visitorEvents(
         continue;
       }
       known.set(event.runId, end);
+      observeLag('live', message.at);
       yield { id: null, event: { ...event, offset: have, text: event.text.slice(have - event.offset) } };
     }
   } finally {

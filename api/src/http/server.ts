@@ -7,6 +7,8 @@ import { applyCors } from './cors.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 import { checkHealth, checkReadiness } from './health.ts';
 import { CRON_TITLES_PATH, cronTitlesRoute } from './cron-titles.ts';
+import { METRICS_PATH, metricsRoute } from '../metrics/metrics-route.ts';
+import { assignRequestId } from './request-id.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -28,7 +30,8 @@ type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>
 
 /**
  * The one HTTP server of an API process: /trpc (visitor API, SSE included), /healthz
- * (liveness), /readyz (readiness: stores reachable, migrations current),
+ * (liveness), /readyz (readiness: stores reachable, migrations current), /metrics
+ * (Prometheus, token-protected),
  * /api/cron/titles (a title pass, secret-protected), and any extra routes (the widget
  * bundle, the demo pages) keyed by path prefix.
  */
@@ -39,12 +42,13 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
     maxBatchSize: MAX_BATCH_SIZE,
-    onError({ error, path }) {
-      if (error.code === 'INTERNAL_SERVER_ERROR') s.log(`trpc ${path ?? '?'} failed`, error.cause ?? error);
+    onError({ error, path, ctx }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') s.log(`trpc ${path ?? '?'} failed (request ${ctx?.requestId ?? '?'})`, error.cause ?? error);
     },
   });
   const routes = Object.entries(extraRoutes).sort(([a], [b]) => b.length - a.length);
   const cronTitles = cronTitlesRoute(s);
+  const metrics = metricsRoute(s.metrics, s.config.METRICS_TOKEN);
 
   // A client that sends its request slowly (a trickled body, headers never finished) gets
   // 408 and is disconnected. Node's timeouts cover receiving the request only: an SSE
@@ -60,6 +64,7 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
   };
 
   return createServer(timeouts, (req, res) => {
+    const requestId = assignRequestId(req, res, s.config.TRUST_PROXY);
     void (async () => {
       applySecurityHeaders(req, res, s.config.TRUST_PROXY);
       const path = requestPath(req.url);
@@ -73,12 +78,13 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
         res.writeHead(health.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         return res.end(JSON.stringify(health));
       }
+      if (path === METRICS_PATH) return metrics(req, res);
       if (path === CRON_TITLES_PATH) return cronTitles(req, res);
       const route = routes.find(([prefix]) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
       if (route) return route[1](req, res);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
     })().catch((err) => {
-      s.log('http request failed', err);
+      s.log(`http request failed (request ${requestId})`, err);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('Internal error');
     });

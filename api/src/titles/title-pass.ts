@@ -10,7 +10,7 @@ import { TITLE_RESPONSE_FORMAT, titleMessages } from './title-prompt.ts';
 import type { TitleSettings } from './title-settings.ts';
 import { failTitle, releaseTitle, storeTitle, type TitleCheckFacts, type TitleOutcome } from './title-writes.ts';
 
-export type TitlePassDeps = Pick<Services, 'db' | 'bus' | 'openai' | 'log'>;
+export type TitlePassDeps = Pick<Services, 'db' | 'bus' | 'openai' | 'log' | 'metrics'>;
 
 export interface TitlePassResult {
   /** expired `generating` leases given back before claiming */
@@ -42,8 +42,10 @@ export async function runTitlePass(deps: TitlePassDeps, settings: TitleSettings,
     result.claimed += claims.length;
     const settled = await Promise.allSettled(claims.map((claim) => titleOne(deps, settings, claim, signal)));
     for (const [i, s] of settled.entries()) {
-      if (s.status === 'fulfilled') result.outcomes[s.value]++;
-      else deps.log(`title check of conversation ${claims[i]!.id} failed; its lease will expire and it is retried`, s.reason);
+      if (s.status === 'fulfilled') {
+        result.outcomes[s.value]++;
+        deps.metrics.titleChecks.inc({ outcome: s.value });
+      } else deps.log(`title check of conversation ${claims[i]!.id} failed; its lease will expire and it is retried`, s.reason);
     }
     if (claims.length < settings.concurrency) break;
   }
@@ -79,6 +81,7 @@ async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: Cla
   facts.completionTokens = usage?.completion_tokens ?? null;
   // Without usage the bill is unknown; the worst case stands in for it.
   facts.costUsd = usage ? costUsd(settings.price, { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }) : worstCase;
+  deps.metrics.titleCostUsd.inc(facts.costUsd);
   if (facts.costUsd > settings.costCeilingUsd) return fail('failed', 'cost_ceiling');
 
   const message = call.completion.choices[0]?.message;

@@ -7,6 +7,7 @@ import { verifyVisitorToken, type VisitorClaims } from '../auth/visitor-token.ts
 import type { Services } from '../services.ts';
 import { bearerMatches } from '../http/bearer.ts';
 import { clientIp } from '../limits/client-ip.ts';
+import { requestIdOf } from '../http/request-id.ts';
 import { originAllowed } from '../sites/origin-rule.ts';
 import { refuse, refusalOf } from './refusal.ts';
 
@@ -22,6 +23,8 @@ export interface Context {
   origin: string | null;
   /** the client's address for per-address limits (X-Forwarded-For only behind TRUST_PROXY proxies) */
   ip: string;
+  /** this request's id, as answered in `X-Request-Id`; name it in log lines */
+  requestId: string;
   req: CreateHTTPContextOptions['req'];
   res: CreateHTTPContextOptions['res'];
 }
@@ -43,6 +46,7 @@ export function createContextFactory(services: Services) {
       operator: bearerMatches(header, services.config.ADMIN_TOKEN),
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
       ip: clientIp(req, services.config.TRUST_PROXY),
+      requestId: requestIdOf(req),
       req,
       res,
     };

@@ -32,12 +32,15 @@ export const eventsRouter = router({
     const abort = signal ?? new AbortController().signal;
     // a slot per open stream (per visitor and per address), given back when the stream ends
     const slot = await openStreamSlot(ctx);
+    const { metrics } = ctx.services;
+    metrics.sseConnections.inc();
     try {
       for await (const item of visitorEvents(ctx.services, ctx.visitor.visitorId, input?.lastEventId ?? null, abort)) {
         const event: VisitorEvent = item.id === null ? item.event : { ...item.event, eventId: item.id };
         yield item.id === null ? event : tracked(item.id, event);
       }
     } finally {
+      metrics.sseConnections.dec();
       await slot.release();
     }
   }),
