@@ -6,8 +6,10 @@ import type { ScriptedReply } from '../../api/src/model-server/types.ts';
 
 /**
  * "Input needed" as the visitor meets it on the demo host page: the model asks through
- * `request_user_input`, every surface turns amber, a click on a choice (or a typed
- * message) answers, and the reply follows. The launcher badge shows live before input needed.
+ * `request_user_input`, every surface turns amber until the visitor views the question
+ * (viewing acknowledges it, like an unread reply; the question stays open), a click on a
+ * choice (or a typed message) answers, and the reply follows. The launcher badge shows live
+ * before input needed.
  */
 const site = DemoSite.use();
 
@@ -26,6 +28,24 @@ const ask = (opts: { choices?: string[]; allowFreeText?: boolean } = {}): Script
 
 
 
+/**
+ * Holds the model's question until `release()`, so the visitor can move away from the thread
+ * first and the question arrives unviewed. Only the first request asks; later unscripted ones
+ * (say, a title check) get a plain answer.
+ */
+function heldQuestion(opts: { allowFreeText?: boolean } = {}): () => void {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
+  site.heed.model.setResponder(async () => {
+    if (asked) return { text: 'Noted.' };
+    asked = true;
+    await gate;
+    return ask(opts);
+  });
+  return release;
+}
+
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Chat' });
 const choice = (page: Page, name: string) => dialog(page).getByRole('group', { name: 'Choices' }).getByRole('button', { name, exact: true });
 /** The sidebar row of a conversation, by (part of) its title. */
@@ -37,27 +57,32 @@ async function expectBadge(badge: Locator, state: string, count: string) {
   expect(await badge.textContent()).toBe(count);
 }
 
-test('the model asks: amber row and launcher badge, the question with its choices; a click answers it and the next reply appears', async () => {
+test('the model asks while the visitor is elsewhere: amber row, inbox card and launcher badge; viewing acknowledges it, the question stays answerable, a click answers it', async () => {
   const page = await site.open();
-  site.heed.model.script(ask({ allowFreeText: false }));
+  // the question arrives while the visitor looks at the inbox, not at the thread
+  const release = heldQuestion({ allowFreeText: false });
   await site.send(page, 'I would like to order the Ridge 40');
-  await dialog(page).getByText(QUESTION).waitFor();
-  await choice(page, 'Green').waitFor();
-  expect(await choice(page, 'Blue').isEnabled()).toBe(true);
+  await dialog(page).getByRole('button', { name: 'Home' }).click();
+  await page.locator('heed-inbox').waitFor();
+  release();
 
-  // amber on the sidebar row and the launcher badge, although the thread is open and read
   const thisRow = row(page, 'I would like to order the Ridge 40');
-  await expect.poll(() => thisRow.getAttribute('data-state')).toBe('input_needed');
+  await expect.poll(() => thisRow.getAttribute('data-state'), { timeout: 15_000 }).toBe('input_needed');
   expect(await thisRow.textContent()).toContain('Input needed');
   const badge = launcherBadge(page);
   await expectBadge(badge, 'input_needed', '1');
   expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(AMBER);
+  // the inbox card shows the question too
+  await page.locator('heed-inbox li[data-state="input_needed"]').getByText(QUESTION).waitFor();
   expect(await seriousA11yViolations(page)).toEqual([]);
 
-  // the inbox card shows the question too
-  await dialog(page).getByRole('button', { name: 'Home' }).click();
-  await page.locator('heed-inbox li[data-state="input_needed"]').getByText(QUESTION).waitFor();
+  // opening the thread views the question: the attention state clears, the question stays open
   await page.locator('heed-inbox').getByRole('button', { name: 'I would like to order the Ridge 40' }).click();
+  await dialog(page).getByText(QUESTION).waitFor();
+  await expect.poll(() => thisRow.getAttribute('data-state')).toBe('default');
+  await expect.poll(() => badge.count()).toBe(0);
+  expect(await choice(page, 'Green').isEnabled()).toBe(true);
+  expect(await choice(page, 'Blue').isEnabled()).toBe(true);
 
   site.heed.model.script({ text: 'Green it is: one Ridge 40 reserved for you.' });
   await choice(page, 'Green').click();
@@ -70,6 +95,18 @@ test('the model asks: amber row and launcher badge, the question with its choice
   expect(tool).toMatchObject({ tool_call_id: 'call_colour', content: expect.stringContaining('Green') });
   await expect.poll(() => thisRow.getAttribute('data-state')).not.toBe('input_needed');
   await expect.poll(() => badge.count()).toBe(0);
+  await page.close();
+});
+
+test('a question asked while the thread is open is viewed at once: never amber, and still answerable', async () => {
+  const page = await site.open();
+  site.heed.model.script(ask({ allowFreeText: false }));
+  await site.send(page, 'Ridge 40 colours, please');
+  await choice(page, 'Green').waitFor();
+  const thisRow = row(page, 'Ridge 40 colours, please');
+  await expect.poll(() => thisRow.getAttribute('data-state')).toBe('default');
+  await expect.poll(() => launcherBadge(page).count()).toBe(0);
+  expect(await choice(page, 'Blue').isEnabled()).toBe(true);
   await page.close();
 });
 
@@ -91,12 +128,15 @@ test('with free text allowed, the next typed message answers the question', asyn
 
 test('badge priority: with one live and one input-needed conversation the launcher counts live, then input needed', async () => {
   const page = await site.open();
-  site.heed.model.script(ask({ allowFreeText: false }));
+  // the question arrives while the visitor is in another conversation, so it stays unviewed
+  const release = heldQuestion({ allowFreeText: false });
   await site.send(page, 'Ridge 40 in which colours?');
-  await choice(page, 'Green').waitFor();
+  await row(page, 'Ridge 40 in which colours?').waitFor();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect.poll(() => row(page, 'Ridge 40 in which colours?').getAttribute('aria-current')).toBe('false');
+  release();
   await expectBadge(launcherBadge(page), 'input_needed', '1');
 
-  await page.getByRole('button', { name: 'New conversation' }).click();
   site.heed.model.script({ text: 'A slow answer about returns that streams for a while before it ends.', chunkSize: 4, chunkDelayMs: 150 });
   await site.send(page, 'And how do returns work?');
   await dialog(page).getByText('A slow answer').waitFor();

@@ -7,7 +7,8 @@ import type { VisitorEvent } from '../../api/src/events/event-types.ts';
 
 /**
  * "Input needed": the model asks the visitor something through `request_user_input`, the run
- * ends waiting, and only an answer (a send linked to the request) clears the state.
+ * ends waiting. Viewing the question acknowledges the attention state (like an unread reply);
+ * the question stays open until an answer (a send linked to the request) closes it.
  */
 let heed: TestHeed;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ async function askedInput(visitor: TestVisitor, events: EventLog, conversationId
 /** The raw messages of a recorded request (tool calls included). */
 const rawMessages = (req: RecordedRequest) => (req.body.messages ?? []) as { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string } }[]; tool_call_id?: string }[];
 
-test('a scripted request_user_input ends the run awaiting input; the conversation needs input in conversation.list and in events, and reading does not clear it', async () => {
+test('a scripted request_user_input ends the run awaiting input; the conversation needs input in conversation.list and in events until viewed, and the question stays open after', async () => {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   const events = visitor.subscribe();
@@ -69,10 +70,19 @@ test('a scripted request_user_input ends the run awaiting input; the conversatio
   );
   expect(updated.type === 'conversation.updated' && updated.conversation).toMatchObject({ attention: 'input_needed', inputRequest: { id: stored.id } });
 
-  // opening and reading the thread is not an answer
+  // the question is the reply: its time is the one the widget marks read
+  expect(conversations[0]!.lastAssistantAt).toBe(conversations[0]!.inputRequest!.createdAt);
+  // viewing acknowledges the attention state; it is not an answer, so the question stays open
   await visitor.api.conversation.get.query({ conversationId });
   const read = await visitor.api.conversation.markRead.mutate({ conversationId, lastAssistantAt: conversations[0]!.lastAssistantAt! });
-  expect(read).toMatchObject({ unread: false, inputNeeded: true, attention: 'input_needed' });
+  expect(read).toMatchObject({ unread: false, inputNeeded: false, attention: 'default', inputRequest: { id: stored.id, question: QUESTION } });
+  const acknowledged = await heed.until('the acknowledged update', () =>
+    events.events.findLast((e) => e.type === 'conversation.updated' && e.conversation.inputRequest !== null && !e.conversation.inputNeeded),
+  );
+  expect(acknowledged.type === 'conversation.updated' && acknowledged.conversation.attention).toBe('default');
+  expect(await heed.services.db.inputRequest.findUniqueOrThrow({ where: { id: stored.id }, select: { status: true } })).toEqual({ status: 'open' });
+  const thread = await visitor.api.conversation.get.query({ conversationId });
+  expect(thread.messages.find((m) => m.id === question.message.id)!.inputRequest).toMatchObject({ id: stored.id, status: 'open' });
   events.close();
 });
 

@@ -23,7 +23,11 @@ export async function loadConversationView(db: DbLike, conversationId: string): 
   return toConversationView(full!);
 }
 
-/** Adds each conversation's open input request and open todos (two queries, whatever the count). */
+/**
+ * Adds each conversation's open input request, open todos and whether visitor messages await
+ * a reply (three queries, whatever the count; the last one reads the few `pending`/`claimed`
+ * rows through `Message(state, createdAt)`).
+ */
 export async function withOpenItems<T extends { id: string }>(db: DbLike, rows: readonly T[]): Promise<(T & OpenItems)[]> {
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
@@ -37,6 +41,11 @@ export async function withOpenItems<T extends { id: string }>(db: DbLike, rows: 
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     select: openTodoSelect,
   });
+  const awaiting = await db.message.groupBy({
+    by: ['conversationId'],
+    where: { conversationId: { in: ids }, state: { in: ['pending', 'claimed'] } },
+  });
+  const awaitingOf = new Set(awaiting.map((m) => m.conversationId));
   // oldest first, so the newest open request wins should there ever be two
   const requestOf = new Map(requests.map((r) => [r.conversationId, r]));
   const todosOf = new Map<string, typeof todos>();
@@ -45,6 +54,7 @@ export async function withOpenItems<T extends { id: string }>(db: DbLike, rows: 
     ...row,
     inputRequest: requestOf.get(row.id) ?? null,
     todos: (todosOf.get(row.id) ?? []).slice(0, VIEW_TODOS_MAX),
+    awaitingReply: awaitingOf.has(row.id),
   }));
 }
 

@@ -1,4 +1,4 @@
-import { attentionOf, isUnread, type Attention } from '../shared/attention.ts';
+import { attentionOf, isInputNeeded, isUnread, type Attention } from '../shared/attention.ts';
 import type { Prisma } from '../db/client.ts';
 
 /** Columns of a message a visitor may see; nothing else ever leaves the server. */
@@ -64,8 +64,9 @@ export function toMessageView(m: MessageRow): MessageView {
 export const VIEW_TODOS_MAX = 20;
 
 /**
- * The latest run decides live / failed (one run at a time per conversation); the open input
- * request decides input needed, so only an answer clears it (never opening or reading).
+ * The latest run decides streaming / failed (one run at a time per conversation); live also
+ * covers visitor messages the pipeline holds (`OpenItems.awaitingReply`). The open input
+ * request stays open until answered; input needed (the attention state) clears once viewed.
  */
 export const conversationSelect = {
   id: true,
@@ -103,6 +104,11 @@ export interface OpenItems {
   inputRequest: Prisma.InputRequestGetPayload<{ select: typeof openRequestSelect }> | null;
   /** open todos, newest first, at most VIEW_TODOS_MAX */
   todos: Prisma.TodoGetPayload<{ select: typeof openTodoSelect }>[];
+  /**
+   * visitor messages wait in the pipeline (`pending`, or `claimed` by a run): a reply is on its
+   * way. `failed` ones wait for the visitor's retry, so they do not count.
+   */
+  awaitingReply: boolean;
 }
 
 type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }> & OpenItems;
@@ -118,17 +124,23 @@ export interface ConversationView {
   createdAt: string;
   /** activity order */
   updatedAt: string;
-  /** a run is claimed or streaming, within its lease */
+  /**
+   * a reply is on its way: a run is claimed or streaming (within its lease), or visitor
+   * messages wait for the pipeline (from the moment of sending, through the debounce)
+   */
   live: boolean;
-  /** the id of that run, so clients can match deltas */
+  /** the id of the run claimed or streaming, so clients can match deltas; null while messages only wait */
   liveRunId: string | null;
-  /** the assistant asked something and waits: true exactly when `inputRequest` is set */
+  /**
+   * the attention state: `inputRequest` is open and the visitor has not viewed it yet
+   * (`inputRequest.createdAt > lastReadAt`); viewing clears it, the question stays open
+   */
   inputNeeded: boolean;
-  /** the open question, until a send with `answersRequestId` answers it */
+  /** the open question, until a send with `answersRequestId` answers it (viewing does not close it) */
   inputRequest: { id: string; question: string; choices: string[]; allowFreeText: boolean; createdAt: string } | null;
   /** open todos of the conversation, newest last, at most 20 */
   openTodos: { id: string; text: string; createdAt: string }[];
-  /** the latest reply failed; `message.retry` asks again */
+  /** the latest reply failed and nothing waits for a new one; `message.retry` asks again */
   failed: boolean;
   unread: boolean;
   attention: Attention;
@@ -136,11 +148,12 @@ export interface ConversationView {
 
 export function toConversationView(c: ConversationRow, now = new Date()): ConversationView {
   const run = c.runs[0];
-  const live = !!run && (run.status === 'claimed' || run.status === 'streaming') && run.leaseUntil > now;
+  const running = !!run && (run.status === 'claimed' || run.status === 'streaming') && run.leaseUntil > now;
+  const live = running || c.awaitingReply;
   const request = c.inputRequest;
   const base = {
     live,
-    inputNeeded: !!request,
+    inputRequest: request,
     lastAssistantAt: c.lastAssistantAt?.toISOString() ?? null,
     lastReadAt: c.lastReadAt?.toISOString() ?? null,
   };
@@ -151,8 +164,8 @@ export function toConversationView(c: ConversationRow, now = new Date()): Conver
     excerpt: c.excerpt,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
-    liveRunId: live ? run!.id : null,
-    failed: run?.status === 'failed',
+    liveRunId: running ? run!.id : null,
+    failed: run?.status === 'failed' && !live,
     inputRequest: request && {
       id: request.id,
       question: request.question,
@@ -162,7 +175,10 @@ export function toConversationView(c: ConversationRow, now = new Date()): Conver
     },
     openTodos: c.todos.map((t) => ({ id: t.id, text: t.text, createdAt: t.createdAt.toISOString() })).reverse(),
     unread: isUnread(base),
+    inputNeeded: isInputNeeded(base),
     attention: attentionOf(base),
-    ...base,
+    live,
+    lastAssistantAt: base.lastAssistantAt,
+    lastReadAt: base.lastReadAt,
   };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { ATTENTION_PRIORITY, attentionOf, badgeOf, countAttention, isUnread, type AttentionInput } from './attention.ts';
+import { ATTENTION_PRIORITY, attentionOf, badgeOf, countAttention, isInputNeeded, isUnread, type AttentionInput } from './attention.ts';
 
 const T1 = '2026-01-15T10:00:00.000Z';
 const T2 = '2026-01-15T10:05:00.000Z';
 
-const quiet: AttentionInput = { live: false, inputNeeded: false, lastAssistantAt: null, lastReadAt: null };
+const quiet: AttentionInput = { live: false, inputRequest: null, lastAssistantAt: null, lastReadAt: null };
 const unread: AttentionInput = { ...quiet, lastAssistantAt: T2, lastReadAt: T1 };
 
 describe('isUnread', () => {
@@ -33,13 +33,35 @@ describe('isUnread', () => {
   });
 });
 
+describe('isInputNeeded', () => {
+  test('an open question the visitor has not viewed needs input', () => {
+    expect(isInputNeeded({ inputRequest: { createdAt: T2 }, lastReadAt: T1 })).toBe(true);
+    expect(isInputNeeded({ inputRequest: { createdAt: T1 }, lastReadAt: null })).toBe(true);
+  });
+
+  test('viewing the question (the read marker reaches its time) acknowledges it', () => {
+    expect(isInputNeeded({ inputRequest: { createdAt: T1 }, lastReadAt: T1 })).toBe(false);
+    expect(isInputNeeded({ inputRequest: { createdAt: new Date(T1) }, lastReadAt: T2 })).toBe(false);
+  });
+
+  test('no open question, no input needed', () => {
+    expect(isInputNeeded({ inputRequest: null, lastReadAt: null })).toBe(false);
+    expect(isInputNeeded({ lastReadAt: null })).toBe(false);
+  });
+});
+
 describe('attentionOf', () => {
   test('priority is live, then input needed, then unviewed, then default', () => {
     expect(ATTENTION_PRIORITY).toEqual(['live', 'input_needed', 'unviewed', 'default']);
-    expect(attentionOf({ ...unread, live: true, inputNeeded: true })).toBe('live');
-    expect(attentionOf({ ...unread, inputNeeded: true })).toBe('input_needed');
+    expect(attentionOf({ ...unread, live: true, inputRequest: { createdAt: T2 } })).toBe('live');
+    expect(attentionOf({ ...unread, inputRequest: { createdAt: T2 } })).toBe('input_needed');
     expect(attentionOf(unread)).toBe('unviewed');
     expect(attentionOf(quiet)).toBe('default');
+  });
+
+  test('a viewed open question falls back to default (or unviewed when a newer reply came)', () => {
+    expect(attentionOf({ ...quiet, inputRequest: { createdAt: T1 }, lastAssistantAt: T1, lastReadAt: T1 })).toBe('default');
+    expect(attentionOf({ ...quiet, inputRequest: { createdAt: T1 }, lastAssistantAt: T2, lastReadAt: T1 })).toBe('unviewed');
   });
 
   test('a read conversation with a live run shows live, not default', () => {
@@ -50,8 +72,8 @@ describe('attentionOf', () => {
 describe('countAttention', () => {
   test('each conversation counts once, under its highest-priority state', () => {
     const counts = countAttention([
-      { ...unread, live: true, inputNeeded: true }, // live only
-      { ...unread, inputNeeded: true }, // input needed only
+      { ...unread, live: true, inputRequest: { createdAt: T2 } }, // live only
+      { ...unread, inputRequest: { createdAt: T2 } }, // input needed only
       unread,
       unread,
       quiet,

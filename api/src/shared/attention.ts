@@ -23,18 +23,28 @@ export function isUnread(c: { lastAssistantAt: Instant; lastReadAt: Instant }): 
 }
 
 export interface AttentionInput {
-  /** a run is claimed or streaming a reply */
+  /** a run is claimed or streaming a reply, or visitor messages wait for the pipeline to answer them */
   live: boolean;
-  /** the assistant asked the visitor something and is waiting */
-  inputNeeded: boolean;
+  /** the open question the assistant waits on, if any (its time is the question message's) */
+  inputRequest?: { createdAt: Instant } | null;
   lastAssistantAt: Instant;
   lastReadAt: Instant;
+}
+
+/**
+ * Input needed: an open question the visitor has not seen yet. Viewing acknowledges it as it
+ * acknowledges an unread reply (the question IS a reply, so marking it read moves `lastReadAt`
+ * to its time); the question itself stays open and answerable.
+ * @example isInputNeeded({ inputRequest: { createdAt: T2 }, lastReadAt: T1 }) // true
+ */
+export function isInputNeeded(c: Pick<AttentionInput, 'inputRequest' | 'lastReadAt'>): boolean {
+  return c.inputRequest != null && instantMs(c.inputRequest.createdAt) > instantMs(c.lastReadAt);
 }
 
 /** The single state a sidebar row shows, by priority live > input needed > unviewed > default. */
 export function attentionOf(c: AttentionInput): Attention {
   if (c.live) return 'live';
-  if (c.inputNeeded) return 'input_needed';
+  if (isInputNeeded(c)) return 'input_needed';
   if (isUnread(c)) return 'unviewed';
   return 'default';
 }

@@ -3,29 +3,32 @@ import { property } from 'lit/decorators.js';
 import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
 import { chatIcon } from '../shared/icons.ts';
-import { antennaIcon, questionIcon, replyIcon } from '../shared/panel-icons.ts';
+import { messageIcon, questionIcon, radioIcon } from '../shared/panel-icons.ts';
 import { relativeTime } from '../shared/relative-time.ts';
 import type { ConversationView } from '../state/types.ts';
 import { styles } from './conversation-row.styles.ts';
 
 const LOOK: Record<Attention, { icon: unknown; text: string | null }> = {
-  live: { icon: antennaIcon(), text: 'Live' },
+  live: { icon: radioIcon(), text: 'Live' },
   input_needed: { icon: questionIcon(), text: 'Input needed' },
-  unviewed: { icon: replyIcon(), text: 'New response' },
+  unviewed: { icon: messageIcon(), text: 'New response' },
   default: { icon: chatIcon(), text: null },
 };
 
 /**
  * One conversation in the sidebar, in the state the shared attention rule gives it:
- * live (green antenna, pulsing dot, "Live"), input needed (amber question, "Input
- * needed"), unviewed (blue dot, bold title, "New response") or default (its relative
- * date). Collapsed, only the icon and dot show; the text stays for screen readers.
+ * live (emerald radio icon, pulsing ping dot, "Live"), input needed (amber question icon,
+ * pulsing ping dot, "Input needed"), unviewed (blue message icon, solid blue dot, bold
+ * title, "New response") or default (chat icon, its relative date). The state's text
+ * replaces the date, bold in the state's colour. Collapsed, only the icon and dot show; the
+ * text stays for screen readers. No pulse for visitors who ask for reduced motion.
  *
  * @event heed-select - The visitor chose this conversation. `detail: { conversationId }`.
  *
  * @csspart row - The row's button; `data-state` holds the attention state.
  * @csspart icon - The state icon.
- * @csspart dot - The state dot on the icon.
+ * @csspart dot - The state dot on the icon (`::after` is its ping ring while live or input needed).
+ * @csspart status - The relative date, or the state's text in its colour.
  *
  * @cssproperty --heed-live-color - Live icon, dot and border colour.
  * @cssproperty --heed-input-needed-color - Input-needed colour.
@@ -57,7 +60,7 @@ export class HeedConversationRow extends HeedElement {
       <span class="icon" part="icon">${look.icon}<span class="dot" part="dot"></span></span>
       <span class=${textClass}>
         <span class="title">${c.title ?? 'New conversation'}</span>
-        <span class="status"><span class="sr-only">, </span>${status}</span>
+        <span class="status" part="status"><span class="sr-only">, </span>${status}</span>
       </span>
     </button>`;
   }

@@ -68,9 +68,23 @@ export const styles = [
       color: var(--heed-muted-color, #57606a);
     }
 
+    /* a state's text replaces the date: bold, in the state's colour */
+    .row:not([data-state='default']) .status {
+      font-weight: 700;
+    }
+    /* live and input needed: a solid dot with a ping ring that grows and fades */
+    .dot::after {
+      content: '';
+      position: absolute;
+      inset: -2px;
+      border-radius: 50%;
+      background: inherit;
+      opacity: 0;
+    }
+
     .row[data-state='live'] {
-      background: var(--heed-live-background, #e9f6ee);
-      border-color: var(--heed-live-border, #9fd3b0);
+      background: var(--heed-live-background, #ecfdf5);
+      border-color: var(--heed-live-border, #a7f3d0);
       border-inline-start-color: var(--_live);
     }
     .row[data-state='live'] .icon,
@@ -79,8 +93,7 @@ export const styles = [
     }
     .row[data-state='live'] .dot {
       display: block;
-      background: var(--_live);
-      animation: pulse 1.4s ease-in-out infinite;
+      background: var(--heed-live-dot-color, #10b981);
     }
 
     .row[data-state='input_needed'] {
@@ -94,7 +107,7 @@ export const styles = [
     }
     .row[data-state='input_needed'] .dot {
       display: block;
-      background: var(--_input);
+      background: var(--heed-input-needed-dot-color, #f59e0b);
     }
 
     .row[data-state='unviewed'] {
@@ -120,15 +133,22 @@ export const styles = [
       padding: 6px;
     }
 
-    @keyframes pulse {
-      50% {
-        transform: scale(1.35);
-        opacity: 0.6;
+    /* only for visitors who do not ask for reduced motion: then the dot stays solid, without a ring */
+    @media (prefers-reduced-motion: no-preference) {
+      .row[data-state='live'] .dot::after,
+      .row[data-state='input_needed'] .dot::after {
+        animation: ping 1.4s cubic-bezier(0, 0, 0.2, 1) infinite;
       }
     }
-    @media (prefers-reduced-motion: reduce) {
-      .row[data-state='live'] .dot {
-        animation: none;
+    @keyframes ping {
+      0% {
+        transform: scale(1);
+        opacity: 0.75;
+      }
+      75%,
+      100% {
+        transform: scale(2.2);
+        opacity: 0;
       }
     }
   `,

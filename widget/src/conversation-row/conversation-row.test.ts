@@ -1,5 +1,6 @@
 /// <reference types="mocha" />
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import './conversation-row.ts';
 import type { HeedConversationRow } from './conversation-row.component.ts';
 import { conversation } from '../test-support/fake-api.ts';
@@ -36,6 +37,37 @@ describe('heed-conversation-row', () => {
     for (const [what, values] of Object.entries(seen)) expect(values.size, what).to.equal(4);
   });
 
+  it('replaces the date with the state text, bold in the state colour; the default row keeps its date in plain weight', async () => {
+    for (const c of [conversation({ live: true }), conversation({ inputNeeded: true }), conversation(replied)]) {
+      const { look } = await row(c);
+      expect(look('.status').fontWeight).to.equal('700');
+      expect(look('.status').color).to.equal(look('.icon').color);
+      expect(look('.status').color).to.equal(look('.row').borderInlineStartColor);
+    }
+    expect((await row(conversation({ updatedAt: '2026-01-01T09:00:00Z' }))).look('.status').fontWeight).to.equal('400');
+  });
+
+  it('pings the dot while live and while input is needed; the unviewed dot is solid', async () => {
+    const ping = async (c: ConversationView) => {
+      const { el } = await row(c);
+      return getComputedStyle(el.shadowRoot!.querySelector('.dot')!, '::after').animationName;
+    };
+    expect(await ping(conversation({ live: true }))).to.equal('ping');
+    expect(await ping(conversation({ inputNeeded: true }))).to.equal('ping');
+    expect(await ping(conversation(replied))).to.equal('none');
+  });
+
+  it('does not pulse for visitors who ask for reduced motion', async () => {
+    await emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      const { el } = await row(conversation({ live: true }));
+      expect(getComputedStyle(el.shadowRoot!.querySelector('.dot')!, '::after').animationName).to.equal('none');
+      expect(getComputedStyle(el.shadowRoot!.querySelector('.dot')!).display).to.equal('block');
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
+  });
+
   it('makes an unviewed title bold and others not', async () => {
     expect((await row(conversation(replied))).look('.title').fontWeight).to.equal('700');
     expect((await row(conversation())).look('.title').fontWeight).to.equal('400');
@@ -46,6 +78,13 @@ describe('heed-conversation-row', () => {
     expect((await row(conversation({ inputNeeded: true, ...replied }))).button.dataset.state).to.equal('input_needed');
     expect((await row(conversation({ ...replied, lastReadAt: '2026-01-01T10:00:00Z' }))).button.dataset.state).to.equal('unviewed');
     expect((await row(conversation({ ...replied, lastReadAt: '2026-01-01T11:00:00Z' }))).button.dataset.state).to.equal('default');
+  });
+
+  it('leaves input needed once the visitor viewed the question, though it is still open', async () => {
+    const request = { id: 'q1', question: 'Which size?', choices: [], allowFreeText: true, createdAt: '2026-01-01T11:00:00.000Z' };
+    const asked = { ...replied, inputRequest: request };
+    expect((await row(conversation(asked))).button.dataset.state).to.equal('input_needed');
+    expect((await row(conversation({ ...asked, lastReadAt: '2026-01-01T11:00:00.000Z' }))).button.dataset.state).to.equal('default');
   });
 
   it('keeps icon and dot visible when collapsed, with the text only for screen readers', async () => {

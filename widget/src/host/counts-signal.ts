@@ -15,7 +15,8 @@ export interface SignalOptions {
   appBadge?: boolean;
 }
 
-const PREFIX = /^\(\d+\) /;
+/** The count prefix of the document title, e.g. "(2) "; the conversation title keeps it (`conversation-title.ts`). */
+export const TITLE_PREFIX = /^\(\d+\) /;
 
 /**
  * Publishes counts to the host page when they changed: the `heed:counts` event, and the
@@ -27,7 +28,7 @@ export function publishCounts(counts: AttentionCounts, opts: SignalOptions = {})
   window.dispatchEvent(new CustomEvent(COUNTS_EVENT, { detail: { ...counts } }));
   const n = badgeOf(counts)?.count ?? 0;
   if (opts.documentTitle) {
-    const bare = document.title.replace(PREFIX, '');
+    const bare = document.title.replace(TITLE_PREFIX, '');
     document.title = n ? `(${n}) ${bare}` : bare;
   }
   if (opts.appBadge && 'setAppBadge' in navigator) {

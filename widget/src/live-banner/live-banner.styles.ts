@@ -11,8 +11,8 @@ export const styles = [
       padding: 3px 12px;
       font-size: 12.5px;
       color: var(--_live);
-      background: var(--heed-live-background, #e9f6ee);
-      border-block-end: 1px solid var(--heed-live-border, #9fd3b0);
+      background: var(--heed-live-background, #ecfdf5);
+      border-block-end: 1px solid var(--heed-live-border, #a7f3d0);
     }
   `,
 ];

@@ -9,6 +9,7 @@ import { ThreadSync } from '../state/thread-sync.ts';
 import { openQuestion } from '../state/open-question.ts';
 import { renameConversation } from '../state/rename.ts';
 import type { HeedComposer } from '../composer/composer.component.ts';
+import { ConversationTitle, followsConversationTitle } from '../host/conversation-title.ts';
 import { readMarkDue } from './read-marking.ts';
 import { styles } from './panel.styles.ts';
 
@@ -66,6 +67,11 @@ export class HeedPanel extends HeedElement {
 
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a reactive controller works by registering itself with the host
   private readonly sync = new StoreController(this, () => this.store);
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a reactive controller works by registering itself with the host
+  private readonly documentTitle = new ConversationTitle(this, () => {
+    const active = this.open && followsConversationTitle(this) ? this.store?.conversation(this.activeId) : undefined;
+    return active ? (active.title ?? 'New conversation') : null;
+  });
   private readonly resize = new ResizeObserver(([entry]) => {
     if (entry) this.measured = entry.contentRect.width < NARROW_BELOW_PX ? 'narrow' : 'wide';
   });

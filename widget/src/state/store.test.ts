@@ -103,6 +103,20 @@ describe('HeedStore', () => {
     store.stop();
   });
 
+  it('acknowledges input needed when the question is marked read, at once, and keeps the question open', async () => {
+    const asked = '2026-01-01T10:00:00.000Z';
+    const c = conversation({ inputNeeded: true, lastAssistantAt: asked, updatedAt: asked });
+    const api = new FakeApi({ conversations: [c] });
+    const store = await started(api);
+    expect(store.counts).to.deep.equal({ unread: 0, live: 0, inputNeeded: 1 });
+    const marking = store.markRead(c.id, asked);
+    expect(store.counts).to.deep.equal({ unread: 0, live: 0, inputNeeded: 0 }); // before the server answers
+    await marking;
+    expect(store.counts.inputNeeded).to.equal(0);
+    expect(store.conversation(c.id)!.inputRequest).to.deep.include({ createdAt: asked });
+    store.stop();
+  });
+
   it('keeps the read marker moving forward when an older view arrives', async () => {
     const c = conversation({ lastAssistantAt: '2026-01-01T10:00:00Z' });
     const api = new FakeApi({ conversations: [c] });

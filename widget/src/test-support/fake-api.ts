@@ -4,7 +4,10 @@ import type { ConversationView as FullConversation, MessageView as FullMessage }
 
 let n = 0;
 
-/** A conversation view as the current server sends it, with sensible defaults; pass what the test cares about. */
+/**
+ * A conversation view as the current server sends it, with sensible defaults; pass what the test cares about.
+ * `inputNeeded: true` without an `inputRequest` brings an open question the visitor has not viewed.
+ */
 export function conversation(over: Partial<FullConversation> = {}): FullConversation {
   const id = over.id ?? `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
   const base = {
@@ -25,7 +28,11 @@ export function conversation(over: Partial<FullConversation> = {}): FullConversa
     inputRequest: null,
     openTodos: [],
   };
-  return { ...base, ...over };
+  const asked =
+    over.inputNeeded && over.inputRequest === undefined
+      ? { inputRequest: { id: `${id}-q`, question: 'Which one?', choices: [], allowFreeText: true, createdAt: over.updatedAt ?? base.updatedAt } }
+      : {};
+  return { ...base, ...asked, ...over };
 }
 
 export function message(over: Partial<FullMessage> & Pick<FullMessage, 'conversationId'>): FullMessage {

@@ -12,6 +12,11 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  * code loads on first open (the first load stays small). In `inline` mode it fills its
  * container with the panel and has no launcher.
  *
+ * While a conversation is open, an inline widget shows its title as the document title
+ * ("Delivery to Oslo · Help centre") and restores the page's own when none is; a launcher
+ * widget only with the opt-in `conversation-title` attribute (or `data-conversation-title`
+ * on the script tag). The panel's chunk does it (`host/conversation-title.ts`).
+ *
  * @event heed-opened - The panel opened.
  * @event heed-closed - The panel closed.
  *

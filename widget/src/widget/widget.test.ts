@@ -1,5 +1,6 @@
 /// <reference types="mocha" />
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import './widget.ts';
 import '../panel/panel.ts';
 import '../unread-badge/unread-badge.ts';
@@ -79,6 +80,49 @@ describe('heed-widget', () => {
     expect(events.at(-1)).to.deep.equal({ unread: 2, live: 1, inputNeeded: 1 });
     expect(launcherBadge(widget)!.dataset.state).to.equal('live');
     expect(badge.shadowRoot!.querySelector<HTMLElement>('[part="badge"]')!.dataset.state).to.equal('live');
+    cleanup();
+  });
+
+  it('pulses both badges while live or input needed, not for unviewed, nor for reduced motion', async () => {
+    const pulse = (el: Element) => getComputedStyle(el).animationName;
+    const hostPill = (badge: Element) => badge.shadowRoot!.querySelector('[part="badge"]')!;
+    const { widget, badge, cleanup } = await setup();
+    expect(launcherBadge(widget)!.dataset.state).to.equal('input_needed');
+    expect(pulse(launcherBadge(widget)!)).to.equal('heed-pulse');
+    expect(pulse(hostPill(badge))).to.equal('heed-pulse');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      expect(pulse(launcherBadge(widget)!)).to.equal('none');
+      expect(pulse(hostPill(badge))).to.equal('none');
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
+    cleanup();
+    const quiet = await setup({ conversations: [conversation({ ...replied })] });
+    expect(launcherBadge(quiet.widget)!.dataset.state).to.equal('unviewed');
+    expect(pulse(launcherBadge(quiet.widget)!)).to.equal('none');
+    quiet.cleanup();
+  });
+
+  it('shows the live banner from the moment a conversation turns live, with no thread open in inline mode, until the reply is in', async () => {
+    const c = conversation({ title: 'Delivery' });
+    const { api, widget, store, cleanup } = await setup({ conversations: [c] });
+    widget.mode = 'inline';
+    await widget.show();
+    const p = panel(widget)!;
+    await p.updateComplete;
+    const banner = () => p.shadowRoot!.querySelector('heed-live-banner')!.shadowRoot!.querySelector('[part="banner"]');
+    expect(banner()).to.be.null;
+    api.emit({ type: 'conversation.updated', conversationId: c.id, conversation: { ...c, live: true, updatedAt: '2026-01-01T11:00:00.000Z' } });
+    await settle();
+    await p.updateComplete;
+    expect(p.activeId).to.be.null;
+    expect(banner()?.textContent).to.equal('1 live chat receiving replies');
+    const done = { ...store.conversation(c.id)!, live: false, lastAssistantAt: '2026-01-01T11:00:01.000Z', updatedAt: '2026-01-01T11:00:01.000Z' };
+    api.emit({ type: 'conversation.updated', conversationId: c.id, conversation: done });
+    await settle();
+    await p.updateComplete;
+    expect(banner()).to.be.null;
     cleanup();
   });
 
