@@ -34,14 +34,26 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
   if (shutdown?.aborted) release();
   shutdown?.addEventListener('abort', release, { once: true });
   let status: 'claimed' | 'streaming' = 'claimed';
+  const started = performance.now();
+  const relay = new ReplyRelay(
+    deps.redis,
+    deps.keys,
+    batch,
+    () => deps.metrics.firstToken.observe((performance.now() - started) / 1000),
+    () => abort.abort(new LeaseLostError('lease may have ended')),
+  );
+  // A lease counts from when its renewal was sent, less a tenth for clock drift between this
+  // process and the database: the relay must stop before another run can start, not after.
+  const held = (sentAt: number) => relay.holdUntil(sentAt + deps.leaseMs * 0.9);
+  held(Date.now());
   const heartbeat = setInterval(() => {
+    const sentAt = Date.now();
     void (async () => {
       const ok = (await lock.extend()) && (await renewRunLease(deps.db, batch, deps.leaseMs, status));
-      if (!ok) abort.abort(new LeaseLostError('lease lost'));
+      if (ok) held(sentAt);
+      else abort.abort(new LeaseLostError('lease lost'));
     })().catch((err) => deps.log('lease renewal failed', err));
   }, Math.max(50, Math.floor(deps.leaseMs / 3)));
-  const started = performance.now();
-  const relay = new ReplyRelay(deps.redis, deps.keys, batch, () => deps.metrics.firstToken.observe((performance.now() - started) / 1000));
 
   try {
     if (await spendCapReached(deps.db, batch.siteId, deps.spendCapUsd)) {
@@ -51,7 +63,9 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
     }
     const messages = await loadContext(deps.db, batch, deps.tokenBudget);
     status = 'streaming';
+    const sentAt = Date.now();
     if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status))) return 'lost';
+    held(sentAt);
     const reply = await runToolLoop(deps, batch, messages, { signal: abort.signal, relay });
     if (abort.signal.aborted) return handOver(deps, batch, abort.signal);
     await completeRun(deps.db, deps.bus, batch, { ...reply, cost: runCost(deps.price, reply, messages) });

@@ -9,10 +9,17 @@ const TEXT_TTL_MS = 10 * 60 * 1000;
  * Relays a reply's deltas to the visitor's subscribers and keeps the text so far in
  * Redis, in one MULTI per delta, so a client joining mid-reply reads a snapshot that is
  * exactly as long as the offsets of the deltas that follow it.
+ *
+ * Relaying is fenced by time: nothing is relayed past the moment the run's lease may have
+ * ended (`holdUntil`, moved by every successful renewal). A worker frozen past its lease
+ * (SIGSTOP, a long GC pause, a suspended VM) wakes up with model chunks still buffered; its
+ * batch already belongs to a newer run, so it must not show visitors a word of them. The
+ * database fence guards the stored reply; this guards the live text.
  */
 export class ReplyRelay {
   private length = 0;
   private relayedAny = false;
+  private deadline = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly redis: Redis,
@@ -20,9 +27,23 @@ export class ReplyRelay {
     private readonly batch: ClaimedBatch,
     /** called once, at the run's first delta (time to first token) */
     private readonly onFirstDelta: () => void = () => {},
+    /** called when a delta comes after the lease may have ended (the run should stop) */
+    private readonly onExpired: () => void = () => {},
   ) {}
 
+  /** The run's lease holds at least until `deadline` (ms since epoch, this process's clock). */
+  holdUntil(deadline: number): void {
+    this.deadline = deadline;
+  }
+
+  private expired(): boolean {
+    if (Date.now() < this.deadline) return false;
+    this.onExpired();
+    return true;
+  }
+
   async delta(text: string): Promise<void> {
+    if (this.expired()) return;
     if (!this.relayedAny) {
       this.relayedAny = true;
       this.onFirstDelta();
@@ -40,6 +61,7 @@ export class ReplyRelay {
    * the run's earlier model rounds (nothing in a run without tool calls).
    */
   async restart(kept = ''): Promise<void> {
+    if (this.expired()) return;
     this.length = kept.length;
     await this.send(
       { kind: 'live', at: Date.now(), event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: kept } },

@@ -38,6 +38,29 @@ describe('HeedStore', () => {
     store.stop();
   });
 
+  it('never shows text of a run that was taken over (a worker frozen past its lease) or that ended', async () => {
+    const c = conversation({ live: true, liveRunId: 'r1' });
+    const api = new FakeApi({ conversations: [c] });
+    const store = await started(api);
+    api.emit({ type: 'reply.delta', conversationId: c.id, runId: 'r1', offset: 0, text: 'Old run ' });
+    // r1's lease ran out; r2 took the batch over and streams
+    api.emit({ type: 'run.started', conversationId: c.id, runId: 'r2', claimedMessageIds: [] });
+    api.emit({ type: 'reply.delta', conversationId: c.id, runId: 'r2', offset: 0, text: 'New' });
+    // the frozen worker wakes up and relays what it had buffered
+    api.emit({ type: 'reply.delta', conversationId: c.id, runId: 'r1', offset: 8, text: 'stale words' });
+    api.emit({ type: 'reply.snapshot', conversationId: c.id, runId: 'r1', text: 'Old run stale words' });
+    expect(store.state.replies.get(c.id)).to.include({ runId: 'r2', text: 'New' });
+
+    // joined after a takeover: the server names the live run, another run's text stays out
+    const joined = new FakeApi({ conversations: [conversation({ id: c.id, live: true, liveRunId: 'r2' })] });
+    const later = await started(joined);
+    joined.emit({ type: 'reply.snapshot', conversationId: c.id, runId: 'r2', text: 'New' });
+    joined.emit({ type: 'reply.delta', conversationId: c.id, runId: 'r1', offset: 0, text: 'stale' });
+    expect(later.state.replies.get(c.id)).to.include({ runId: 'r2', text: 'New' });
+    store.stop();
+    later.stop();
+  });
+
   it('replaces the streaming text with the stored reply when it completes', async () => {
     const c = conversation({ live: true, liveRunId: 'r1' });
     const api = new FakeApi({ conversations: [c] });

@@ -62,6 +62,8 @@ export class HeedStore {
   private stopped = true;
   private identity: Identity | null = null;
   private readonly told = new Set<string>();
+  /** runs that completed, failed or were superseded: their late deltas are ignored */
+  private readonly ended = new Set<string>();
 
   constructor(readonly opts: StoreOptions) {
     this.api = opts.api;
@@ -155,10 +157,15 @@ export class HeedStore {
         if (reply && !event.conversation.live) this.setReply(conversationId, null);
         break;
       case 'run.started':
+        if (reply && reply.runId !== event.runId) this.endRun(reply.runId);
         this.setReply(conversationId, { runId: event.runId, text: '', after: event.claimedMessageIds });
         break;
       case 'reply.snapshot':
       case 'reply.delta': {
+        // Text of a run that ended or was taken over (its worker froze past its lease) never
+        // shows; nor does another run's while one is showing, unless the server calls it live.
+        if (this.ended.has(event.runId)) break;
+        if (reply && reply.runId !== event.runId && this.conversation(conversationId)?.liveRunId !== event.runId) break;
         const current = reply?.runId === event.runId ? reply : { runId: event.runId, text: '' };
         const text = event.type === 'reply.delta' ? applyDelta(current.text, event) : applySnapshot(current.text, event);
         if (text !== current.text || !reply) this.setReply(conversationId, { ...current, text });
@@ -166,6 +173,7 @@ export class HeedStore {
       }
       case 'reply.completed':
       case 'reply.failed':
+        this.endRun(event.runId);
         if (reply?.runId === event.runId) this.setReply(conversationId, null);
     }
     for (const fn of this.eventListeners) fn(event);
@@ -249,6 +257,12 @@ export class HeedStore {
   };
 
   private readonly onOffline = () => this.reportOffline();
+
+  /** Remembers a run whose live text must not show again (a few hundred at most). */
+  private endRun(runId: string): void {
+    if (this.ended.size > 200) this.ended.clear();
+    this.ended.add(runId);
+  }
 
   private setReply(conversationId: string, reply: StreamingReply | null): void {
     const replies = new Map(this.state.replies);
