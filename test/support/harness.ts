@@ -17,6 +17,7 @@ import { runTitlePass, type TitlePassResult } from '../../api/src/titles/title-p
 import { titleSettings, type TitleSettings } from '../../api/src/titles/title-settings.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { createDemoShop } from '../../demo/server.ts';
+import { DEFAULT_LIMITS } from '../../api/src/limits/site-limits.ts';
 
 export interface HeedOptions {
   /** in-process reply workers to start (default 1) */
@@ -142,15 +143,13 @@ export class TestHeed {
   }
 }
 
-/** Rate limits no test reaches (test/api/rate-limits.test.ts sets real ones). */
-const UNLIMITED = JSON.stringify({
-  sessionStart: { points: 1_000_000, seconds: 1 },
-  sendBurst: { points: 1_000_000, seconds: 1 },
-  sendSustained: { points: 1_000_000, seconds: 1 },
-  modelRuns: { points: 1_000_000, seconds: 1 },
-  streamsPerVisitor: 100_000,
-  streamsPerIp: 100_000,
-});
+/**
+ * Rate limits no test reaches (test/api/rate-limits.test.ts sets real ones), derived from the
+ * defaults so a limit added later is lifted here too.
+ */
+const UNLIMITED = JSON.stringify(
+  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
+);
 
 /** Listens on a free port of 127.0.0.1 and returns it. */
 export async function listen(server: Server): Promise<number> {

@@ -31,20 +31,23 @@ export async function loadConversationView(db: DbLike, conversationId: string): 
 export async function withOpenItems<T extends { id: string }>(db: DbLike, rows: readonly T[]): Promise<(T & OpenItems)[]> {
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
-  const requests = await db.inputRequest.findMany({
-    where: { conversationId: { in: ids }, status: 'open' },
-    orderBy: { createdAt: 'asc' },
-    select: openRequestSelect,
-  });
-  const todos = await db.todo.findMany({
-    where: { conversationId: { in: ids }, status: 'open' },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: openTodoSelect,
-  });
-  const awaiting = await db.message.groupBy({
-    by: ['conversationId'],
-    where: { conversationId: { in: ids }, state: { in: ['pending', 'claimed'] } },
-  });
+  // independent reads: concurrent outside a transaction (Prisma queues them inside one)
+  const [requests, todos, awaiting] = await Promise.all([
+    db.inputRequest.findMany({
+      where: { conversationId: { in: ids }, status: 'open' },
+      orderBy: { createdAt: 'asc' },
+      select: openRequestSelect,
+    }),
+    db.todo.findMany({
+      where: { conversationId: { in: ids }, status: 'open' },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: openTodoSelect,
+    }),
+    db.message.groupBy({
+      by: ['conversationId'],
+      where: { conversationId: { in: ids }, state: { in: ['pending', 'claimed'] } },
+    }),
+  ]);
   const awaitingOf = new Set(awaiting.map((m) => m.conversationId));
   // oldest first, so the newest open request wins should there ever be two
   const requestOf = new Map(requests.map((r) => [r.conversationId, r]));
