@@ -10,6 +10,7 @@ import { clientIp } from '../limits/client-ip.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { originAllowed } from '../sites/origin-rule.ts';
 import { refuse, refusalOf } from './refusal.ts';
+import { consoleTokenOf } from '../operators/operator-sessions.ts';
 
 export interface Context {
   services: Services;
@@ -19,6 +20,8 @@ export interface Context {
   streamVisitor: VisitorClaims | null;
   /** the request carries the operator token (ADMIN_TOKEN) */
   operator: boolean;
+  /** the console session cookie's token, when one came with the request (checked by consoleProcedure) */
+  consoleToken: string | null;
   /** the browser page the request comes from (`Origin`), if any */
   origin: string | null;
   /** the client's address for per-address limits (X-Forwarded-For only behind TRUST_PROXY proxies) */
@@ -44,6 +47,7 @@ export function createContextFactory(services: Services) {
       visitor: token ? verifyVisitorToken(keys, token) : null,
       streamVisitor: verifyStreamTicket(keys, info.connectionParams?.ticket),
       operator: bearerMatches(header, services.config.ADMIN_TOKEN),
+      consoleToken: consoleTokenOf(req.headers.cookie),
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
       ip: clientIp(req, services.config.TRUST_PROXY),
       requestId: requestIdOf(req),
@@ -81,6 +85,8 @@ const t = initTRPC.context<Context>().create({
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
+/** For procedure bases defined beside this file (console-procedure.ts). */
+export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 
 /**

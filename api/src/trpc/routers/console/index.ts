@@ -1,0 +1,18 @@
+import { router } from '../../trpc.ts';
+import { authRouter } from './auth.ts';
+import { conversationsRouter } from './conversations.ts';
+import { operatorsRouter } from './operators.ts';
+import { overviewRouter } from './overview.ts';
+import { sitesRouter } from './sites.ts';
+
+/**
+ * The console's API (/admin), signed in with an operator session cookie. One router per
+ * resource; owner-only procedures use `ownerProcedure`.
+ */
+export const consoleRouter = router({
+  auth: authRouter,
+  sites: sitesRouter,
+  operators: operatorsRouter,
+  conversations: conversationsRouter,
+  overview: overviewRouter,
+});
