@@ -7,6 +7,7 @@ import { readView, writeView } from './state/view-memory.ts';
 import type { HeedCommand } from './host/host-api.ts';
 import { wireHost } from './host/wire-host.ts';
 import type { HeedWidget } from './widget/widget.component.ts';
+import { followBranding } from './widget/branding.ts';
 
 /** What the `<script>` tag (or a `<heed-widget>` element's attributes) configures. */
 export interface EmbedConfig {
@@ -35,8 +36,10 @@ export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as 
   }
   const outboxKey = storageKey('outbox', config.site, config.api);
   const store = new HeedStore({ api: createTrpcApi(config.api), siteKey: config.site, tokens: tokenStorage(config.api), outboxKey });
+  const positionFixed = !!(config.position || document.querySelector('heed-widget')?.hasAttribute('position'));
   const widget = mount(config);
   widget.store = store;
+  followBranding(store, widget, { key: storageKey('brand', config.site, config.api), positionFixed });
 
   wireHost({ store, widget, signals: { documentTitle: config.documentTitle, appBadge: config.appBadge }, w });
   void store.start();

@@ -1,16 +1,10 @@
-import type { Db } from '../db/client.ts';
+import type { Db, Prisma } from '../db/client.ts';
 
-/** What a request needs to know about its site: who may call, whether identity is required, its limit overrides. */
-export interface SitePolicy {
-  id: string;
-  key: string;
-  name: string;
-  allowedOrigins: string[];
-  requireIdentity: boolean;
-  identitySecrets: string[];
-  /** the site's rate-limit overrides as stored (validated by `resolveLimits`) */
-  limits: unknown;
-}
+/**
+ * What a request or a run needs to know about its site: who may call, whether identity is
+ * required, its limit overrides, the widget's branding and the reply settings.
+ */
+export type SitePolicy = Prisma.SiteGetPayload<{ select: typeof POLICY }>;
 
 /**
  * Every request checks its site's policy, so it is cached per process for `ttlMs`: a
@@ -48,4 +42,20 @@ export class SitePolicies {
   }
 }
 
-const POLICY = { id: true, key: true, name: true, allowedOrigins: true, requireIdentity: true, identitySecrets: true, limits: true } as const;
+const POLICY = {
+  id: true,
+  key: true,
+  name: true,
+  allowedOrigins: true,
+  requireIdentity: true,
+  identitySecrets: true,
+  /** the rate-limit overrides as stored (validated by `resolveLimits`) */
+  limits: true,
+  assistantName: true,
+  greeting: true,
+  accentColor: true,
+  launcherPosition: true,
+  systemPrompt: true,
+  model: true,
+  replyMaxTokens: true,
+} as const satisfies Prisma.SiteSelect;

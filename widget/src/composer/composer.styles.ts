@@ -42,8 +42,8 @@ export const styles = [
       border: none;
       border-radius: var(--heed-radius-small, 8px);
       cursor: pointer;
-      color: var(--heed-accent-contrast, #fff);
-      background: var(--heed-accent, #1f2328);
+      color: var(--heed-accent-contrast, var(--_site-accent-contrast, #fff));
+      background: var(--heed-accent, var(--_site-accent, #1f2328));
     }
   `,
 ];

@@ -20,8 +20,8 @@ export const styles = [
       border-radius: 50%;
       border: none;
       cursor: pointer;
-      color: var(--heed-accent-contrast, #fff);
-      background: var(--heed-accent, #1f2328);
+      color: var(--heed-accent-contrast, var(--_site-accent-contrast, #fff));
+      background: var(--heed-accent, var(--_site-accent, #1f2328));
       box-shadow: 0 4px 14px #00000040;
     }
     button:focus-visible {

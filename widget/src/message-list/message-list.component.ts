@@ -9,6 +9,18 @@ import { arrange, type ThreadItem } from './arrange.ts';
 import { markdown } from './markdown.ts';
 import { styles } from './message-list.styles.ts';
 
+/** The site's greeting and who says it (the assistant's name, when the site set one). */
+export interface Greeting {
+  text: string;
+  name: string | null;
+}
+
+/** The greeting, styled as a reply: plain text (the site owner's words, never HTML). */
+export const greetingBubble = (g: Greeting) =>
+  html`<div class="message assistant greeting" part="message assistant-message greeting">
+    ${g.name ? html`<span class="provenance">${g.name}</span>` : nothing}${g.text}
+  </div>`;
+
 /**
  * One thread: the visitor's messages (with a pending mark until the server has them, and
  * a countdown while the server asked them to wait: "Sending in 12 s"),
@@ -36,6 +48,12 @@ export class HeedMessageList extends HeedElement {
   @property({ type: Boolean }) loading = false;
   /** the thread's open question (see `openQuestion`) */
   @property({ attribute: false }) question: OpenQuestion | null = null;
+  /**
+   * The site's greeting, shown as the thread's first message (labelled with the assistant's
+   * name). Drawn here only: it is not a stored message, so it never reaches the model and
+   * never counts as unread.
+   */
+  @property({ attribute: false }) greeting: Greeting | null = null;
 
   private pinned = true;
   /** re-renders the countdown of sends that wait, once a second while any does */
@@ -54,8 +72,10 @@ export class HeedMessageList extends HeedElement {
 
   override render() {
     const items = arrange(this.messages, this.reply);
+    const greeting = this.greeting && !this.loading ? greetingBubble(this.greeting) : nothing;
+    if (items.length === 0 && greeting !== nothing) return html`<div class="list">${greeting}</div>`;
     if (items.length === 0) return html`<p class="empty">${this.loading ? 'Loading…' : 'Ask anything — replies appear here.'}</p>`;
-    return html`<div class="list">${repeat(items, key, (item) => this.item(item))}</div>`;
+    return html`<div class="list">${greeting}${repeat(items, key, (item) => this.item(item))}</div>`;
   }
 
   override updated() {

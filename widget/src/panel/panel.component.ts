@@ -123,6 +123,8 @@ export class HeedPanel extends HeedElement {
     const thread = active ? s.threads.get(active.id) : undefined;
     const latest = thread?.[thread.length - 1];
     const question = openQuestion(active, thread);
+    // a first-time visitor meets the greeting instead of an empty inbox
+    const greeting = s.site?.greeting ? { text: s.site.greeting, name: s.site.assistantName ?? null } : null;
     return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label="Chat" @keydown=${this.keydown}>
       ${narrow && this.drawerOpen ? html`<div class="scrim" @click=${() => (this.drawerOpen = false)}></div>` : nothing}
       <heed-sidebar
@@ -140,7 +142,7 @@ export class HeedPanel extends HeedElement {
       ></heed-sidebar>
       <div class="main">
         <heed-heading
-          .label=${active ? (active.title ?? 'New conversation') : (s.siteName ?? 'Chat')}
+          .label=${active ? (active.title ?? s.site?.assistantName ?? 'New conversation') : (s.site?.assistantName ?? s.site?.name ?? 'Chat')}
           .connection=${s.connection}
           .provenance=${latest?.provenance ?? null}
           ?renamable=${!!active}
@@ -163,11 +165,14 @@ export class HeedPanel extends HeedElement {
               .messages=${thread ?? []}
               .reply=${s.replies.get(active.id)}
               .question=${question}
+              .greeting=${greeting}
               ?loading=${!thread}
               @heed-retry=${this.onRetry}
               @heed-answer=${this.onAnswer}
             ></heed-message-list>`
-          : html`<heed-inbox class="body" .conversations=${s.conversations} .replies=${s.replies} @heed-select=${this.onSelect} @heed-retry=${this.onRetry} @heed-new-conversation=${this.onNew}></heed-inbox>`}
+          : greeting && s.ready && s.conversations.length === 0
+            ? html`<heed-message-list class="body" .greeting=${greeting}></heed-message-list>`
+            : html`<heed-inbox class="body" .conversations=${s.conversations} .replies=${s.replies} @heed-select=${this.onSelect} @heed-retry=${this.onRetry} @heed-new-conversation=${this.onNew}></heed-inbox>`}
         <heed-composer
           placeholder=${question?.allowFreeText && !question.answering ? 'Type your answer…' : 'Write a message…'}
           @heed-send=${this.onSend}

@@ -2,7 +2,7 @@ import { countAttention, type AttentionCounts } from '../../../api/src/shared/at
 import { AuthError, OfflineError, RefusedError, type HeedApi, type Identity, type SubscriptionState } from './heed-api.ts';
 import { applyDelta, applySnapshot } from './reply-text.ts';
 import { upsertConversation } from './conversation-list.ts';
-import type { ConnectionStatus, ConversationView, StreamingReply, ThreadMessage, VisitorEvent } from './types.ts';
+import type { ConnectionStatus, ConversationView, SiteBranding, StreamingReply, ThreadMessage, VisitorEvent } from './types.ts';
 
 /** Everything the widget renders, replaced (never mutated) on every change. */
 export interface StoreState {
@@ -13,7 +13,8 @@ export interface StoreState {
   /** the reply streaming in each live conversation */
   replies: ReadonlyMap<string, StreamingReply>;
   connection: ConnectionStatus;
-  siteName: string | null;
+  /** the site's name and branding, once the session started */
+  site: SiteBranding | null;
   /** the first conversation list has arrived */
   ready: boolean;
   /** the session's visitor (known once it started; another after `identify`) */
@@ -46,7 +47,7 @@ const RECHECK_MS = 5_000;
  * await store.start();
  */
 export class HeedStore {
-  state: StoreState = { conversations: [], threads: new Map(), replies: new Map(), connection: 'connecting', siteName: null, ready: false, visitorId: null };
+  state: StoreState = { conversations: [], threads: new Map(), replies: new Map(), connection: 'connecting', site: null, ready: false, visitorId: null };
   readonly api: HeedApi;
   /** set by ThreadSync: whether an unacknowledged send would be lost on unload (storage could not keep it) */
   unsent: () => boolean = () => false;
@@ -197,7 +198,7 @@ export class HeedStore {
       const { cursor, conversations } = await api.listConversations();
       if (this.stopped) return;
       this.attempts = 0;
-      this.set({ conversations, siteName: session.site.name, ready: true, visitorId: session.visitorId });
+      this.set({ conversations, site: session.site, ready: true, visitorId: session.visitorId });
       this.unsubscribe?.();
       this.unsubscribe = api.subscribe(cursor, {
         onEvent: (e) => this.apply(e),

@@ -26,8 +26,11 @@ type Lenient<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 export type ConversationView = Lenient<ServerConversation, 'inputRequest' | 'openTodos'>;
 /** A stored message as the server describes it. */
 export type MessageView = Lenient<ServerMessage, 'inputRequest'>;
+type ServerSession = Outputs['session']['start'];
+/** The site as the widget shows it: its name, and the branding an API older than branding omits. */
+export type SiteBranding = Lenient<ServerSession['site'], 'assistantName' | 'greeting' | 'accentColor' | 'launcherPosition'>;
 /** What `session.start` answers. */
-export type Session = Outputs['session']['start'];
+export type Session = Omit<ServerSession, 'site'> & { site: SiteBranding };
 
 /**
  * A message the thread shows: a stored one, or the visitor's own optimistic copy that the

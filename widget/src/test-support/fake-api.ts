@@ -1,5 +1,5 @@
 import type { HeedApi, SubscriptionHandlers } from '../state/heed-api.ts';
-import type { ConversationView, MessageView, VisitorEvent } from '../state/types.ts';
+import type { ConversationView, MessageView, SiteBranding, VisitorEvent } from '../state/types.ts';
 import type { ConversationView as FullConversation, MessageView as FullMessage } from '../../../api/src/conversations/views.ts';
 
 let n = 0;
@@ -65,9 +65,12 @@ export class FakeApi implements HeedApi {
   /** make the next sends fail as if offline */
   offline = false;
   token: string | null = null;
+  /** what `startSession` says about the site (branding included) */
+  site: SiteBranding;
 
-  constructor(init: { conversations?: ConversationView[] } = {}) {
+  constructor(init: { conversations?: ConversationView[]; site?: Partial<SiteBranding> } = {}) {
     this.conversations = init.conversations ?? [];
+    this.site = { name: 'Test site', ...init.site };
   }
 
   private record(method: string, ...args: unknown[]) {
@@ -84,7 +87,7 @@ export class FakeApi implements HeedApi {
 
   async startSession(input: { siteKey: string; visitorToken?: string; identity?: { userId: string } }) {
     this.record('startSession', input);
-    return { visitorToken: input.visitorToken ?? 'token-1', visitorId: 'v1', timeZone: 'UTC', site: { name: 'Test site' }, resumed: !!input.visitorToken, userId: input.identity?.userId ?? null };
+    return { visitorToken: input.visitorToken ?? 'token-1', visitorId: 'v1', timeZone: 'UTC', site: this.site, resumed: !!input.visitorToken, userId: input.identity?.userId ?? null };
   }
 
   async listConversations() {

@@ -53,10 +53,25 @@ function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
     visitorToken: signVisitorToken(signingKeys(config), { visitorId: visitor.id, siteId: site.id }, { ttlMs: config.VISITOR_TOKEN_TTL_DAYS * DAY_MS }),
     visitorId: visitor.id,
     timeZone: visitor.timeZone,
-    site: { name: site.name },
+    site: siteBranding(site),
     resumed: visitor.resumed,
     userId: visitor.userId,
   };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What the widget shows of its site: the name, and the branding the site owner set in the
+ * console (null = the widget's defaults). The greeting is shown by the widget only: it is
+ * never stored as a message, so it neither reaches the model nor counts as unread.
+ */
+function siteBranding(site: SitePolicy) {
+  return {
+    name: site.name,
+    assistantName: site.assistantName,
+    greeting: site.greeting,
+    accentColor: site.accentColor,
+    launcherPosition: site.launcherPosition === 'bottom_left' ? ('bottom-left' as const) : ('bottom-right' as const),
+  };
+}
