@@ -54,7 +54,7 @@ function bootChunkName(): Plugin {
  * and nothing per request. In `writeBundle`, so the copies hold the bytes on disk, after
  * `bootChunkName` rewrote the loader.
  */
-function precompress(): Plugin {
+export function precompress(): Plugin {
   const brotli = promisify(brotliCompress);
   const gzipped = promisify(gzip);
   return {
@@ -81,6 +81,8 @@ function precompress(): Plugin {
  * - `widget-chunks/boot-[hash].js`: launcher, badges, host API, store and event stream;
  * - `widget-chunks/panel-[hash].js`: the chat panel, loaded on first open;
  * - `widget-chunks/purify.es-[hash].js`: DOMPurify, loaded only where `Element.setHTML` is missing.
+ * - `widget-chunks/locale-de-[hash].js` and so on: one language's strings each, loaded only for a
+ *   visitor who reads that language (English is built in).
  * Each `.js` has its precompressed `.js.br` and `.js.gz` beside it (`precompress`), and its
  * source map beside it without being linked from the JS (`sourcemap: 'hidden'`).
  * Serve the folder anywhere (`/widget.js`, `/heed/widget.js`…): every chunk is found next to
@@ -114,7 +116,10 @@ export default defineConfig({
       preserveEntrySignatures: 'allow-extension',
       output: {
         entryFileNames: (chunk) => (chunk.name === 'widget' ? 'widget.js' : 'widget-chunks/[name]-[hash].js'),
-        chunkFileNames: 'widget-chunks/[name]-[hash].js',
+        // a language's strings (widget/src/i18n/locales/de.ts) as `locale-de-[hash].js`: a visitor loads at most
+        // one of them, which is how the bench counts them against the 60 KB budget
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId?.includes('/widget/src/i18n/locales/') ? 'widget-chunks/locale-[name]-[hash].js' : 'widget-chunks/[name]-[hash].js',
       },
     },
   },

@@ -8,16 +8,20 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { formatBundleSize, measureBundleSize } from './bundle-size.ts';
+import { formatConsoleList, measureConsoleList } from './console-list.ts';
 import { formatDebounceOverhead, measureDebounceOverhead } from './debounce-overhead.ts';
 import { describeEnvironment, type Environment } from './environment.ts';
 import { DEBOUNCE_MS, stopAllStacks, withStack } from './stack.ts';
 import { formatSustainedSends, measureSustainedSends } from './sustained-sends.ts';
 import { formatSection } from './table.ts';
 import { formatTokenRelay, measureTokenRelay } from './token-relay.ts';
+import { formatStoreModes, measureStoreModes } from './store-modes.ts';
 
 /** The whole bench must end well inside three minutes on two cores; past this it gives up. */
 const WATCHDOG_MS = 170_000;
 const RESULTS = new URL('./results/', import.meta.url);
+/** `npm run bench -- --only=consoleList,bundleSize`: just those sections (by key), written to results/only.json, not latest.json. */
+const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 
 interface Section<T> {
   key: string;
@@ -31,6 +35,9 @@ const sections = [
   section({ key: 'tokenRelay', title: '2. Token relay latency', measure: () => withStack((heed) => measureTokenRelay(heed)), format: formatTokenRelay }),
   section({ key: 'sustainedSends', title: '3. Sustained sends', measure: () => withStack((heed) => measureSustainedSends(heed)), format: formatSustainedSends }),
   section({ key: 'bundleSize', title: '4. Bundle sizes', measure: measureBundleSize, format: formatBundleSize }),
+  // no reply worker: the seeded live conversations must stay live while the list is timed
+  section({ key: 'consoleList', title: '5. Console list', measure: () => withStack((heed) => measureConsoleList(heed), { workers: 0 }), format: formatConsoleList }),
+  section({ key: 'storeModes', title: '6. Embedded mode beside servers', measure: measureStoreModes, format: formatStoreModes }),
 ];
 
 async function main(): Promise<number> {
@@ -39,7 +46,7 @@ async function main(): Promise<number> {
   console.log(formatEnvironment(environment));
   const results: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
-  for (const s of sections) {
+  for (const s of sections.filter((candidate) => !ONLY || ONLY.includes(candidate.key))) {
     const t0 = performance.now();
     try {
       const result = await s.measure();
@@ -54,7 +61,7 @@ async function main(): Promise<number> {
   }
   const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
   const loadAverageAtEnd = Math.round(loadavg()[0]! * 100) / 100;
-  const file = fileURLToPath(new URL('latest.json', RESULTS));
+  const file = fileURLToPath(new URL(ONLY ? 'only.json' : 'latest.json', RESULTS));
   await mkdir(fileURLToPath(RESULTS), { recursive: true });
   await writeFile(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), totalSeconds, loadAverageAtEnd, environment, debounceMs: DEBOUNCE_MS, results, errors }, null, 2)}\n`);
   console.log(`\nbench: ${totalSeconds} s, load average ${loadAverageAtEnd} at the end; figures written to ${file}`);

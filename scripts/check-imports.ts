@@ -6,6 +6,9 @@
  * 2. The widget reaches the server only through `type` imports (erased from the bundle) and the
  *    pure modules of `api/src/shared/`; those modules in turn import nothing outside that folder,
  *    so no server code can ride into the bundle behind them.
+ * 3. The console (console/) keeps the same rule towards api/, and takes from the widget only
+ *    its presentational pieces and its wire (`CONSOLE_FROM_WIDGET`), never the widget's store
+ *    or its visitor-facing elements.
  *
  * @example npx tsx scripts/check-imports.ts
  */
@@ -18,6 +21,8 @@ import ts from 'typescript';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = 'api/src/shared/';
 const SOURCE = /\.(ts|js|mjs)$/;
+/** What the console may import from the widget as values: elements that draw, and the tRPC wire. */
+const CONSOLE_FROM_WIDGET = ['widget/src/conversation-row/', 'widget/src/heading/', 'widget/src/shared/', 'widget/src/state/trpc-wire.ts'];
 
 interface Import {
   file: string;
@@ -78,6 +83,15 @@ function boundaryBreaches(): string[] {
     if (imp.typeOnly || !imp.target.startsWith('api/') || imp.target.startsWith(SHARED)) continue;
     breaches.push(`${imp.file}:${imp.line}: the widget imports a value from ${imp.target}; use \`import type\`, or move the pure piece to ${SHARED}`);
   }
+  for (const imp of sourceFiles('console').flatMap(importsOf)) {
+    if (imp.typeOnly) continue;
+    if (imp.target.startsWith('api/') && !imp.target.startsWith(SHARED)) {
+      breaches.push(`${imp.file}:${imp.line}: the console imports a value from ${imp.target}; use \`import type\`, or move the pure piece to ${SHARED}`);
+    }
+    if (imp.target.startsWith('widget/') && !CONSOLE_FROM_WIDGET.some((allowed) => imp.target.startsWith(allowed))) {
+      breaches.push(`${imp.file}:${imp.line}: the console imports ${imp.target}; it may take only ${CONSOLE_FROM_WIDGET.join(', ')} from the widget`);
+    }
+  }
   for (const imp of sourceFiles(SHARED).flatMap(importsOf)) {
     if (imp.typeOnly || imp.target.startsWith(SHARED) || imp.target === 'vitest') continue;
     breaches.push(`${imp.file}:${imp.line}: ${SHARED} must stay self-contained (the widget bundles it) but imports ${imp.target}`);
@@ -87,7 +101,7 @@ function boundaryBreaches(): string[] {
 
 function cyclesFound(): boolean {
   const biome = join(ROOT, 'node_modules/.bin/biome');
-  const run = spawnSync(biome, ['lint', '--only=suspicious/noImportCycles', '--max-diagnostics=50', 'api', 'widget'], {
+  const run = spawnSync(biome, ['lint', '--only=suspicious/noImportCycles', '--max-diagnostics=50', 'api', 'widget', 'console'], {
     cwd: ROOT,
     stdio: 'inherit',
   });
@@ -102,4 +116,4 @@ if (cycles || breaches.length > 0) {
   console.error(`check-imports: ${cycles ? 'import cycles (above)' : 'no cycles'}, ${breaches.length} boundary breach(es)`);
   process.exit(1);
 }
-console.log('check-imports: no cycles in api/ or widget/; the widget reaches api/ only through types and api/src/shared/');
+console.log('check-imports: no cycles in api/, widget/ or console/; widget and console reach api/ only through types and api/src/shared/');

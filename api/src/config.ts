@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { limitOverrides } from './limits/site-limits.ts';
+import { LOG_LEVELS } from './logging/logger.ts';
 
 const DEV_SECRET = 'heed-dev-secret-change-me-in-production';
 
@@ -25,8 +26,12 @@ export const configSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: int(3000),
     HOST: z.string().default('127.0.0.1'),
-    DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/heed'),
-    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    /** a PostgreSQL server; unset (''): an embedded PostgreSQL with its data in HEED_DATA_DIR */
+    DATABASE_URL: z.union([z.literal(''), z.string().url()]).default(''),
+    /** a Redis server; unset (''): locks and events in process, and Heed runs as one process */
+    REDIS_URL: z.union([z.literal(''), z.string().url()]).default(''),
+    /** the embedded database's folder (used without DATABASE_URL); it survives restarts */
+    HEED_DATA_DIR: z.string().min(1).default('.heed/data'),
     /** prefix for every Redis key and channel, so several deployments (or tests) can share one Redis */
     REDIS_PREFIX: z.string().default('heed:'),
     /** signs visitor tokens and stream tickets; must be set in production */
@@ -110,6 +115,14 @@ export const configSchema = z
     ADMIN_TOKEN: optional(z.string().min(16, 'use at least 16 characters')),
     /** bearer token of GET /metrics (Prometheus); unset means it refuses everyone */
     METRICS_TOKEN: optional(z.string().min(16, 'use at least 16 characters')),
+    /** with HEED_ADMIN_PASSWORD: this console owner is created (or its password set) at start-up */
+    HEED_ADMIN_EMAIL: optional(z.string().regex(/^[^\s@]+@[^\s@.][^\s@]*$/, 'must be an email address')),
+    /** the password of HEED_ADMIN_EMAIL's owner (at least 12 characters) */
+    HEED_ADMIN_PASSWORD: optional(z.string().min(12, 'use at least 12 characters')),
+    /** least severe level written: fatal, error, warn, info (default), debug, trace or silent */
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** outside production: '1' prints readable lines even without a terminal, '0' prints JSON on one */
+    LOG_PRETTY: optional(z.enum(['0', '1'])),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -123,6 +136,9 @@ export const configSchema = z
           ctx.addIssue({ code: 'custom', path: [name], message: `too weak for production: use 32+ random characters (e.g. \`openssl rand -hex 32\`), or leave it unset to turn the route off` });
         }
       }
+    }
+    if ((env.HEED_ADMIN_EMAIL === undefined) !== (env.HEED_ADMIN_PASSWORD === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['HEED_ADMIN_PASSWORD'], message: 'set both HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD, or neither' });
     }
     if (env.TITLE_LEASE_MS <= env.TITLE_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['TITLE_LEASE_MS'], message: 'must be longer than TITLE_TIMEOUT_MS' });

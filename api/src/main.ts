@@ -4,6 +4,7 @@ import { createHttpServer } from './http/server.ts';
 import { siteRoutes } from './http/site-routes.ts';
 import { requestHostname } from './http/request-host.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
+import { bootstrapOwner } from './operators/bootstrap-owner.ts';
 import { createDemoShop } from '../../demo/server.ts';
 
 /**
@@ -12,13 +13,14 @@ import { createDemoShop } from '../../demo/server.ts';
  * from the API's origin exactly as a customer's site does.
  */
 const { services, close } = await boot({ role: 'api' }).catch(exitWith);
+await bootstrapOwner(services).catch(exitWith);
 const { PORT, HOST, DEMO_SITE_KEY, PUBLIC_URL } = services.config;
 const demoPort = DEMO_SITE_KEY ? (services.config.DEMO_PORT ?? PORT + 1) : undefined;
 const worker = createReplyWorker(services);
 const server = createHttpServer(services, siteRoutes({ demoPort, production: services.config.NODE_ENV === 'production' }));
 await worker.start();
 const titles = startTitleTimer(services);
-server.listen(PORT, HOST, () => console.log(`[heed] API listening on http://${HOST}:${PORT}/`));
+server.listen(PORT, HOST, () => services.logger.info(`API listening on http://${HOST}:${PORT}/`));
 
 const shop = demoPort
   ? createDemoShop({
@@ -26,7 +28,7 @@ const shop = demoPort
       heedUrl: (req) => PUBLIC_URL ?? `http://${requestHostname(req, HOST)}:${PORT}/`,
     })
   : null;
-shop?.listen(demoPort, HOST, () => console.log(`[heed] demo shop (another origin, embedding the widget) on http://${HOST}:${demoPort}/`));
+shop?.listen(demoPort, HOST, () => services.logger.info(`demo shop (another origin, embedding the widget) on http://${HOST}:${demoPort}/`));
 
 onShutdown(async () => {
   for (const s of [server, shop]) {
@@ -35,4 +37,4 @@ onShutdown(async () => {
   }
   await Promise.all([worker.stop({ release: true }), titles.stop()]);
   await close();
-});
+}, services.logger);

@@ -4,7 +4,10 @@ import { createPooledDb, type Db } from './db/client.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createRedis, keys as makeKeys, type Keys, type Redis } from './redis/client.ts';
 import { SitePolicies } from './sites/site-policy.ts';
-import { describeError } from './logging/describe-error.ts';
+import type { DestinationStream } from 'pino';
+import type { Logger } from './logging/logger.ts';
+import { lineLog, type LineLog } from './logging/line-log.ts';
+import { processLogger } from './logging/process-logger.ts';
 import { Limits } from './limits/limits.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { storeProbes } from './metrics/store-probes.ts';
@@ -26,14 +29,26 @@ export interface Services {
   openai: OpenAI;
   /** the process's Prometheus registry and metrics (`GET /metrics`) */
   metrics: Metrics;
-  log: (line: string, extra?: unknown) => void;
+  /**
+   * the process's root logger (JSON lines; pretty in development at a terminal): take a child
+   * scoped by `requestId`, `workerId`, `runId` or `conversationId` (logging/logger.ts LogScope)
+   */
+  logger: Logger;
+  /** a line on the root logger, with an optional error (described, never raw): kept for older callers, prefer `logger` */
+  log: LineLog;
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, opts: { log?: Services['log'] } = {}): Promise<Services> {
+/**
+ * Connects everything a process needs. `logger` is the root logger boot already made;
+ * `logTo` sends this process's log lines elsewhere than stdout (tests collect them).
+ */
+export async function createServices(config: Config, opts: { logger?: Logger; logTo?: DestinationStream } = {}): Promise<Services> {
+  // every error passes through describeError (the logger's serializers): no message text, prompt or query data reaches a log
+  const logger = opts.logger ?? (await processLogger(config, opts.logTo));
   const { db, pool } = createPooledDb(config.DATABASE_URL);
-  const redis = await createRedis(config.REDIS_URL, 'heed');
-  const subscriber = await createRedis(config.REDIS_URL, 'heed-sub');
+  const redis = await createRedis(config.REDIS_URL, 'heed', logger);
+  const subscriber = await createRedis(config.REDIS_URL, 'heed-sub', logger);
   const keys = makeKeys(config.REDIS_PREFIX);
   const bus = new EventBus(redis, subscriber, keys);
   const sites = new SitePolicies(db);
@@ -43,9 +58,6 @@ export async function createServices(config: Config, opts: { log?: Services['log
     baseURL: config.OPENAI_BASE_URL,
     maxRetries: 0,
   });
-  const sink = opts.log ?? ((line: string, extra?: unknown) => (extra === undefined ? console.log(`[heed] ${line}`) : console.error(`[heed] ${line}: ${extra}`)));
-  // every error passes through describeError: no message text, prompt or query data reaches a log
-  const log = (line: string, extra?: unknown) => sink(line, extra === undefined ? undefined : describeError(extra));
   return {
     config,
     db,
@@ -57,7 +69,8 @@ export async function createServices(config: Config, opts: { log?: Services['log
     limits: new Limits({ sites, redis, prefix: config.REDIS_PREFIX, deploymentOverrides: config.RATE_LIMITS }),
     openai,
     metrics: createMetrics(storeProbes(pool, redis)),
-    log,
+    logger,
+    log: lineLog(logger),
     async close() {
       await Promise.allSettled([db.$disconnect(), redis.quit(), subscriber.quit()]);
     },

@@ -7,9 +7,9 @@ const { services, close } = await boot({ role: 'worker' }).catch(exitWith);
 const worker = createReplyWorker(services);
 await worker.start();
 const titles = startTitleTimer(services);
-console.log(`[heed] worker ${worker.id} started`);
+services.logger.child({ workerId: worker.id }).info('worker started');
 
 onShutdown(async () => {
   await Promise.all([worker.stop({ release: true }), titles.stop()]);
   await close();
-});
+}, services.logger);

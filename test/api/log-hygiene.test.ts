@@ -28,6 +28,8 @@ test('a full journey logs no message text, reply text, token, identity, secret o
   const session = await makeClient(heed.url, null).session.start.mutate({ siteKey: heed.siteKey, identity: { userId, token: jwt } });
   const api = makeClient(heed.url, session.visitorToken);
   const { id: conversationId } = await api.conversation.create.mutate();
+  // a stream ticket travels in the event stream's URL: it must not reach a log either
+  const { ticket } = await api.events.ticket.mutate();
 
   // a reply, then a provider error whose body echoes the prompt (some providers do)
   heed.model.script({ text: `Reply mentioning ${marker}-reply` }, { error: { status: 400, message: `Invalid prompt: my password is ${marker}` } });
@@ -42,10 +44,20 @@ test('a full journey logs no message text, reply text, token, identity, secret o
   await makeClient(heed.url, ADMIN_TOKEN).admin.titleChecks.query({});
   await fetch(`${heed.url}/api/cron/titles`, { method: 'POST', headers: { authorization: `Bearer ${CRON_SECRET}` } });
   await heed.titlePass();
+  // a request that fails inside the server, carrying a cookie and the visitor's token
+  await heed.services.db.$executeRawUnsafe(`ALTER TABLE "Message" ADD CONSTRAINT hygiene_refuses CHECK (position('refuse' in content) = 0) NOT VALID`);
+  await fetch(`${heed.url}/trpc/message.send`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${session.visitorToken}`, cookie: `sid=${marker}` },
+    body: JSON.stringify({ conversationId, clientMessageId: randomUUID(), content: `refuse ${marker}` }),
+  });
+  await heed.services.db.$executeRawUnsafe('ALTER TABLE "Message" DROP CONSTRAINT hygiene_refuses');
 
+  // one JSON object a line, as production prints it
+  for (const line of heed.logs) expect(() => JSON.parse(line), line).not.toThrow();
   const log = heed.logs.join('\n');
   expect(log).toContain('failed'); // the provider error was logged…
-  for (const secret of [marker, session.visitorToken, jwt, userId, 'ana@example.com', IDENTITY_SECRET, ADMIN_TOKEN, CRON_SECRET, heed.config.HEED_SECRET]) {
+  for (const secret of [marker, session.visitorToken, ticket, jwt, userId, 'ana@example.com', IDENTITY_SECRET, ADMIN_TOKEN, CRON_SECRET, heed.config.HEED_SECRET]) {
     expect(log, `the log holds ${secret.slice(0, 12)}…`).not.toContain(secret); // …without what it echoed
   }
 });

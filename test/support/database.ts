@@ -15,7 +15,8 @@ import { listMigrations, migrate } from '../../api/src/db/migrate.ts';
 
 export const TEMPLATE_DATABASE = 'heed_test_template';
 const PREFIX = 'heed_test_';
-const SERVER_URL = process.env.TEST_DATABASE_SERVER_URL || 'postgresql://postgres@127.0.0.1:5432';
+/** The server test databases live on: read when used, since the global setup may start an embedded one first. */
+export const testDatabaseServerUrl = () => process.env.TEST_DATABASE_SERVER_URL || 'postgresql://postgres@127.0.0.1:5432';
 /** SQLSTATE of "source database … is being accessed by other users" (and other in-use objects). */
 const OBJECT_IN_USE = '55006';
 
@@ -180,7 +181,7 @@ async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> 
 }
 
 function databaseUrl(name: string): string {
-  const url = new URL(SERVER_URL);
+  const url = new URL(testDatabaseServerUrl());
   url.pathname = `/${name}`;
   return url.toString();
 }

@@ -1,12 +1,52 @@
-import { dropLeftoverTestDatabases, ensureTestTemplate } from './database.ts';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { startEmbeddedPostgres } from '../../api/src/embedded/embedded-postgres.ts';
+import { dropLeftoverTestDatabases, ensureTestTemplate, testDatabaseServerUrl } from './database.ts';
 
 /**
- * vitest `globalSetup`: before any worker starts, clear databases left by interrupted runs and
- * build the migrated template once, so workers find it current and go straight to cloning it.
+ * vitest `globalSetup`: picks the stores (the PostgreSQL and Redis servers when both answer,
+ * else — or with HEED_EMBEDDED=1 — an embedded PostgreSQL and in-process coordination), then,
+ * before any worker starts, clears databases left by interrupted runs and builds the migrated
+ * template once, so workers find it current and go straight to cloning it. Workers are forked
+ * after this and inherit the choice through the environment.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
+  let stop = async () => {};
+  if (process.env.HEED_EMBEDDED !== '1' && !(await serversAnswer())) {
+    console.log('tests: no PostgreSQL/Redis server answers on 127.0.0.1: running in the embedded mode');
+    process.env.HEED_EMBEDDED = '1';
+  }
+  if (process.env.HEED_EMBEDDED === '1') {
+    // a fresh cluster per run, in the project's ignored folder (kept on the same disk as the data)
+    const dataDir = join(process.cwd(), '.heed', 'test-embedded');
+    await rm(dataDir, { recursive: true, force: true });
+    const embedded = await startEmbeddedPostgres({ dataDir });
+    process.env.TEST_DATABASE_SERVER_URL = embedded.url.replace(/\/[^/]*$/, '');
+    console.log(`tests: embedded PostgreSQL ${embedded.version}, in-process coordination`);
+    stop = () => embedded.stop();
+  }
   const runStartedAt = new Date();
   const dropped = await dropLeftoverTestDatabases(runStartedAt);
   if (dropped.length > 0) console.log(`test databases: dropped ${dropped.length} left by earlier runs`);
   await ensureTestTemplate();
+  return stop;
+}
+
+/** Both servers of the default (or configured) addresses answer within a second. */
+async function serversAnswer(): Promise<boolean> {
+  const db = new pg.Client({ connectionString: `${testDatabaseServerUrl()}/postgres`, connectionTimeoutMillis: 1_000 });
+  const redis = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379', socket: { connectTimeout: 1_000, reconnectStrategy: false } });
+  redis.on('error', () => {});
+  try {
+    await db.connect();
+    await redis.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await db.end().catch(() => {});
+    await redis.quit().catch(() => {});
+  }
 }

@@ -5,6 +5,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type 
 import { EventSource } from 'eventsource';
 import { loadConfig, type Config } from '../../api/src/config.ts';
 import { createServices, type Services } from '../../api/src/services.ts';
+import { memoryDestination } from '../../api/src/logging/memory-destination.ts';
 import { createHttpServer, MAX_BATCH_SIZE } from '../../api/src/http/server.ts';
 import { siteRoutes } from '../../api/src/http/site-routes.ts';
 import { createReplyWorker } from '../../api/src/chat/start-worker.ts';
@@ -16,6 +17,7 @@ import type { VisitorEvent } from '../../api/src/events/event-types.ts';
 import { runTitlePass, type TitlePassResult } from '../../api/src/titles/title-pass.ts';
 import { titleSettings, type TitleSettings } from '../../api/src/titles/title-settings.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { testRedisUrl } from './stores.ts';
 import { createDemoShop } from '../../demo/server.ts';
 import { DEFAULT_LIMITS } from '../../api/src/limits/site-limits.ts';
 
@@ -50,7 +52,7 @@ export class TestHeed {
     readonly services: Services,
     readonly server: ReturnType<typeof createHttpServer>,
     readonly shop: Server | null,
-    /** what the services logged (run failures, lost leases) */
+    /** what the services logged (run failures, lost leases): one JSON line each, as production prints them */
     readonly logs: string[],
   ) {}
 
@@ -60,6 +62,7 @@ export class TestHeed {
     const config = loadConfig({
       NODE_ENV: 'test',
       DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
       REDIS_PREFIX: `heed-test:${randomUUID().slice(0, 8)}:`,
       OPENAI_BASE_URL: model.url,
       OPENAI_API_KEY: 'test-key',
@@ -75,8 +78,10 @@ export class TestHeed {
       RATE_LIMITS: UNLIMITED,
       ...opts.env,
     });
-    const logs: string[] = [];
-    const services = await createServices(config, { log: (line, extra) => void logs.push(extra ? `${line}: ${String(extra)}` : line) });
+    // every log line as production would print it (JSON, redacted), kept in memory
+    const logTo = memoryDestination();
+    const logs = logTo.lines;
+    const services = await createServices(config, { logTo });
     // the shop embeds the widget from the API's URL, known once the API listens
     let apiUrl = '';
     const shop = opts.site ? createDemoShop({ siteKey: 'demo', heedUrl: () => `${apiUrl}/` }) : null;

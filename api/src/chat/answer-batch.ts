@@ -1,5 +1,6 @@
 import { runCost } from '../limits/run-cost.ts';
 import { spendCapReached } from '../limits/site-usage.ts';
+import { scoped } from '../logging/scoped.ts';
 import type { AnswerDeps } from './answer-deps.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FenceLostError } from './fence.ts';
@@ -8,6 +9,7 @@ import { loadContext } from './load-context.ts';
 import type { ConversationLock } from './lock.ts';
 import { ReplyFailedError } from './model-stream.ts';
 import { ReplyRelay } from './reply-relay.ts';
+import { replySettings } from './reply-settings.ts';
 import { runToolLoop } from './tool-loop.ts';
 
 /**
@@ -28,18 +30,25 @@ export class ReleaseRun extends Error {}
  * (`spend_cap`) without any model call. Never throws for a model or lease problem: the
  * outcome says what happened.
  */
-export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock, shutdown?: AbortSignal): Promise<AnswerOutcome> {
+export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock, shutdown?: AbortSignal): Promise<AnswerOutcome> {
+  // every line of this run, here and in the tool loop, carries runId and conversationId (and the worker's workerId)
+  const deps = scoped(worker, { runId: batch.runId, conversationId: batch.conversationId });
   const abort = new AbortController();
   const release = () => abort.abort(new ReleaseRun('released'));
   if (shutdown?.aborted) release();
   shutdown?.addEventListener('abort', release, { once: true });
   let status: 'claimed' | 'streaming' = 'claimed';
   const started = performance.now();
+  /** stored with the run's outcome (a fenced write), so the console shows its time to first token */
+  let firstTokenAt: Date | null = null;
   const relay = new ReplyRelay(
     deps.redis,
     deps.keys,
     batch,
-    () => deps.metrics.firstToken.observe((performance.now() - started) / 1000),
+    () => {
+      firstTokenAt = new Date();
+      deps.metrics.firstToken.observe((performance.now() - started) / 1000);
+    },
     () => abort.abort(new LeaseLostError('lease may have ended')),
   );
   // A lease counts from when its renewal was sent, less a tenth for clock drift between this
@@ -52,34 +61,35 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
       const ok = (await lock.extend()) && (await renewRunLease(deps.db, batch, deps.leaseMs, status));
       if (ok) held(sentAt);
       else abort.abort(new LeaseLostError('lease lost'));
-    })().catch((err) => deps.log('lease renewal failed', err));
+    })().catch((err) => deps.logger.warn({ err }, 'lease renewal failed'));
   }, Math.max(50, Math.floor(deps.leaseMs / 3)));
 
   try {
     if (await spendCapReached(deps.db, batch.siteId, deps.spendCapUsd)) {
-      deps.log(`run ${batch.runId}: site ${batch.siteId} reached its daily spend cap; the model is not called`);
+      deps.logger.warn({ siteId: batch.siteId }, 'site reached its daily spend cap; the model is not called');
       await failRun(deps.db, deps.bus, batch, { code: 'spend_cap', attempts: 0 });
       return 'failed';
     }
-    const messages = await loadContext(deps.db, batch, deps.tokenBudget);
+    const settings = replySettings(deps, await deps.sites.byId(batch.siteId));
+    const messages = await loadContext(deps.db, batch, deps.tokenBudget, settings.systemPrompt);
     status = 'streaming';
     const sentAt = Date.now();
-    if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status))) return 'lost';
+    if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status, settings.model))) return 'lost';
     held(sentAt);
-    const reply = await runToolLoop(deps, batch, messages, { signal: abort.signal, relay });
+    const reply = await runToolLoop({ ...deps, model: settings.model, maxTokens: settings.maxTokens }, batch, messages, { signal: abort.signal, relay });
     if (abort.signal.aborted) return handOver(deps, batch, abort.signal);
-    await completeRun(deps.db, deps.bus, batch, { ...reply, cost: runCost(deps.price, reply, messages) });
+    await completeRun(deps.db, deps.bus, batch, { ...reply, cost: runCost(settings.price, reply, messages), firstTokenAt });
     return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
     if (abort.signal.aborted) return handOver(deps, batch, abort.signal);
     if (err instanceof FenceLostError) {
-      deps.log(`run ${batch.runId} lost its lease; a newer run answers the batch`);
+      deps.logger.warn('run lost its lease; a newer run answers the batch');
       return 'lost';
     }
     const code = err instanceof ReplyFailedError ? err.classified.code : 'model_error';
-    deps.log(`run ${batch.runId} failed: ${code}`, err instanceof ReplyFailedError ? err.cause : err);
+    deps.logger.error({ code, err: err instanceof ReplyFailedError ? err.cause : err }, `run failed: ${code}`);
     try {
-      await failRun(deps.db, deps.bus, batch, { code, attempts: err instanceof ReplyFailedError ? err.attempts : 1 });
+      await failRun(deps.db, deps.bus, batch, { code, attempts: err instanceof ReplyFailedError ? err.attempts : 1, firstTokenAt });
       return 'failed';
     } catch (writeErr) {
       if (writeErr instanceof FenceLostError) return 'lost';
@@ -95,9 +105,9 @@ export async function answerBatch(deps: AnswerDeps, batch: ClaimedBatch, lock: C
 /** An aborted run: released by a shutdown (the batch goes to another worker now), or its lease was lost. */
 async function handOver(deps: AnswerDeps, batch: ClaimedBatch, signal: AbortSignal): Promise<AnswerOutcome> {
   if (!(signal.reason instanceof ReleaseRun) || !(await releaseRun(deps.db, batch))) {
-    deps.log(`run ${batch.runId} lost its lease; a newer run answers the batch`);
+    deps.logger.warn('run lost its lease; a newer run answers the batch');
     return 'lost';
   }
-  deps.log(`run ${batch.runId} released by a shutting-down worker; another worker takes the batch over now`);
+  deps.logger.info('run released by a shutting-down worker; another worker takes the batch over now');
   return 'released';
 }

@@ -2,7 +2,9 @@ import type OpenAI from 'openai';
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { Keys, Redis } from '../redis/client.ts';
+import type { SitePolicies } from '../sites/site-policy.ts';
 import type { Price } from '../titles/pricing.ts';
 
 /** What answering a batch needs: stores, the model client, and the limits of one run. */
@@ -12,6 +14,7 @@ export interface AnswerDeps {
   keys: Keys;
   bus: EventBus;
   openai: OpenAI;
+  /** the deployment's model (OPENAI_MODEL); a site's own `model` wins (see reply-settings.ts) */
   model: string;
   leaseMs: number;
   maxAttempts: number;
@@ -22,7 +25,11 @@ export interface AnswerDeps {
   price: Price;
   /** daily spend cap of sites without their own (SPEND_CAP_USD_PER_DAY) */
   spendCapUsd: number;
+  /** per-site settings (model, instructions, reply token cap), cached for a few seconds */
+  sites: Pick<SitePolicies, 'byId'>;
   /** runs, first tokens, model errors and retries are recorded here */
   metrics: Metrics;
   log: (line: string, extra?: unknown) => void;
+  /** the worker's logger (scoped by `workerId`); each run takes a child scoped by `runId` and `conversationId` */
+  logger: Logger;
 }

@@ -35,6 +35,8 @@ export async function completeRun(
     question?: (UserInputArgs & { callId: string }) | null;
     /** what the model calls cost (priced by the caller); without it the run counts requests only */
     cost?: RunCost;
+    /** when the first reply token arrived (this process's clock); null when none was relayed */
+    firstTokenAt?: Date | null;
   },
 ): Promise<void> {
   const question = reply.question ?? null;
@@ -74,6 +76,7 @@ export async function completeRun(
         promptTokens: reply.promptTokens,
         completionTokens: reply.completionTokens,
         costUsd: reply.cost?.costUsd ?? null,
+        firstTokenAt: reply.firstTokenAt ?? null,
       },
     });
     await tx.conversation.update({
@@ -104,7 +107,7 @@ export async function failRun(
   db: Db,
   bus: EventBus,
   batch: ClaimedBatch,
-  failure: { code: ReplyErrorCode; attempts: number },
+  failure: { code: ReplyErrorCode; attempts: number; firstTokenAt?: Date | null },
 ): Promise<void> {
   const text = FAILURE_TEXT[failure.code];
   await transactWithEvents(db, bus, async (tx, emit) => {
@@ -116,7 +119,7 @@ export async function failRun(
     await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'failed' } });
     await tx.run.update({
       where: { id: batch.runId },
-      data: { status: 'failed', error: failure.code, endedAt: message.createdAt, attempts: failure.attempts },
+      data: { status: 'failed', error: failure.code, endedAt: message.createdAt, attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null },
     });
     await tx.conversation.update({
       where: { id: batch.conversationId },
@@ -133,10 +136,14 @@ export async function failRun(
   });
 }
 
-/** Moves the run to `streaming` and extends its lease in the database; false when the fence is lost. */
-export async function renewRunLease(db: Db, batch: ClaimedBatch, leaseMs: number, status: 'claimed' | 'streaming'): Promise<boolean> {
+/**
+ * Moves the run to `streaming` and extends its lease in the database; false when the fence is
+ * lost. `model`, given when streaming starts, records the model the run asks (the console shows it).
+ */
+export async function renewRunLease(db: Db, batch: ClaimedBatch, leaseMs: number, status: 'claimed' | 'streaming', model?: string): Promise<boolean> {
   const n = await db.$executeRaw`
-    UPDATE "Run" r SET "leaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}), status = ${status}::"RunStatus"
+    UPDATE "Run" r SET "leaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}), status = ${status}::"RunStatus",
+      model = COALESCE(${model ?? null}::varchar, r.model)
     FROM "Conversation" c
     WHERE r.id = ${batch.runId}::uuid AND c.id = r."conversationId" AND c.fence = r.fence
       AND r.status IN ('claimed', 'streaming')`;

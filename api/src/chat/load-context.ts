@@ -23,9 +23,9 @@ const requestSelect = {
 /**
  * Reads what the context builder needs for one run (history, the input requests those rows
  * ask or answer plus the open one, open todos, recall hits for the whole batch) and builds the
- * model's messages.
+ * model's messages. `systemPrompt` defaults to Heed's own (a site's adds its instructions).
  */
-export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: number): Promise<ChatCompletionMessageParam[]> {
+export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: number, systemPrompt?: string): Promise<ChatCompletionMessageParam[]> {
   const [visitor, claimed, earlier, todos] = await Promise.all([
     db.visitor.findUniqueOrThrow({ where: { id: batch.visitorId }, select: { timeZone: true, siteId: true } }),
     db.message.findMany({ where: { id: { in: batch.messageIds } }, select: rowSelect, orderBy: { seq: 'asc' } }),
@@ -58,6 +58,7 @@ export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: numb
     batchRows.map((r) => r.content),
   );
   return buildContext({
+    systemPrompt,
     rows,
     claimed: batchRows,
     watermark: batch.watermark,

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '../redis/client.ts';
-
-// Compare-and-delete / compare-and-extend: only the holder of the token may touch the lock.
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
-const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+import { EXTEND_LOCK, RELEASE_LOCK } from '../redis/scripts.ts';
 
 /**
  * A per-conversation Redis lock (SET NX PX with a random token). It keeps two runs of one
@@ -27,11 +24,11 @@ export class ConversationLock {
 
   /** Extends the lease; false means the lock was lost and the run must stop. */
   async extend(): Promise<boolean> {
-    const n = await this.redis.eval(EXTEND, { keys: [this.key], arguments: [this.token, String(this.ttlMs)] });
+    const n = await this.redis.eval(EXTEND_LOCK, { keys: [this.key], arguments: [this.token, String(this.ttlMs)] });
     return n === 1;
   }
 
   async release(): Promise<void> {
-    await this.redis.eval(RELEASE, { keys: [this.key], arguments: [this.token] });
+    await this.redis.eval(RELEASE_LOCK, { keys: [this.key], arguments: [this.token] });
   }
 }

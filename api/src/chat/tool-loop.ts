@@ -75,7 +75,7 @@ export async function runToolLoop(
     if (reply.text !== '') text = kept === '' ? reply.text : kept + ROUND_SEPARATOR + reply.text;
 
     const calls = last ? [] : reply.toolCalls;
-    if (last && reply.toolCalls.length > 0) deps.log(`run ${batch.runId}: ${reply.toolCalls.length} tool call(s) ignored in the last round`);
+    if (last && reply.toolCalls.length > 0) deps.logger.warn({ toolCalls: reply.toolCalls.length }, 'tool calls ignored in the last round');
     if (calls.length === 0) {
       if (text.trim() === '') throw new ReplyFailedError({ code: 'model_empty_reply', transient: true }, usage.attempts, new EmptyReplyError());
       return { text, ...usage, question: null };

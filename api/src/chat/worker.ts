@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '../redis/client.ts';
 import type { Limits } from '../limits/limits.ts';
+import type { Logger } from '../logging/logger.ts';
+import { scoped } from '../logging/scoped.ts';
 import { answerBatch, type AnswerOutcome } from './answer-batch.ts';
 import type { AnswerDeps } from './answer-deps.ts';
 import { claimBatch } from './claim-batch.ts';
@@ -42,8 +44,15 @@ export class ReplyWorker {
   private loop: Promise<void> | null = null;
   /** aborted by `stop({ release: true })`: runs in flight hand their batches over */
   private readonly shutdown = new AbortController();
+  /** every line this worker and its runs write carries its `workerId` */
+  private readonly log: Logger;
+  /** what each run is given: the options, with the worker-scoped logger */
+  private readonly deps: AnswerDeps;
 
-  constructor(private readonly opts: WorkerOptions) {}
+  constructor(private readonly opts: WorkerOptions) {
+    this.deps = scoped<AnswerDeps>(opts, { workerId: this.id });
+    this.log = this.deps.logger;
+  }
 
   async start(): Promise<void> {
     this.running = true;
@@ -88,7 +97,7 @@ export class ReplyWorker {
           for (const until of this.deferred.values()) waitMs = Math.min(waitMs, until - Date.now());
         }
       } catch (err) {
-        this.opts.log('worker poll failed', err);
+        this.log.error({ err }, 'worker poll failed');
       }
       if (this.running) await this.sleep(waitMs);
     }
@@ -96,7 +105,7 @@ export class ReplyWorker {
 
   private launch(conversationId: string): void {
     const job = this.answer(conversationId)
-      .catch((err) => this.opts.log(`conversation ${conversationId} failed`, err))
+      .catch((err) => this.log.error({ conversationId, err }, 'conversation failed'))
       .finally(() => {
         this.active.delete(conversationId);
         this.wake();
@@ -113,7 +122,7 @@ export class ReplyWorker {
       const verdict = await this.opts.limits.modelRun(owner);
       if (!verdict.ok) {
         this.deferred.set(conversationId, Date.now() + verdict.retryAfterMs);
-        this.opts.log(`conversation ${conversationId} waits ${Math.ceil(verdict.retryAfterMs / 1000)} s: its visitor reached the model-run limit`);
+        this.log.info({ conversationId, waitMs: verdict.retryAfterMs }, `conversation waits ${Math.ceil(verdict.retryAfterMs / 1000)} s: its visitor reached the model-run limit`);
         return;
       }
       const batch = await claimBatch(this.opts.db, this.opts.bus, { conversationId, workerId: this.id, leaseMs: this.opts.leaseMs });
@@ -122,9 +131,12 @@ export class ReplyWorker {
       metrics.batches.inc();
       metrics.batchMessages.observe(batch.messageIds.length);
       const claimedAt = performance.now();
-      const outcome = await answerBatch(this.opts, batch, lock, this.shutdown.signal);
+      const outcome = await answerBatch(this.deps, batch, lock, this.shutdown.signal);
       metrics.runs.inc({ outcome });
       metrics.runDuration.observe({ outcome }, (performance.now() - claimedAt) / 1000);
+      // one line per run, counts only: what the visitor wrote and the model said stay out of logs
+      const durationMs = Math.round(performance.now() - claimedAt);
+      this.log.info({ conversationId, runId: batch.runId, outcome, batchSize: batch.messageIds.length, durationMs }, 'run finished');
       this.opts.onRun?.(conversationId, outcome);
       if (outcome === 'released') {
         await lock.release().catch(() => undefined);

@@ -16,5 +16,10 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
  */
 export function createPooledDb(databaseUrl: string, opts: { max?: number } = {}): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  // A new connection the server ends at once (pg_terminate_backend, a failover) can report it in the
+  // same read as its ReadyForQuery: pg-pool has handed it out, the adapter has not yet listened on it,
+  // and an 'error' event with no listener ends the process (seen in `npm run chaos`). The query or
+  // transaction that holds it fails on its own, and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return { db: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }), pool };
 }

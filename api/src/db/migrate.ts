@@ -165,6 +165,9 @@ async function connectCreatingDatabase(databaseUrl: string, log: (line: string) 
 
 async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, application_name: 'heed-migrate' });
+  // A server-ended connection (pg_terminate_backend) can say so between two queries; without a
+  // listener that 'error' event ends the process before the next query could fail cleanly.
+  client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (error) {

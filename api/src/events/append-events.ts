@@ -13,7 +13,8 @@ type Emit = (visitorId: string, event: DurableEvent) => void;
  * Ids are allocated under a per-visitor transaction lock taken just before the insert:
  * a visitor's events therefore commit in id order, and a reader that has seen id N can
  * never later find a smaller id appear (the classic outbox gap). After commit, the
- * visitors' subscribers are woken through Redis to read the new rows.
+ * visitors' subscribers are woken through Redis to read the new rows, and the console's
+ * streams are told which conversations changed (every event names its conversation).
  */
 export async function transactWithEvents<T>(
   db: Db,
@@ -26,7 +27,10 @@ export async function transactWithEvents<T>(
     await insertEvents(tx, pending);
     return value;
   });
-  await Promise.all([...new Set(pending.map((p) => p.visitorId))].map((v) => bus.wake(v)));
+  await Promise.all([
+    ...[...new Set(pending.map((p) => p.visitorId))].map((v) => bus.wake(v)),
+    bus.touchConversations(pending.map((p) => p.event.conversationId)),
+  ]);
   return result;
 }
 

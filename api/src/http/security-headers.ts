@@ -14,7 +14,8 @@ export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse, 
   if (overHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
 }
 
-function overHttps(req: IncomingMessage, trustedProxies: number): boolean {
+/** Whether the request came over https: a TLS socket, or `X-Forwarded-Proto: https` from a trusted proxy. */
+export function overHttps(req: IncomingMessage, trustedProxies: number): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
   if (trustedProxies <= 0) return false;
   const proto = req.headers['x-forwarded-proto'];

@@ -8,7 +8,9 @@ import { applySecurityHeaders } from './security-headers.ts';
 import { checkHealth, checkReadiness } from './health.ts';
 import { CRON_TITLES_PATH, cronTitlesRoute } from './cron-titles.ts';
 import { METRICS_PATH, metricsRoute } from '../metrics/metrics-route.ts';
-import { assignRequestId } from './request-id.ts';
+import { CONSOLE_EXPORT_PREFIX, consoleExportRoute } from './console-export.ts';
+import { isConsolePath, serveConsole } from './console-page.ts';
+import { assignRequestId, requestIdOf } from './request-id.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -42,8 +44,9 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
     maxBatchSize: MAX_BATCH_SIZE,
-    onError({ error, path, ctx }) {
-      if (error.code === 'INTERNAL_SERVER_ERROR') s.log(`trpc ${path ?? '?'} failed (request ${ctx?.requestId ?? '?'})`, error.cause ?? error);
+    onError({ error, path, req }) {
+      // the procedure's path, never its input (a message's text); the error described, never raw
+      if (error.code === 'INTERNAL_SERVER_ERROR') s.logger.child({ requestId: requestIdOf(req) }).error({ path, err: error.cause ?? error }, 'trpc call failed');
     },
   });
   const routes = Object.entries(extraRoutes).sort(([a], [b]) => b.length - a.length);
@@ -80,11 +83,13 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
       }
       if (path === METRICS_PATH) return metrics(req, res);
       if (path === CRON_TITLES_PATH) return cronTitles(req, res);
+      if (isConsolePath(path)) return serveConsole(req, res, path, s.config.NODE_ENV === 'production');
+      if (path.startsWith(CONSOLE_EXPORT_PREFIX)) return consoleExportRoute(s)(req, res);
       const route = routes.find(([prefix]) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
       if (route) return route[1](req, res);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
     })().catch((err) => {
-      s.log(`http request failed (request ${requestId})`, err);
+      s.logger.child({ requestId }).error({ err }, 'http request failed');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('Internal error');
     });

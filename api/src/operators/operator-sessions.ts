@@ -39,7 +39,8 @@ export async function findOperatorSession(db: Db, token: string, now = new Date(
     where: { id },
     select: { expiresAt: true, revokedAt: true, lastSeenAt: true, operator: { select: { id: true, email: true, name: true, role: true } } },
   });
-  if (!row || row.revokedAt || row.expiresAt <= now) return null;
+  // Prisma reads the operator in a second query: one removed in between comes back null
+  if (!row || row.revokedAt || row.expiresAt <= now || !row.operator) return null;
   if (now.getTime() - row.lastSeenAt.getTime() > 60_000) {
     await db.operatorSession.updateMany({
       where: { id, revokedAt: null },

@@ -1,13 +1,23 @@
 import { createClient } from 'redis';
+import type { Logger } from '../logging/logger.ts';
+import { MemoryRedis } from './memory-redis.ts';
 
 const connect = (url: string, name: string) => createClient({ url, name });
 
 export type Redis = ReturnType<typeof connect>;
 
-/** Connects a node-redis client; errors are logged rather than crashing the process (it reconnects). */
-export async function createRedis(url: string, name = 'heed'): Promise<Redis> {
+/** The embedded mode's in-process coordination (no REDIS_URL): every client of one name shares its keys and channels. */
+export const isMemoryRedisUrl = (url: string) => url.startsWith('memory:');
+
+/**
+ * Connects a node-redis client; errors are logged rather than crashing the process (it
+ * reconnects). A `memory://<name>` URL gives the in-process store instead (`MemoryRedis`),
+ * which serves the commands Heed uses.
+ */
+export async function createRedis(url: string, name = 'heed', logger?: Logger): Promise<Redis> {
+  if (isMemoryRedisUrl(url)) return new MemoryRedis(url) as unknown as Redis;
   const client = connect(url, name);
-  client.on('error', (err: Error) => console.error(`[redis:${name}]`, err.message));
+  client.on('error', (err: Error) => (logger ? logger.warn({ redis: name, err }, 'redis connection error') : console.error(`[redis:${name}]`, err.message)));
   await client.connect();
   return client;
 }
@@ -23,6 +33,8 @@ export function keys(prefix: string) {
     visitorChannel: (visitorId: string) => `${prefix}visitor:${visitorId}`,
     /** workers listen here for "a batch was scheduled" to wake before their poll */
     scheduleChannel: () => `${prefix}schedule`,
+    /** the console's one channel: ids of conversations whose state just changed (any site) */
+    consoleChannel: () => `${prefix}console`,
   };
 }
 export type Keys = ReturnType<typeof keys>;

@@ -28,3 +28,23 @@ export async function requestTitle(db: DbLike, conversationId: string): Promise<
       AND "titleState" IN ('pending', 'generating', 'generated')`;
   return n === 1;
 }
+
+/**
+ * An operator asks the title pass to look again now (the console's "retitle"): the request is
+ * due at once, and a title the pass gave up on (`failed`) gets its attempts back. Only a
+ * replaceable title (`first_message`, `generated`) can be retitled: a manual or fixed one
+ * belongs to whoever set it. Only title columns are written (`updatedAt` untouched). Returns
+ * whether the request was made.
+ */
+export async function requestRetitle(db: DbLike, conversationId: string): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Conversation"
+    SET "titleRequestedAt" = now(),
+        "titleAttempts" = 0,
+        "titleState" = CASE WHEN "titleState" = 'failed'
+          THEN (CASE WHEN "titleSource" = 'generated' THEN 'generated' ELSE 'pending' END)::"TitleState"
+          ELSE "titleState" END
+    WHERE id = ${conversationId}::uuid
+      AND "titleSource" IN ('first_message', 'generated')`;
+  return n === 1;
+}

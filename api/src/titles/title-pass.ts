@@ -10,7 +10,7 @@ import { TITLE_RESPONSE_FORMAT, titleMessages } from './title-prompt.ts';
 import type { TitleSettings } from './title-settings.ts';
 import { failTitle, releaseTitle, storeTitle, type TitleCheckFacts, type TitleOutcome } from './title-writes.ts';
 
-export type TitlePassDeps = Pick<Services, 'db' | 'bus' | 'openai' | 'log' | 'metrics'>;
+export type TitlePassDeps = Pick<Services, 'db' | 'bus' | 'openai' | 'logger' | 'metrics'>;
 
 export interface TitlePassResult {
   /** expired `generating` leases given back before claiming */
@@ -45,7 +45,7 @@ export async function runTitlePass(deps: TitlePassDeps, settings: TitleSettings,
       if (s.status === 'fulfilled') {
         result.outcomes[s.value]++;
         deps.metrics.titleChecks.inc({ outcome: s.value });
-      } else deps.log(`title check of conversation ${claims[i]!.id} failed; its lease will expire and it is retried`, s.reason);
+      } else deps.logger.error({ conversationId: claims[i]!.id, err: s.reason }, 'title check failed; its lease will expire and it is retried');
     }
     if (claims.length < settings.concurrency) break;
   }
@@ -73,7 +73,7 @@ async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: Cla
   facts.latencyMs = call.latencyMs;
   if (call.kind === 'interrupted') return releaseTitle(deps, claim, facts);
   if (call.kind === 'error') {
-    deps.log(`title call for conversation ${claim.id} failed: ${call.code}`, call.cause);
+    deps.logger.warn({ conversationId: claim.id, code: call.code, err: call.cause }, `title call failed: ${call.code}`);
     return fail('failed', call.code);
   }
   const usage = call.completion.usage;

@@ -33,9 +33,9 @@ export function startTitleTimer(
   const tick = () => {
     running = runTitlePass(s, settings, { signal: stopping.signal })
       .then(({ claimed, recovered, outcomes }) => {
-        if (claimed + recovered > 0) s.log(`titles: ${JSON.stringify({ recovered, ...outcomes })}`);
+        if (claimed + recovered > 0) s.logger.info({ titles: { recovered, ...outcomes } }, 'title pass');
       })
-      .catch((err: unknown) => s.log('title pass failed', err))
+      .catch((err: unknown) => s.logger.error({ err }, 'title pass failed'))
       .finally(() => {
         running = null;
         schedule();

@@ -1,5 +1,6 @@
 import { findOperatorSession } from '../operators/operator-sessions.ts';
 import { requestHostname } from '../http/request-host.ts';
+import { overHttps } from '../http/security-headers.ts';
 import { refuse } from './refusal.ts';
 import { type Context, publicProcedure } from './trpc.ts';
 
@@ -21,6 +22,35 @@ export function sameOriginRequest(ctx: Context): boolean {
     return false;
   }
 }
+
+/**
+ * The console's own base URL as browsers reach it, ending in `/`: PUBLIC_URL when set (a
+ * proxy or a path prefix in front), else this request's scheme and `Host`. Links the
+ * console hands out (invitations, the embed snippet) start from it.
+ * @example `${consoleBaseUrl(ctx)}widget.js` // 'http://127.0.0.1:3000/widget.js'
+ */
+export function consoleBaseUrl(ctx: Pick<Context, 'req' | 'services'>): string {
+  const { PUBLIC_URL, TRUST_PROXY } = ctx.services.config;
+  if (PUBLIC_URL) return PUBLIC_URL;
+  const scheme = overHttps(ctx.req, TRUST_PROXY) ? 'https' : 'http';
+  try {
+    return new URL(`${scheme}://${ctx.req.headers.host ?? 'localhost'}/`).href;
+  } catch {
+    return `${scheme}://localhost/`;
+  }
+}
+
+/**
+ * The console's signed-out procedures (sign-in, accepting an invitation, sign-out): no
+ * session needed, but a mutation must come from the console's own origin all the same, so
+ * another site cannot sign a browser in or out behind its back (login CSRF).
+ */
+export const consoleOriginProcedure = publicProcedure.use(({ ctx, type, next }) => {
+  if (type === 'mutation' && !sameOriginRequest(ctx)) {
+    throw refuse('FORBIDDEN', 'console_origin', 'Console changes must come from the console page itself.');
+  }
+  return next();
+});
 
 /**
  * Every console procedure: a live operator session (cookie `heed_console`) is required and

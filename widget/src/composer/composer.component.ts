@@ -1,6 +1,7 @@
 import { html } from 'lit';
 import { property, query } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import { sendIcon } from '../shared/panel-icons.ts';
 import { styles } from './composer.styles.ts';
 
@@ -20,13 +21,14 @@ import { styles } from './composer.styles.ts';
 export class HeedComposer extends HeedElement {
   static override styles = styles;
 
-  @property() placeholder = 'Write a message…';
+  /** "Write a message…" in the widget's language unless set (the panel sets the answer prompt) */
+  @property() placeholder?: string;
   @query('textarea') private textarea!: HTMLTextAreaElement;
 
   override render() {
     return html`<form part="form" @submit=${this.submit}>
-      <textarea part="input" rows="1" aria-label="Message" placeholder=${this.placeholder} maxlength="4000" @keydown=${this.keydown}></textarea>
-      <button part="send" type="submit">${sendIcon()}<span class="sr-only">Send</span></button>
+      <textarea part="input" rows="1" aria-label=${t.message} placeholder=${this.placeholder ?? t.writeMessage} maxlength="4000" @keydown=${this.keydown}></textarea>
+      <button part="send" type="submit">${sendIcon()}<span class="sr-only">${t.send}</span></button>
     </form>`;
   }
 

@@ -34,6 +34,10 @@ export const styles = [
       outline: 2px solid var(--heed-focus-color, #1a5fd0);
       outline-offset: 1px;
     }
+    /* the paper plane flies toward the reading direction */
+    button svg:dir(rtl) {
+      transform: scaleX(-1);
+    }
     button {
       display: grid;
       place-items: center;

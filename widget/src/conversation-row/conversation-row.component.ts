@@ -2,16 +2,19 @@ import { html } from 'lit';
 import { property } from 'lit/decorators.js';
 import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
+import { lang } from '../i18n/i18n.ts';
+import { t } from '../i18n/panel-strings.ts';
 import { chatIcon } from '../shared/icons.ts';
 import { messageIcon, questionIcon, radioIcon } from '../shared/panel-icons.ts';
 import { relativeTime } from '../shared/relative-time.ts';
+import type { Messages } from '../i18n/en.ts';
 import type { ConversationView } from '../state/types.ts';
 import { styles } from './conversation-row.styles.ts';
 
-const LOOK: Record<Attention, { icon: unknown; text: string | null }> = {
-  live: { icon: radioIcon(), text: 'Live' },
-  input_needed: { icon: questionIcon(), text: 'Input needed' },
-  unviewed: { icon: messageIcon(), text: 'New response' },
+const LOOK: Record<Attention, { icon: unknown; text: ((m: Messages) => string) | null }> = {
+  live: { icon: radioIcon(), text: (m) => m.live },
+  input_needed: { icon: questionIcon(), text: (m) => m.inputNeeded },
+  unviewed: { icon: messageIcon(), text: (m) => m.newResponse },
   default: { icon: chatIcon(), text: null },
 };
 
@@ -54,13 +57,13 @@ export class HeedConversationRow extends HeedElement {
     if (!c) return null;
     const state = this.state;
     const look = LOOK[state];
-    const status = look.text ?? relativeTime(c.updatedAt, this.now ?? Date.now(), this.locale);
+    const status = look.text ? look.text(t) : relativeTime(c.updatedAt, this.now ?? Date.now(), this.locale ?? lang);
     const textClass = this.collapsed ? 'sr-only' : 'text';
     return html`<button part="row" class="row" data-state=${state} aria-current=${this.selected ? 'true' : 'false'} @click=${this.select}>
       <span class="icon" part="icon">${look.icon}<span class="dot" part="dot"></span></span>
       <span class=${textClass}>
-        <span class="title">${c.title ?? 'New conversation'}</span>
-        <span class="status" part="status"><span class="sr-only">, </span>${status}</span>
+        <span class="title">${c.title ?? t.newConversation}</span>
+        <span class="status" part="status"><span class="sr-only">${t.comma}</span>${status}</span>
       </span>
     </button>`;
   }

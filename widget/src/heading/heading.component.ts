@@ -1,18 +1,11 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import { pencilIcon } from '../shared/panel-icons.ts';
 import type { ConnectionStatus } from '../state/types.ts';
 import { TITLE_MAX, titleFromInput } from './title-input.ts';
 import { styles } from './heading.styles.ts';
-
-export const STATUS_TEXT: Record<ConnectionStatus, string> = {
-  connecting: 'Connecting…',
-  connected: 'Connected',
-  reconnecting: 'Reconnecting…',
-  offline: 'Offline',
-  sign_in_needed: 'Sign-in needed',
-};
 
 /**
  * The one heading every layout uses: the truncated title with an inline connection dot
@@ -67,7 +60,7 @@ export class HeedHeading extends HeedElement {
           ${editing
             ? html`<input
                 part="title-input"
-                aria-label="Conversation title"
+                aria-label=${t.conversationTitle}
                 maxlength=${TITLE_MAX}
                 .value=${this.draft}
                 aria-invalid=${this.invalid ? 'true' : 'false'}
@@ -78,11 +71,11 @@ export class HeedHeading extends HeedElement {
             : html`<h2 part="title" title=${this.label}>${this.label}</h2>`}
           <span class="dot" part="connection-dot" data-status=${this.connection} aria-hidden="true"></span>
           ${this.renamable && !editing
-            ? html`<button class="rename" part="rename" @click=${this.edit}>${pencilIcon()}<span class="sr-only">Rename conversation</span></button>`
+            ? html`<button class="rename" part="rename" @click=${this.edit}>${pencilIcon()}<span class="sr-only">${t.rename}</span></button>`
             : nothing}
         </div>
         <div class="meta">
-          <span class="status" part="status" role="status" aria-live="polite">${STATUS_TEXT[this.connection]}</span>
+          <span class="status" part="status" role="status" aria-live="polite">${t.status[this.connection]}</span>
           ${this.provenance ? html`<span class="provenance" part="provenance">${this.provenance}</span>` : nothing}
         </div>
       </div>

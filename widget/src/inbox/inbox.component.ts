@@ -4,10 +4,12 @@ import { repeat } from 'lit/directives/repeat.js';
 import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
 import { excerptOf } from '../../../api/src/shared/excerpt.ts';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import type { ConversationView, StreamingReply } from '../state/types.ts';
+import type { Messages } from '../i18n/en.ts';
 import { styles } from './inbox.styles.ts';
 
-const STATE_TEXT: Record<Attention, string> = { live: 'Live', input_needed: 'Input needed', unviewed: 'New response', default: '' };
+const STATE_TEXT: Record<Attention, (m: Messages) => string> = { live: (m) => m.live, input_needed: (m) => m.inputNeeded, unviewed: (m) => m.newResponse, default: () => '' };
 
 /** Conversations that need the visitor: any attention state, or a failed latest reply. */
 export function needingAttention(conversations: readonly ConversationView[]): ConversationView[] {
@@ -33,10 +35,10 @@ export class HeedInbox extends HeedElement {
 
   override render() {
     const list = needingAttention(this.conversations);
-    return html`<h3>Needs your attention</h3>
+    return html`<h3>${t.needsAttention}</h3>
       ${list.length === 0
-        ? html`<p class="empty">You're all caught up.</p>
-            <button class="start" @click=${() => this.emit('heed-new-conversation')}>Start a conversation</button>`
+        ? html`<p class="empty">${t.caughtUp}</p>
+            <button class="start" @click=${() => this.emit('heed-new-conversation')}>${t.start}</button>`
         : html`<ul>
             ${repeat(list, (c) => c.id, (c) => this.item(c))}
           </ul>`}`;
@@ -49,10 +51,10 @@ export class HeedInbox extends HeedElement {
     const excerpt = state === 'live' && streaming ? excerptOf(streaming) : state === 'input_needed' && c.inputRequest ? c.inputRequest.question : c.excerpt;
     const failed = c.failed && state !== 'live';
     return html`<li part="item" data-state=${state} class=${failed ? 'failed' : ''}>
-      <button class="open" @click=${() => this.emit('heed-select', { conversationId: c.id })}>${c.title ?? 'New conversation'}</button>
-      <span class="state">${failed ? 'Reply failed' : STATE_TEXT[state]}</span>
+      <button class="open" @click=${() => this.emit('heed-select', { conversationId: c.id })}>${c.title ?? t.newConversation}</button>
+      <span class="state">${failed ? t.replyFailed : STATE_TEXT[state](t)}</span>
       ${excerpt ? html`<p class="excerpt">${excerpt}</p>` : nothing}
-      ${failed ? html`<button class="retry" @click=${() => this.emit('heed-retry', { conversationId: c.id })}>Retry</button>` : nothing}
+      ${failed ? html`<button class="retry" @click=${() => this.emit('heed-retry', { conversationId: c.id })}>${t.retry}</button>` : nothing}
     </li>`;
   }
 }

@@ -3,12 +3,13 @@ import { badgeOf, type AttentionCounts } from '../../../api/src/shared/attention
 import { HeedElement } from '../shared/heed-element.ts';
 import { chatIcon, closeIcon } from '../shared/icons.ts';
 import { badgeText } from '../shared/badge-text.ts';
+import { t } from '../i18n/i18n.ts';
 import { styles } from './launcher.styles.ts';
 
 const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
 
 /**
- * The bubble that opens and closes the chat ("Open chat" / "Close chat"), with a badge
+ * The bubble that opens and closes the chat ("Open chat" / "Close chat", translated), with a badge
  * showing the count of the highest-priority state (live > input needed > unviewed), in
  * that state's colour; no badge when nothing needs attention.
  *
@@ -34,7 +35,7 @@ export class HeedLauncher extends HeedElement {
   override render() {
     const badge = badgeOf(this.counts);
     return html`<button part="launcher" aria-expanded=${this.open ? 'true' : 'false'} aria-describedby="badge-text" @click=${this.toggle}>
-        ${this.open ? closeIcon() : chatIcon()}<span class="sr-only">${this.open ? 'Close chat' : 'Open chat'}</span>
+        ${this.open ? closeIcon() : chatIcon()}<span class="sr-only">${this.open ? t.closeChat : t.openChat}</span>
       </button>
       ${badge ? html`<span class="badge" part="badge" data-state=${badge.state} aria-hidden="true">${badge.count}</span>` : nothing}
       <span id="badge-text" class="sr-only">${badgeText(this.counts)}</span>`;

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { property } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import { styles } from './live-banner.styles.ts';
 
 /**
@@ -18,6 +19,6 @@ export class HeedLiveBanner extends HeedElement {
 
   override render() {
     if (this.count <= 0) return nothing;
-    return html`<div part="banner">${this.count === 1 ? '1 live chat receiving replies' : `${this.count} live chats receiving replies`}</div>`;
+    return html`<div part="banner">${t.liveReplies(this.count)}</div>`;
   }
 }

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import type { OpenQuestion } from '../state/open-question.ts';
 import { sendingIn } from '../state/send-wait.ts';
 import type { MessageInputRequest, StreamingReply, ThreadMessage } from '../state/types.ts';
@@ -74,7 +75,7 @@ export class HeedMessageList extends HeedElement {
     const items = arrange(this.messages, this.reply);
     const greeting = this.greeting && !this.loading ? greetingBubble(this.greeting) : nothing;
     if (items.length === 0 && greeting !== nothing) return html`<div class="list">${greeting}</div>`;
-    if (items.length === 0) return html`<p class="empty">${this.loading ? 'Loading…' : 'Ask anything — replies appear here.'}</p>`;
+    if (items.length === 0) return html`<p class="empty">${this.loading ? t.loading : t.emptyThread}</p>`;
     return html`<div class="list">${greeting}${repeat(items, key, (item) => this.item(item))}</div>`;
   }
 
@@ -88,19 +89,20 @@ export class HeedMessageList extends HeedElement {
     if (item.kind === 'streaming') {
       const { text } = item.reply;
       return html`<div class="message assistant" part="message assistant-message streaming" aria-busy="true">
-        ${text ? html`<div class="md" ${markdown(text)}></div>` : html`<span class="typing"><span class="sr-only">Replying</span></span>`}
+        ${text ? html`<div class="md" ${markdown(text)}></div>` : html`<span class="typing"><span class="sr-only">${t.replying}</span></span>`}
       </div>`;
     }
     const m = item.message;
     if (m.role === 'user') {
-      const mark = m.sendError ? m.sendError : m.pending ? (m.retryAt ? sendingIn(m.retryAt) : 'Sending…') : null;
+      // the one refusal the queue records is "Not sent" (thread-sync.ts); it shows in the widget's language
+      const mark = m.sendError ? t.notSent : m.pending ? (m.retryAt ? sendingIn(m.retryAt) : t.sending) : null;
       return html`<div class="message user ${m.pending ? 'pending' : ''}" part="message user-message" data-pending=${m.pending ? 'true' : nothing}>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
     }
     return html`<div class="message assistant ${m.error ? 'failed' : ''}" part="message assistant-message">
       ${m.provenance ? html`<span class="provenance">${m.provenance}</span>` : nothing}
       <div class="md" ${markdown(m.content)}></div>
       ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}
-      ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>Retry</button>` : nothing}
+      ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>${t.retry}</button>` : nothing}
     </div>`;
   }
 
@@ -109,11 +111,11 @@ export class HeedMessageList extends HeedElement {
     const usable = open && !this.question!.answering;
     const answer = (content: string) => this.emit('heed-answer', { conversationId: m.conversationId, requestId: request.id, content });
     return html`${request.choices.length
-      ? html`<div class="choices" role="group" aria-label="Choices">
+      ? html`<div class="choices" role="group" aria-label=${t.choices}>
           ${request.choices.map((c) => html`<button part="choice" ?disabled=${!usable} @click=${() => answer(c)}>${c}</button>`)}
         </div>`
       : nothing}
-    ${open && request.allowFreeText ? html`<p class="hint">${request.choices.length ? 'Or type' : 'Type'} your answer below: your next message answers this question.</p>` : nothing}`;
+    ${open && request.allowFreeText ? html`<p class="hint">${request.choices.length ? t.orAnswerBelow : t.answerBelow}</p>` : nothing}`;
   }
 
   private readonly onScroll = () => {

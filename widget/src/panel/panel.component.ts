@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import { closeIcon } from '../shared/icons.ts';
 import { homeIcon, menuIcon } from '../shared/panel-icons.ts';
 import { StoreController } from '../state/store-controller.ts';
@@ -70,7 +71,7 @@ export class HeedPanel extends HeedElement {
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a reactive controller works by registering itself with the host
   private readonly documentTitle = new ConversationTitle(this, () => {
     const active = this.open && followsConversationTitle(this) ? this.store?.conversation(this.activeId) : undefined;
-    return active ? (active.title ?? 'New conversation') : null;
+    return active ? (active.title ?? t.newConversation) : null;
   });
   private readonly resize = new ResizeObserver(([entry]) => {
     if (entry) this.measured = entry.contentRect.width < NARROW_BELOW_PX ? 'narrow' : 'wide';
@@ -125,7 +126,7 @@ export class HeedPanel extends HeedElement {
     const question = openQuestion(active, thread);
     // a first-time visitor meets the greeting instead of an empty inbox
     const greeting = s.site?.greeting ? { text: s.site.greeting, name: s.site.assistantName ?? null } : null;
-    return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label="Chat" @keydown=${this.keydown}>
+    return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label=${t.chat} @keydown=${this.keydown}>
       ${narrow && this.drawerOpen ? html`<div class="scrim" @click=${() => (this.drawerOpen = false)}></div>` : nothing}
       <heed-sidebar
         class=${narrow ? 'drawer' : ''}
@@ -142,7 +143,7 @@ export class HeedPanel extends HeedElement {
       ></heed-sidebar>
       <div class="main">
         <heed-heading
-          .label=${active ? (active.title ?? s.site?.assistantName ?? 'New conversation') : (s.site?.assistantName ?? s.site?.name ?? 'Chat')}
+          .label=${active ? (active.title ?? s.site?.assistantName ?? t.newConversation) : (s.site?.assistantName ?? s.site?.name ?? t.chat)}
           .connection=${s.connection}
           .provenance=${latest?.provenance ?? null}
           ?renamable=${!!active}
@@ -151,11 +152,11 @@ export class HeedPanel extends HeedElement {
         >
           ${narrow
             ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
-                ${menuIcon()}<span class="sr-only">Show conversations</span>
+                ${menuIcon()}<span class="sr-only">${t.showConversations}</span>
               </button>`
             : nothing}
-          ${active ? html`<button slot="start" class="icon-button" @click=${() => this.openConversation(null)}>${homeIcon()}<span class="sr-only">Home</span></button>` : nothing}
-          ${this.closable ? html`<button slot="end" class="icon-button" @click=${() => this.emit('heed-close')}>${closeIcon()}<span class="sr-only">Close</span></button>` : nothing}
+          ${active ? html`<button slot="start" class="icon-button" @click=${() => this.openConversation(null)}>${homeIcon()}<span class="sr-only">${t.home}</span></button>` : nothing}
+          ${this.closable ? html`<button slot="end" class="icon-button" @click=${() => this.emit('heed-close')}>${closeIcon()}<span class="sr-only">${t.close}</span></button>` : nothing}
         </heed-heading>
         ${active ? html`<heed-todo-list .todos=${active.openTodos ?? []}></heed-todo-list>` : nothing}
         <heed-live-banner .count=${store.counts.live}></heed-live-banner>
@@ -174,7 +175,7 @@ export class HeedPanel extends HeedElement {
             ? html`<heed-message-list class="body" .greeting=${greeting}></heed-message-list>`
             : html`<heed-inbox class="body" .conversations=${s.conversations} .replies=${s.replies} @heed-select=${this.onSelect} @heed-retry=${this.onRetry} @heed-new-conversation=${this.onNew}></heed-inbox>`}
         <heed-composer
-          placeholder=${question?.allowFreeText && !question.answering ? 'Type your answer…' : 'Write a message…'}
+          placeholder=${question?.allowFreeText && !question.answering ? t.typeAnswer : t.writeMessage}
           @heed-send=${this.onSend}
         ></heed-composer>
       </div>

@@ -61,6 +61,10 @@ export const styles = [
       width: min(85%, 288px);
       box-shadow: 4px 0 16px rgb(0 0 0 / 20%);
     }
+    /* the drawer comes in from the right in RTL: its shadow falls on its left */
+    .drawer:dir(rtl) {
+      box-shadow: -4px 0 16px rgb(0 0 0 / 20%);
+    }
     .scrim {
       position: absolute;
       inset: 0;

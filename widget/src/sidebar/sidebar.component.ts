@@ -2,6 +2,7 @@ import { html } from 'lit';
 import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import { collapseIcon, expandIcon, plusIcon } from '../shared/panel-icons.ts';
 import type { ConversationView } from '../state/types.ts';
 import { styles } from './sidebar.styles.ts';
@@ -36,14 +37,14 @@ export class HeedSidebar extends HeedElement {
     const hide = (text: string) => (this.collapsed ? html`<span class="sr-only">${text}</span>` : html`<span>${text}</span>`);
     return html`
       <div class="top">
-        <h2 id="heading" class=${this.collapsed ? 'sr-only' : ''}>Conversations</h2>
+        <h2 id="heading" class=${this.collapsed ? 'sr-only' : ''}>${t.conversations}</h2>
         ${this.noCollapse
           ? null
           : html`<button class="toggle" @click=${this.toggle}>
-              ${this.collapsed ? expandIcon() : collapseIcon()}<span class="sr-only">${this.collapsed ? 'Expand sidebar' : 'Collapse sidebar'}</span>
+              ${this.collapsed ? expandIcon() : collapseIcon()}<span class="sr-only">${this.collapsed ? t.expandSidebar : t.collapseSidebar}</span>
             </button>`}
       </div>
-      <button class="new" part="new" @click=${() => this.emit('heed-new-conversation')}>${plusIcon()}${hide('New conversation')}</button>
+      <button class="new" part="new" @click=${() => this.emit('heed-new-conversation')}>${plusIcon()}${hide(t.newConversation)}</button>
       <ul part="list" aria-labelledby="heading">
         ${repeat(
           this.conversations,

@@ -32,6 +32,10 @@ export const styles = [
       font-weight: 600;
       color: var(--heed-muted-color, #57606a);
     }
+    /* the chevron points where the sidebar folds to: its start edge, the right one in RTL */
+    .toggle svg:dir(rtl) {
+      transform: scaleX(-1);
+    }
     :host([collapsed]) .top {
       justify-content: center;
     }

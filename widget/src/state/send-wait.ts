@@ -1,3 +1,5 @@
+import { t } from '../i18n/i18n.ts';
+
 /** Wait after a refusal that names no time (`pending_batch_full`), doubled on each repeat… */
 const FALLBACK_WAIT_MS = 5_000;
 /** …up to this. */
@@ -25,10 +27,11 @@ export function sendWait(err: unknown, repeats: number): SendWait | null {
 }
 
 /**
- * What a waiting send shows beside its bubble: whole seconds, rounded up, never "0 s".
+ * What a waiting send shows beside its bubble, in the widget's language: whole seconds,
+ * rounded up, never "0 s"; whole minutes from 60 s.
  * @example sendingIn(Date.now() + 11_200) // 'Sending in 12 s'
  */
 export function sendingIn(retryAt: number, now = Date.now()): string {
   const s = Math.max(1, Math.ceil((retryAt - now) / 1000));
-  return s >= 60 ? `Sending in ${Math.ceil(s / 60)} min` : `Sending in ${s} s`;
+  return s >= 60 ? t.sendingInMin(Math.ceil(s / 60)) : t.sendingInS(s);
 }

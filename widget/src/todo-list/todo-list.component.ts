@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
+import { t } from '../i18n/panel-strings.ts';
 import { expandIcon } from '../shared/panel-icons.ts';
 import type { TodoView } from '../state/types.ts';
 import { styles } from './todo-list.styles.ts';
@@ -26,7 +27,7 @@ export class HeedTodoList extends HeedElement {
     if (this.todos.length === 0) return nothing;
     return html`<div class="bar">
       <button part="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="todos" @click=${() => (this.expanded = !this.expanded)}>
-        ${expandIcon()}Open tasks (${this.todos.length})
+        ${expandIcon()}${t.openTasks(this.todos.length)}
       </button>
       <ul id="todos" part="list" ?hidden=${!this.expanded}>
         ${repeat(this.todos, (t) => t.id, (t) => html`<li>${t.text}</li>`)}

@@ -29,6 +29,10 @@ export const styles = css`
     width: 14px;
     height: 14px;
   }
+  /* closed, the chevron points along the reading direction; open, down (the rule after this one) */
+  svg:dir(rtl) {
+    transform: scaleX(-1);
+  }
   [aria-expanded='true'] svg {
     transform: rotate(90deg);
   }

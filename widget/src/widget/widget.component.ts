@@ -1,6 +1,9 @@
-import { html, nothing } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import type { AttentionCounts } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
+import { LOCALES } from '../i18n/catalog.ts';
+import { lang, useLocale } from '../i18n/i18n.ts';
+import { pickLocale } from '../i18n/pick-locale.ts';
 import type { HeedStore } from '../state/store.ts';
 import type { HeedLauncher } from '../launcher/launcher.component.ts';
 import { styles } from './widget.styles.ts';
@@ -16,6 +19,12 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  * ("Delivery to Oslo · Help centre") and restores the page's own when none is; a launcher
  * widget only with the opt-in `conversation-title` attribute (or `data-conversation-title`
  * on the script tag). The panel's chunk does it (`host/conversation-title.ts`).
+ *
+ * It speaks the language of its `locale` (or `data-locale`) attribute, else the first of
+ * the browser's languages it has strings for, else English (`i18n/`), and sets its `lang`
+ * and `dir` from it: Arabic and Hebrew mirror the whole widget, the launcher's corner
+ * included (`position` names the corner for left-to-right). A `dir` the page puts on the
+ * element wins over the language's; the page's own direction does not reach it.
  *
  * @event heed-opened - The panel opened.
  * @event heed-closed - The panel closed.
@@ -54,6 +63,8 @@ export class HeedWidget extends HeedElement {
   loadPanel: () => Promise<unknown> = () => import('../panel/panel.ts');
 
   private panelReady = false;
+  /** the `dir` the page gave the element before the widget set its own (null: none) */
+  private pageDir?: string | null;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -71,6 +82,19 @@ export class HeedWidget extends HeedElement {
     if (!this.showPopover || this.matches(':popover-open')) return;
     this.popover = 'manual';
     this.showPopover();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (!this.hasUpdated || changed.has('locale')) this.chooseLocale();
+  }
+
+  /** Direction and `lang` at once (no corner jump); the strings follow when their chunk is in. */
+  private chooseLocale() {
+    const choice = pickLocale([this.locale ?? this.dataset.locale, ...navigator.languages], Object.keys(LOCALES));
+    if (this.pageDir === undefined) this.pageDir = this.getAttribute('dir');
+    if (!this.pageDir) this.dir = choice.dir;
+    this.lang = choice.tag;
+    void useLocale(choice);
   }
 
   async show(): Promise<void> {
@@ -99,7 +123,7 @@ export class HeedWidget extends HeedElement {
           placement=${inline ? 'inline' : 'floating'}
           side=${this.position === 'bottom-left' ? 'left' : 'right'}
           .store=${this.store}
-          .locale=${this.locale}
+          .locale=${lang}
           .resumeConversationId=${this.resumeConversationId}
           ?open=${inline || this.open}
           ?hidden=${!inline && !this.open}

@@ -1,0 +1,117 @@
+import { Prisma } from '../../db/client.ts';
+import type { Services } from '../../services.ts';
+import { conversationItemsById } from './items-by-id.ts';
+import type { ConversationItem } from './item.ts';
+
+/** What the console's stream carries: a conversation to insert or replace in the list. */
+export interface ConversationChange {
+  type: 'upsert';
+  item: ConversationItem;
+}
+
+/** A change with the event-log position to resume after (`lastEventId`). */
+export interface TrackedChange {
+  id: string;
+  change: ConversationChange;
+}
+
+/**
+ * How far a resume looks back before the client's last event id. Event ids are allocated in
+ * order per visitor, not across visitors: a transaction that allocated id N may commit after
+ * one that allocated N+1, so "id > lastEventId" alone could miss it. Every event's `createdAt`
+ * is its transaction's start, so events committed late still fall inside this margin of the
+ * last one seen (transactions here last milliseconds). Re-sending a conversation is harmless:
+ * an upsert replaces the row with its current state.
+ */
+const RESUME_MARGIN = '30 seconds';
+/** And at most this many ids back (an index range, whatever the log's size). */
+const RESUME_LOOKBACK_IDS = 10_000n;
+/** Most conversations one resume re-sends (newest activity first); a client away longer reloads its list. */
+const RESUME_MAX = 500;
+/** Most conversations re-read per statement. */
+const READ_PAGE = 100;
+
+/**
+ * The console's live list for one operator: every conversation (of `siteId`, or of every
+ * site) that is created or changes, re-read for THIS operator (their read markers) and sent
+ * whole. Push, not poll: `transactWithEvents` publishes the ids a commit touched on the
+ * console's one Redis channel, and this stream waits on it. Changes that arrive while a
+ * read is under way are coalesced into the next read (one statement for all of them).
+ *
+ * Resumable: each change carries the event-log position read before it, so a reconnect
+ * with `lastEventId` re-sends every conversation whose events came after (with a margin,
+ * see RESUME_MARGIN), coalesced by conversation. The channel is joined before that catch-up
+ * read, so nothing committed in between is missed.
+ */
+export async function* conversationChanges(
+  s: Pick<Services, 'db' | 'bus'>,
+  q: { operatorId: string; siteId?: string; lastEventId: string | null },
+  signal: AbortSignal,
+): AsyncGenerator<TrackedChange> {
+  const touched = new Set<string>();
+  let notify: (() => void) | null = null;
+  const unsubscribe = await s.bus.subscribeConsole((m) => {
+    for (const id of m.conversationIds) touched.add(id);
+    notify?.();
+  });
+  const onAbort = () => notify?.();
+  signal.addEventListener('abort', onAbort);
+  try {
+    if (q.lastEventId !== null) {
+      const cursor = await eventCursor(s);
+      const missed = await changedSince(s, BigInt(q.lastEventId), q.siteId);
+      yield* send(s, q, missed, cursor);
+    }
+    while (!signal.aborted) {
+      if (touched.size === 0) {
+        await new Promise<void>((resolve) => (notify = resolve));
+        notify = null;
+        continue;
+      }
+      const ids = [...touched];
+      touched.clear();
+      // the log position BEFORE the read: whatever commits after it is re-read on resume
+      const cursor = await eventCursor(s);
+      yield* send(s, q, ids, cursor);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    await unsubscribe();
+  }
+}
+
+async function* send(
+  s: Pick<Services, 'db'>,
+  q: { operatorId: string; siteId?: string },
+  ids: readonly string[],
+  cursor: string,
+): AsyncGenerator<TrackedChange> {
+  for (let i = 0; i < ids.length; i += READ_PAGE) {
+    const items = await conversationItemsById(s.db, { operatorId: q.operatorId, ids: ids.slice(i, i + READ_PAGE), siteId: q.siteId });
+    for (const item of items) yield { id: cursor, change: { type: 'upsert', item } };
+  }
+}
+
+/** The newest event id (0 in an empty log), as a decimal string. */
+async function eventCursor(s: Pick<Services, 'db'>): Promise<string> {
+  const [row] = await s.db.$queryRaw<{ id: bigint | null }[]>`SELECT max(id) AS id FROM "Event"`;
+  return (row?.id ?? 0n).toString();
+}
+
+/**
+ * Conversations (of the scope) with events after `lastEventId` or within RESUME_MARGIN
+ * before it, newest activity first, at most RESUME_MAX.
+ */
+async function changedSince(s: Pick<Services, 'db'>, lastEventId: bigint, siteId: string | undefined): Promise<string[]> {
+  const rows = await s.db.$queryRaw<{ id: string }[]>`
+    WITH since AS (
+      SELECT COALESCE((SELECT "createdAt" FROM "Event" WHERE id = ${lastEventId}), now()) - ${RESUME_MARGIN}::interval AS at)
+    SELECT c.id FROM "Conversation" c
+    WHERE c.id IN (
+        SELECT e."conversationId" FROM "Event" e, since
+        WHERE e.id > ${lastEventId - RESUME_LOOKBACK_IDS} AND (e.id > ${lastEventId} OR e."createdAt" >= since.at))
+      AND ${siteId ? Prisma.sql`c."siteId" = ${siteId}::uuid` : Prisma.sql`TRUE`}
+    ORDER BY c."updatedAt" DESC, c.id DESC
+    LIMIT ${RESUME_MAX}`;
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,68 @@
+import { Prisma } from '../../db/client.ts';
+
+/**
+ * One conversation as the console's list reads it, in ONE statement: the row, its site's name,
+ * its visitor, this operator's read marker, the latest run (the one holding the conversation's
+ * fence: claims bump the fence and insert the run in one transaction, so it is always the
+ * newest), whether visitor messages await a reply, the open question, and the message count.
+ */
+export interface ItemRow {
+  id: string;
+  siteId: string;
+  siteName: string;
+  title: string | null;
+  titleSource: 'first_message' | 'generated' | 'manual' | 'fixed' | null;
+  excerpt: string | null;
+  lastAssistantAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  visitorId: string;
+  visitorExternalId: string | null;
+  visitorName: string | null;
+  visitorTimeZone: string;
+  /** THIS operator's read marker (OperatorRead), never the visitor's */
+  operatorReadAt: Date | null;
+  runId: string | null;
+  runStatus: 'claimed' | 'streaming' | 'completed' | 'failed' | 'awaiting_input' | 'abandoned' | null;
+  runLeaseUntil: Date | null;
+  awaitingReply: boolean;
+  requestId: string | null;
+  requestQuestion: string | null;
+  requestChoices: string[] | null;
+  requestAllowFreeText: boolean | null;
+  requestCreatedAt: Date | null;
+  messageCount: number;
+  /** the database's clock, so a run's lease is judged on the clock that wrote it */
+  dbNow: Date;
+}
+
+/**
+ * `SELECT … FROM` of {@link ItemRow}, aliasing the conversation `c`; the caller's WHERE names
+ * the few conversations to read (a page, or changed ones). The per-row parts are index
+ * lookups: OperatorRead's primary key, Run (conversationId, fence), Message (conversationId,
+ * seq), InputRequest (conversationId, status); about 15 buffers a row.
+ */
+export function itemFrom(operatorId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT c.id, c."siteId", s.name AS "siteName", c.title, c."titleSource"::text AS "titleSource", c.excerpt,
+      c."lastAssistantAt", c."createdAt", c."updatedAt",
+      c."visitorId", v."externalId" AS "visitorExternalId", v.name AS "visitorName", v."timeZone" AS "visitorTimeZone",
+      orr."lastReadAt" AS "operatorReadAt",
+      lr.id AS "runId", lr.status::text AS "runStatus", lr."leaseUntil" AS "runLeaseUntil",
+      aw.yes IS NOT NULL AS "awaitingReply",
+      ir.id AS "requestId", ir.question AS "requestQuestion", ir.choices AS "requestChoices",
+      ir."allowFreeText" AS "requestAllowFreeText", ir."createdAt" AS "requestCreatedAt",
+      (SELECT count(*)::int FROM "Message" mc WHERE mc."conversationId" = c.id) AS "messageCount",
+      now() AS "dbNow"
+    FROM "Conversation" c
+    JOIN "Site" s ON s.id = c."siteId"
+    JOIN "Visitor" v ON v.id = c."visitorId"
+    LEFT JOIN "OperatorRead" orr ON orr."operatorId" = ${operatorId}::uuid AND orr."conversationId" = c.id
+    LEFT JOIN "Run" lr ON lr."conversationId" = c.id AND lr.fence = c.fence
+    LEFT JOIN LATERAL (
+      SELECT true AS yes FROM "Message" m
+      WHERE m."conversationId" = c.id AND m.role = 'user' AND m.state IN ('pending', 'claimed') LIMIT 1) aw ON true
+    LEFT JOIN LATERAL (
+      SELECT id, question, choices, "allowFreeText", "createdAt" FROM "InputRequest"
+      WHERE "conversationId" = c.id AND status = 'open' ORDER BY "createdAt" DESC LIMIT 1) ir ON true`;
+}

@@ -1,0 +1,74 @@
+import type { Attention } from '../../shared/attention.ts';
+import { toConversationView } from '../../conversations/views.ts';
+import type { ItemRow } from './item-row.ts';
+
+/** A conversation as the console lists it; the same four states as the widget, for THIS operator. */
+export interface ConversationItem {
+  id: string;
+  siteId: string;
+  siteName: string;
+  title: string | null;
+  titleSource: 'first_message' | 'generated' | 'manual' | 'fixed' | null;
+  /** live > input needed > unviewed > default; unviewed and input needed against this operator's read marker */
+  attention: Attention;
+  /** the latest reply failed and nothing waits for a new one (`retry` asks again) */
+  failed: boolean;
+  /** first line of the latest reply or failure */
+  excerpt: string | null;
+  lastAssistantAt: string | null;
+  updatedAt: string;
+  createdAt: string;
+  /** `externalId` and `name` only for visitors the host identified */
+  visitor: { id: string; externalId: string | null; name: string | null };
+  messageCount: number;
+}
+
+/**
+ * Maps a row through the widget's own derivation (`toConversationView`: live, failed and the
+ * attention state from `shared/attention.ts`), with the operator's read marker standing in for
+ * the visitor's: an operator sees "unviewed" for replies THEY have not read, whatever the visitor did.
+ */
+export function toConversationItem(row: ItemRow): ConversationItem {
+  const view = toConversationView(
+    {
+      id: row.id,
+      title: row.title,
+      titleSource: row.titleSource,
+      excerpt: row.excerpt,
+      lastAssistantAt: row.lastAssistantAt,
+      lastReadAt: row.operatorReadAt,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      runs: row.runId ? [{ id: row.runId, status: row.runStatus!, leaseUntil: row.runLeaseUntil! }] : [],
+      inputRequest:
+        row.requestId === null
+          ? null
+          : {
+              conversationId: row.id,
+              id: row.requestId,
+              question: row.requestQuestion!,
+              choices: row.requestChoices ?? [],
+              allowFreeText: row.requestAllowFreeText ?? true,
+              createdAt: row.requestCreatedAt!,
+            },
+      todos: [],
+      awaitingReply: row.awaitingReply,
+    },
+    row.dbNow,
+  );
+  return {
+    id: row.id,
+    siteId: row.siteId,
+    siteName: row.siteName,
+    title: row.title,
+    titleSource: row.titleSource,
+    attention: view.attention,
+    failed: view.failed,
+    excerpt: row.excerpt,
+    lastAssistantAt: view.lastAssistantAt,
+    updatedAt: view.updatedAt,
+    createdAt: view.createdAt,
+    visitor: { id: row.visitorId, externalId: row.visitorExternalId, name: row.visitorName },
+    messageCount: row.messageCount,
+  };
+}

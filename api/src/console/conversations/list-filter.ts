@@ -1,0 +1,65 @@
+import { Prisma } from '../../db/client.ts';
+
+export const LIST_FILTERS = ['all', 'live', 'input_needed', 'failed', 'unread'] as const;
+export type ListFilter = (typeof LIST_FILTERS)[number];
+
+/** Visitor messages waiting for the pipeline (`OpenItems.awaitingReply`): a few hundred rows, by Message(state, createdAt). */
+const AWAITING_IDS = Prisma.sql`SELECT "conversationId" FROM "Message" WHERE state IN ('pending', 'claimed') AND role = 'user'`;
+/**
+ * Conversations whose run is claimed or streaming within its lease. Only a conversation's
+ * latest run can be: a claim marks every older one `abandoned` in the same transaction.
+ */
+const RUNNING_IDS = Prisma.sql`SELECT "conversationId" FROM "Run" WHERE status IN ('claimed', 'streaming') AND "leaseUntil" > now()`;
+
+/**
+ * Live, as a set of ids: exactly `toConversationView`'s `live` (a claimed or streaming run
+ * within its lease, or visitor messages awaiting a reply). The narrow filters take "not live"
+ * off their candidates with EXCEPT rather than testing each conversation: as a condition on
+ * `c`, PostgreSQL misjudged it as matching most rows and scanned every conversation (58 ms,
+ * 4,800 buffers, for 500 live ones).
+ */
+const LIVE_IDS = Prisma.sql`${AWAITING_IDS} UNION ${RUNNING_IDS}`;
+
+/** A filter: its rule over `c` and `orr`, and for the narrow ones the small set of conversation ids that may match. */
+export interface FilterSql {
+  /** ids of the only conversations that may match (a statement for a MATERIALIZED CTE), or null: any may */
+  candidates: Prisma.Sql | null;
+  where: Prisma.Sql;
+}
+
+/**
+ * Each filter as SQL over the conversation `c` and this operator's read marker `orr`, stating
+ * the same rule as the item it keeps (test/console/conversations-list.test.ts checks every
+ * kept item against it):
+ * - `live`: attention `live`;
+ * - `input_needed`: attention `input_needed`: not live, and the open question is newer than
+ *   this operator's read marker (`isInputNeeded`);
+ * - `failed`: the item's `failed`: the latest run failed and nothing is live;
+ * - `unread`: `isUnread` against this operator's read marker (a reply newer than what they
+ *   read), whatever the higher-priority state.
+ * The narrow filters name their candidates through a small index (messages by state, runs by
+ * status) or table (open questions); the list reads those first (a MATERIALIZED CTE, so the
+ * planner cannot turn it into a scan of every conversation) and sorts the few that match.
+ */
+export function filterSql(filter: ListFilter): FilterSql {
+  switch (filter) {
+    case 'all':
+      return { candidates: null, where: Prisma.sql`TRUE` };
+    case 'live':
+      return { candidates: LIVE_IDS, where: Prisma.sql`TRUE` };
+    case 'input_needed':
+      return {
+        candidates: Prisma.sql`SELECT "conversationId" FROM "InputRequest" WHERE status = 'open' EXCEPT (${LIVE_IDS})`,
+        where: Prisma.sql`EXISTS (SELECT 1 FROM "InputRequest" ir WHERE ir."conversationId" = c.id AND ir.status = 'open'
+                    AND (orr."lastReadAt" IS NULL OR ir."createdAt" > orr."lastReadAt"))`,
+      };
+    case 'failed':
+      // the batches failed right now (a retry or the next claim moves them on), not every run that ever failed
+      return {
+        candidates: Prisma.sql`SELECT "conversationId" FROM "Message" WHERE state = 'failed' EXCEPT (${LIVE_IDS})`,
+        where: Prisma.sql`EXISTS (SELECT 1 FROM "Run" lr WHERE lr."conversationId" = c.id AND lr.fence = c.fence AND lr.status = 'failed')`,
+      };
+    case 'unread':
+      return { candidates: null, where: Prisma.sql`c."lastAssistantAt" IS NOT NULL AND (orr."lastReadAt" IS NULL OR c."lastAssistantAt" > orr."lastReadAt")` };
+  }
+}

@@ -1,0 +1,30 @@
+import type { Services } from '../../services.ts';
+import { conversationItemsById } from './items-by-id.ts';
+import type { ConversationItem } from './item.ts';
+
+/**
+ * Marks a conversation read for ONE operator (their `OperatorRead` row), up to its newest
+ * reply, or up to `seenAssistantAt` when the console says which reply it showed (a reply
+ * landing meanwhile stays unread). The marker only moves forward, and the visitor's own
+ * `Conversation.lastReadAt` is never touched: the visitor's unread state and every other
+ * operator's stay as they were. A real move is announced on the console channel, so the
+ * operator's other tabs update. Returns the item as this operator now sees it, or null when
+ * the conversation does not exist.
+ */
+export async function markReadForOperator(
+  s: Pick<Services, 'db' | 'bus'>,
+  input: { operatorId: string; conversationId: string; seenAssistantAt?: Date },
+): Promise<ConversationItem | null> {
+  const upTo = input.seenAssistantAt ?? null;
+  const moved = await s.db.$queryRaw<{ lastReadAt: Date }[]>`
+    INSERT INTO "OperatorRead" ("operatorId", "conversationId", "lastReadAt")
+    SELECT ${input.operatorId}::uuid, c.id, LEAST(COALESCE(${upTo}::timestamptz, c."lastAssistantAt"), c."lastAssistantAt")
+    FROM "Conversation" c
+    WHERE c.id = ${input.conversationId}::uuid AND c."lastAssistantAt" IS NOT NULL
+    ON CONFLICT ("operatorId", "conversationId") DO UPDATE SET "lastReadAt" = EXCLUDED."lastReadAt"
+      WHERE "OperatorRead"."lastReadAt" < EXCLUDED."lastReadAt"
+    RETURNING "lastReadAt"`;
+  if (moved.length > 0) await s.bus.touchConversations([input.conversationId]);
+  const [item] = await conversationItemsById(s.db, { operatorId: input.operatorId, ids: [input.conversationId] });
+  return item ?? null;
+}

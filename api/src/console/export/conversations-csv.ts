@@ -1,0 +1,69 @@
+import { type ListCursor, decodeCursor } from '../conversations/cursor.ts';
+import type { ConversationItem } from '../conversations/item.ts';
+import type { ListFilter } from '../conversations/list-filter.ts';
+import { listConversationItems } from '../conversations/list-query.ts';
+import type { Staff } from '../../operators/operator-sessions.ts';
+import type { Services } from '../../services.ts';
+import { csvRow } from './csv.ts';
+
+/** Rows fetched per query: the list's own page limit, so the export reads exactly what the list reads. */
+export const EXPORT_PAGE_SIZE = 100;
+
+const HEADER = [
+  'id',
+  'site',
+  'title',
+  'title_source',
+  'state',
+  'failed',
+  'visitor_id',
+  'visitor_external_id',
+  'visitor_name',
+  'messages',
+  'created_at',
+  'updated_at',
+  'last_reply_at',
+  'excerpt',
+];
+
+const record = (c: ConversationItem) =>
+  csvRow([
+    c.id,
+    c.siteName,
+    c.title,
+    c.titleSource,
+    c.attention,
+    c.failed,
+    c.visitor.id,
+    c.visitor.externalId,
+    c.visitor.name,
+    c.messageCount,
+    c.createdAt,
+    c.updatedAt,
+    c.lastAssistantAt,
+    c.excerpt,
+  ]);
+
+/**
+ * The conversation list as CSV, one chunk per keyset page (header first): memory stays at one
+ * page however many conversations match, and a consumer that stops reading (a client that
+ * went away) stops the queries too. It pages through the console list's own query
+ * (`listConversationItems`), so filters, search, this operator's unread state and the order
+ * are the list's, by construction.
+ * @example for await (const chunk of conversationsCsv(services, { staff, filter: 'failed' })) res.write(chunk);
+ */
+export async function* conversationsCsv(
+  services: Services,
+  query: { staff: Staff; siteId?: string; filter: ListFilter; search?: string },
+): AsyncGenerator<string> {
+  yield csvRow(HEADER);
+  const { staff, ...rest } = query;
+  let cursor: ListCursor | undefined;
+  for (;;) {
+    const page = await listConversationItems(services.db, { ...rest, operatorId: staff.operatorId, cursor, limit: EXPORT_PAGE_SIZE });
+    if (page.items.length > 0) yield page.items.map(record).join('');
+    // the list's cursor is text for clients; decoding our own just-made one cannot fail
+    cursor = page.nextCursor ? (decodeCursor(page.nextCursor) ?? undefined) : undefined;
+    if (!cursor) return;
+  }
+}

@@ -1,0 +1,58 @@
+import type { Db } from '../../db/client.ts';
+import { type BucketUnit, type OverviewRange, planBuckets } from './range.ts';
+import { querySeries, type SeriesRow } from './series-query.ts';
+
+/** One chart point: what happened in the bucket starting at `t`. */
+export interface SeriesPoint {
+  /** the bucket's start, ISO 8601 UTC */
+  t: string;
+  conversations: number;
+  replies: number;
+  failures: number;
+  /** failed replies by error code (`model_timeout`, `spend_cap`, …); `{}` when none */
+  failuresByKind: Record<string, number>;
+  /** time to first token of the bucket's runs, in ms; null when no run recorded one */
+  ttftP50Ms: number | null;
+  ttftP95Ms: number | null;
+  promptTokens: number;
+  completionTokens: number;
+  titleCostUsd: number;
+  replyCostUsd: number;
+}
+
+/** `console.overview.series`: the range's bucket width and its points, oldest first, zero-filled. */
+export interface OverviewSeries {
+  bucket: BucketUnit;
+  points: SeriesPoint[];
+}
+
+/**
+ * The overview's series for a range, across every site or one (`siteId`).
+ * @example await overviewSeries(db, { range: '7d' }) // { bucket: 'day', points: [7 points] }
+ */
+export async function overviewSeries(db: Db, opts: { range: OverviewRange; siteId?: string | null; now?: Date }): Promise<OverviewSeries> {
+  const plan = planBuckets(opts.range, opts.now);
+  const rows = await querySeries(db, plan, opts.siteId ?? null);
+  return { bucket: plan.bucket, points: rows.map(toPoint) };
+}
+
+/** Percentiles come back with float noise (1234.5000000001); whole milliseconds are what a chart shows. */
+const ms = (x: number | null) => (x === null ? null : Math.round(x));
+/** USD to a millionth of a cent keeps sums of tiny title costs visible without float noise. */
+const usd = (x: number) => Math.round(x * 1e8) / 1e8;
+
+function toPoint(row: SeriesRow): SeriesPoint {
+  return {
+    t: row.t.toISOString(),
+    conversations: row.conversations,
+    replies: row.replies,
+    failures: row.failures,
+    failuresByKind: row.failuresByKind ?? {},
+    ttftP50Ms: ms(row.ttftP50Ms),
+    ttftP95Ms: ms(row.ttftP95Ms),
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    titleCostUsd: usd(row.titleCostUsd),
+    replyCostUsd: usd(row.replyCostUsd),
+  };
+}

@@ -1,0 +1,157 @@
+import { html, nothing } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { HeedElement } from '../../../widget/src/shared/heed-element.ts';
+import '../accept-invite/accept-invite.ts';
+import '../conversations/conversations.ts';
+import '../operators/operators.ts';
+import '../overview/overview.ts';
+import '../sign-in/sign-in.ts';
+import '../site-editor/site-editor.ts';
+import '../sites/sites.ts';
+import '../transcript/transcript.ts';
+import { createConsoleApi, type ConsoleApi } from '../state/console-api.ts';
+import type { Me } from '../state/contract.ts';
+import { errorText } from '../state/error-text.ts';
+import { hrefOf, parseRoute, type Route, SECTIONS, sectionOf, titleOf } from '../state/route.ts';
+import { styles } from './console-app.styles.ts';
+
+/**
+ * The console: asks who is signed in, then shows the sign-in (or an invitation's form) or
+ * the layout — a header with the operator and "Sign out", the navigation (Overview,
+ * Conversations, Sites, Operators) and the open view, chosen by the location hash. The
+ * document title names the open view. One polite live region speaks what views announce
+ * (`heed-announce`); after a navigation, focus moves to the new view's heading area so a
+ * keyboard or screen reader user lands on it.
+ *
+ * @csspart nav - The navigation.
+ */
+export class HeedConsoleApp extends HeedElement {
+  static override styles = styles;
+
+  /** the client (tests pass their own) */
+  @property({ attribute: false }) api: ConsoleApi = createConsoleApi();
+  @state() private me: Me | null | undefined = undefined;
+  @state() private route: Route = parseRoute(location.hash);
+  @state() private announcement = '';
+  @state() private loadError: string | null = null;
+  @query('main') private main?: HTMLElement;
+  private titleDetail: string | null = null;
+
+  private readonly onHash = () => {
+    this.route = parseRoute(location.hash);
+    this.titleDetail = null;
+    this.updateComplete.then(() => this.main?.focus({ preventScroll: false }));
+  };
+
+  override connectedCallback() {
+    super.connectedCallback();
+    addEventListener('hashchange', this.onHash);
+    this.addEventListener('heed-announce', (e) => this.say((e as CustomEvent<{ text: string }>).detail.text));
+    this.addEventListener('heed-signed-out', () => {
+      this.api.closeChanges();
+      this.me = null;
+    });
+    this.addEventListener('heed-signed-in', (e) => this.signedIn((e as CustomEvent<{ operator: Me }>).detail.operator));
+    this.addEventListener('heed-title', (e) => {
+      this.titleDetail = (e as CustomEvent<{ title: string | null }>).detail.title;
+      this.updateTitle();
+    });
+    void this.whoAmI();
+  }
+
+  override disconnectedCallback() {
+    removeEventListener('hashchange', this.onHash);
+    super.disconnectedCallback();
+  }
+
+  override updated() {
+    this.updateTitle();
+  }
+
+  override render() {
+    if (this.me === undefined) {
+      return html`<p class="loading" role=${this.loadError ? 'alert' : nothing}>${this.loadError ?? 'Loading the console…'}</p>${this.region()}`;
+    }
+    if (this.route.view === 'invite') {
+      return html`<heed-accept-invite .api=${this.api} .token=${this.route.token}></heed-accept-invite>${this.region()}`;
+    }
+    if (!this.me) return html`<heed-sign-in .api=${this.api}></heed-sign-in>${this.region()}`;
+    const section = sectionOf(this.route);
+    return html`<div class="layout">
+        <header>
+          <span class="brand">Heed console</span>
+          <span class="who"><span class="sr-only">Signed in as </span>${this.me.name || this.me.email}<span class="role">${this.me.role}</span></span>
+          <button type="button" @click=${this.signOut}>Sign out</button>
+        </header>
+        <nav part="nav" aria-label="Console">
+          <ul>
+            ${SECTIONS.map(
+              (s) => html`<li><a href=${hrefOf({ view: s.view })} aria-current=${section === s.view ? 'page' : nothing}>${s.label}</a></li>`,
+            )}
+          </ul>
+        </nav>
+        <main tabindex="-1" aria-label=${titleOf(this.route).replace(' · Heed console', '')}>${this.view()}</main>
+      </div>
+      ${this.region()}`;
+  }
+
+  private view() {
+    const r = this.route;
+    const common = { api: this.api, me: this.me };
+    switch (r.view) {
+      case 'overview':
+        return html`<heed-console-overview .api=${common.api} .me=${common.me}></heed-console-overview>`;
+      case 'transcript':
+        return html`<heed-console-transcript .api=${common.api} .me=${common.me} .conversationId=${r.conversationId}></heed-console-transcript>`;
+      case 'sites':
+        return html`<heed-console-sites .api=${common.api} .me=${common.me}></heed-console-sites>`;
+      case 'site':
+        return html`<heed-site-editor .api=${common.api} .me=${common.me} .siteId=${r.siteId}></heed-site-editor>`;
+      case 'operators':
+        return html`<heed-console-operators .api=${common.api} .me=${common.me}></heed-console-operators>`;
+      default:
+        return html`<heed-console-conversations .api=${common.api} .me=${common.me}></heed-console-conversations>`;
+    }
+  }
+
+  /** The one live region: every announcement of every view goes through it. */
+  private region() {
+    return html`<div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>`;
+  }
+
+  private say(text: string) {
+    // cleared first so the same sentence twice is spoken twice
+    this.announcement = '';
+    requestAnimationFrame(() => void (this.announcement = text));
+  }
+
+  private updateTitle() {
+    const route = this.me ? this.route : this.route.view === 'invite' ? this.route : null;
+    document.title = route ? titleOf(route, this.titleDetail) : 'Sign in · Heed console';
+  }
+
+  private async whoAmI() {
+    try {
+      this.me = await this.api.me();
+    } catch (err) {
+      this.loadError = errorText(err).message;
+    }
+  }
+
+  private signedIn(operator: Me) {
+    this.me = operator;
+    if (this.route.view === 'invite') location.hash = hrefOf({ view: 'conversations' });
+    this.say(`Signed in as ${operator.email}.`);
+  }
+
+  private async signOut() {
+    this.api.closeChanges();
+    try {
+      await this.api.signOut();
+    } catch {
+      // the session is ended server-side or already gone; the sign-in shows either way
+    }
+    this.me = null;
+    this.say('Signed out.');
+  }
+}

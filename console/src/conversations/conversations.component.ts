@@ -1,0 +1,196 @@
+import { html, nothing } from 'lit';
+import { state } from 'lit/decorators.js';
+import '../../../widget/src/conversation-row/conversation-row.ts';
+import { ConsoleElement } from '../shared/console-element.ts';
+import type { ConversationFilter, ConversationItem, SiteSummary } from '../state/contract.ts';
+import { applyChange } from '../state/conversation-feed.ts';
+import { hrefOf } from '../state/route.ts';
+import { rowViewOf } from '../state/row-view.ts';
+import { visitorLabel } from '../state/visitor-label.ts';
+import { styles } from './conversations.styles.ts';
+
+export const FILTERS: { value: ConversationFilter; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'live', label: 'Live' },
+  { value: 'input_needed', label: 'Input needed' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'unread', label: 'Unread' },
+];
+
+/**
+ * Every conversation of the operator's sites, newest activity first: a site selector, the
+ * filters (All, Live, Input needed, Failed, Unread — unread for this operator), a search
+ * over message text, "Load more" pages (cursor), and "Export CSV" of the same list. Rows are
+ * the widget's own `heed-conversation-row` (the four attention states look the same
+ * everywhere), with the site, the visitor and the latest excerpt beside them.
+ *
+ * Live without polling: `console.conversations.changes` (SSE) upserts rows — a new
+ * conversation appears, one with new activity moves to the top, a state changes in place.
+ * Changes that arrive while a page loads are applied after it.
+ */
+export class HeedConsoleConversations extends ConsoleElement {
+  static override styles = styles;
+
+  @state() private items: ConversationItem[] = [];
+  @state() private nextCursor: string | null = null;
+  @state() private sites: SiteSummary[] = [];
+  @state() private siteId = '';
+  @state() private filter: ConversationFilter = 'all';
+  @state() private search = '';
+  @state() private loading = false;
+  @state() private error: string | null = null;
+  @state() private connection: 'connecting' | 'connected' | 'off' = 'connecting';
+  private unsubscribe?: () => void;
+  private held: ConversationItem[] | null = null;
+  private loadSeq = 0;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.emit('heed-title', { title: null });
+    void this.api
+      .sites()
+      .then((s) => (this.sites = s))
+      .catch((err) => this.failed(err));
+    this.reload();
+  }
+
+  override disconnectedCallback() {
+    this.unsubscribe?.();
+    super.disconnectedCallback();
+  }
+
+  override render() {
+    return html`<div class="head">
+        <h1>Conversations</h1>
+        <span class="connection" data-state=${this.connection}>${this.connection === 'connected' ? 'Live updates on' : this.connection === 'off' ? 'Live updates off' : 'Connecting…'}</span>
+      </div>
+      <div class="toolbar">
+        <label class="site">Site
+          <select @change=${this.pickSite} .value=${this.siteId}>
+            <option value="">All sites</option>
+            ${this.sites.map((s) => html`<option value=${s.id} ?selected=${s.id === this.siteId}>${s.name}</option>`)}
+          </select>
+        </label>
+        <form role="search" class="search" @submit=${this.submitSearch}>
+          <label>Search <input type="search" name="q" .value=${this.search} placeholder="Words in messages" /></label>
+          <button type="submit">Search</button>
+        </form>
+        <a class="button" href=${this.csvHref()} download>Export CSV</a>
+      </div>
+      <div class="filters" role="group" aria-label="Filter">
+        ${FILTERS.map((f) => html`<button type="button" aria-pressed=${this.filter === f.value ? 'true' : 'false'} @click=${() => this.pickFilter(f.value)}>${f.label}</button>`)}
+      </div>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      <ul class="list" aria-label="Conversations" aria-busy=${this.loading ? 'true' : 'false'} @heed-select=${this.open}>
+        ${this.items.map((c) => this.row(c))}
+      </ul>
+      ${!this.loading && this.items.length === 0 ? html`<p class="muted">${this.emptyText()}</p>` : nothing}
+      ${this.nextCursor ? html`<button type="button" class="more" ?disabled=${this.loading} @click=${this.loadMore}>Load more</button>` : nothing}`;
+  }
+
+  private row(c: ConversationItem) {
+    return html`<li data-id=${c.id} data-attention=${c.attention}>
+      <heed-conversation-row .conversation=${rowViewOf(c)}></heed-conversation-row>
+      <p class="meta">
+        ${c.failed ? html`<span class="failed">Failed</span>` : nothing}
+        <span>${c.siteName}</span>
+        <span>${visitorLabel(c.visitor)}</span>
+        <span>${c.messageCount} ${c.messageCount === 1 ? 'message' : 'messages'}</span>
+        ${c.excerpt ? html`<span class="excerpt">${c.excerpt}</span>` : nothing}
+      </p>
+    </li>`;
+  }
+
+  private emptyText() {
+    if (this.search) return 'No conversation has messages with these words.';
+    return this.filter === 'all' ? 'No conversations yet. They appear here the moment a visitor writes.' : 'No conversation is in this state right now.';
+  }
+
+  private csvHref() {
+    const q = new URLSearchParams({ filter: this.filter });
+    if (this.siteId) q.set('siteId', this.siteId);
+    if (this.search) q.set('search', this.search);
+    return `/admin/export/conversations.csv?${q}`;
+  }
+
+  private pickSite(e: Event) {
+    this.siteId = (e.target as HTMLSelectElement).value;
+    this.reload();
+  }
+
+  private pickFilter(filter: ConversationFilter) {
+    if (filter === this.filter) return;
+    this.filter = filter;
+    this.reload();
+  }
+
+  private submitSearch(e: SubmitEvent) {
+    e.preventDefault();
+    this.search = String(new FormData(e.target as HTMLFormElement).get('q') ?? '').trim();
+    this.reload();
+  }
+
+  /** A new scope: the first page again, and a subscription for the new site scope. */
+  private reload() {
+    this.subscribe();
+    void this.load(null);
+  }
+
+  private loadMore() {
+    void this.load(this.nextCursor);
+  }
+
+  private async load(cursor: string | null) {
+    const seq = ++this.loadSeq;
+    this.loading = true;
+    this.error = null;
+    if (!cursor) this.held = [];
+    try {
+      const page = await this.api.conversations({
+        filter: this.filter,
+        ...(this.siteId ? { siteId: this.siteId } : {}),
+        ...(this.search ? { search: this.search } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
+      if (seq !== this.loadSeq) return;
+      const known = new Set(page.items.map((c) => c.id));
+      const kept = cursor ? this.items.filter((c) => !known.has(c.id)) : [];
+      this.items = [...kept, ...page.items];
+      this.nextCursor = page.nextCursor;
+      for (const item of this.held ?? []) this.upsert(item);
+      this.held = null;
+      if (!cursor) this.announce(`${page.items.length}${page.nextCursor ? ' or more' : ''} conversations.`);
+    } catch (err) {
+      if (seq === this.loadSeq) this.error = this.failed(err).message;
+    } finally {
+      if (seq === this.loadSeq) this.loading = false;
+    }
+  }
+
+  private subscribe() {
+    this.unsubscribe?.();
+    this.connection = 'connecting';
+    this.unsubscribe = this.api.changes(this.siteId || undefined, {
+      onChange: (change) => {
+        if (change.type !== 'upsert') return;
+        if (this.held) this.held.push(change.item);
+        else this.upsert(change.item);
+      },
+      onState: (s) => void (this.connection = s),
+      onError: (err) => {
+        this.connection = 'off';
+        this.error = this.failed(err).message;
+      },
+    });
+  }
+
+  private upsert(item: ConversationItem) {
+    const isNew = !this.items.some((c) => c.id === item.id);
+    this.items = applyChange(this.items, item, { filter: this.filter, siteId: this.siteId || undefined, search: this.search || undefined });
+    if (isNew && this.items.some((c) => c.id === item.id)) this.announce(`New conversation: ${item.title ?? 'New conversation'}.`);
+  }
+
+  private open(e: CustomEvent<{ conversationId: string }>) {
+    location.hash = hrefOf({ view: 'transcript', conversationId: e.detail.conversationId });
+  }
+}

@@ -1,0 +1,127 @@
+import { html, nothing } from 'lit';
+import { state } from 'lit/decorators.js';
+import { ConsoleElement } from '../shared/console-element.ts';
+import type { OperatorRow } from '../state/contract.ts';
+import { styles } from './operators.styles.ts';
+
+/**
+ * The console's operators: who they are, their role, whether their invitation is still
+ * pending. Owners invite (the link is shown once, to pass on by hand) and remove (never
+ * themselves; the server also keeps the last owner).
+ */
+export class HeedConsoleOperators extends ConsoleElement {
+  static override styles = styles;
+
+  @state() private operators: OperatorRow[] | null = null;
+  @state() private error: string | null = null;
+  @state() private fields: Record<string, string> = {};
+  @state() private inviteUrl: string | null = null;
+  @state() private busy = false;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.emit('heed-title', { title: null });
+    void this.load();
+  }
+
+  override render() {
+    const f = this.fields;
+    return html`<h1>Operators</h1>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      ${this.operators === null
+        ? html`<p class="muted">Loading…</p>`
+        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Operators table"><table>
+            <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Status</th>${this.isOwner ? html`<th><span class="sr-only">Actions</span></th>` : nothing}</tr></thead>
+            <tbody>${this.operators.map(
+              (o) => html`<tr>
+                <td>${o.name ?? '—'}</td>
+                <td>${o.email}</td>
+                <td>${o.role}</td>
+                <td>${o.pending ? 'Invited' : 'Active'}</td>
+                ${this.isOwner
+                  ? html`<td>${o.id === this.me?.id ? html`<span class="muted">You</span>` : html`<button type="button" class="danger" aria-label="Remove ${o.email}" @click=${() => this.removeOperator(o)}>Remove</button>`}</td>`
+                  : nothing}
+              </tr>`,
+            )}</tbody>
+          </table></div>`}
+      ${this.isOwner
+        ? html`<section aria-labelledby="invite-h">
+            <h2 id="invite-h">Invite an operator</h2>
+            <form @submit=${this.invite} novalidate>
+              <label>Email <input name="email" type="email" autocomplete="off" required aria-invalid=${f.email ? 'true' : 'false'} />
+                ${f.email ? html`<span class="field-error">${f.email}</span>` : nothing}</label>
+              <label>Name <input name="name" autocomplete="off" required aria-invalid=${f.name ? 'true' : 'false'} />
+                ${f.name ? html`<span class="field-error">${f.name}</span>` : nothing}</label>
+              <label>Role
+                <select name="role"><option value="agent">Agent (reads, retries, renames)</option><option value="owner">Owner (also sites and operators)</option></select>
+              </label>
+              <button type="submit" class="primary" ?disabled=${this.busy}>Invite</button>
+            </form>
+            ${this.inviteUrl
+              ? html`<div class="invite" role="group" aria-label="Invitation link">
+                  <p><strong>Send this link to them yourself: it is shown only once and works for 7 days.</strong></p>
+                  <pre>${this.inviteUrl}</pre>
+                  <button type="button" @click=${this.copyInvite}>Copy link</button>
+                </div>`
+              : nothing}
+          </section>`
+        : nothing}`;
+  }
+
+  private async load() {
+    try {
+      this.operators = await this.api.operators();
+    } catch (err) {
+      this.error = this.failed(err).message;
+    }
+  }
+
+  private async invite(e: SubmitEvent) {
+    e.preventDefault();
+    const formEl = e.target as HTMLFormElement;
+    const form = new FormData(formEl);
+    const email = String(form.get('email') ?? '').trim();
+    const name = String(form.get('name') ?? '').trim();
+    const role = form.get('role') === 'owner' ? 'owner' : 'agent';
+    const fields: Record<string, string> = {};
+    if (!email.includes('@')) fields.email = 'Enter an email address.';
+    if (!name) fields.name = 'Enter a name.';
+    this.fields = fields;
+    if (Object.keys(fields).length > 0) return;
+    this.busy = true;
+    this.error = null;
+    try {
+      const { inviteUrl } = await this.api.invite({ email, name, role });
+      this.inviteUrl = inviteUrl;
+      formEl.reset();
+      this.announce(`Invitation for ${email} created. Copy the link now.`);
+      await this.load();
+    } catch (err) {
+      const text = this.failed(err);
+      this.fields = text.fields;
+      this.error = text.message;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async removeOperator(o: OperatorRow) {
+    if (!confirm(`Remove ${o.email}? Their sessions end at once.`)) return;
+    try {
+      await this.api.removeOperator(o.id);
+      this.announce(`${o.email} removed.`);
+      await this.load();
+    } catch (err) {
+      this.error = this.failed(err).message;
+    }
+  }
+
+  private async copyInvite() {
+    try {
+      await navigator.clipboard.writeText(this.inviteUrl ?? '');
+      this.announce('Link copied.');
+    } catch {
+      this.announce('Copying is blocked here: select the link and press Control+C.');
+    }
+  }
+}

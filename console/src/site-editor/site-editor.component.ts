@@ -1,0 +1,198 @@
+import { html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import '../site-delete/site-delete.ts';
+import { ConsoleElement } from '../shared/console-element.ts';
+import type { SiteDeletion, SiteSettings } from '../state/contract.ts';
+import { hrefOf } from '../state/route.ts';
+import { changedFields, siteInput } from '../state/site-form.ts';
+import { styles } from './site-editor.styles.ts';
+
+/**
+ * A site's settings (`siteId` null: a new site): name, key (new sites only; generated when
+ * blank), allowed origins, identity (required or not; secret generate / rotate, shown once),
+ * the assistant's name, greeting, accent colour and launcher position, the system prompt,
+ * model and reply token cap. The embed snippet with "Copy snippet". Owners edit; agents
+ * read. Field errors from the server show beside their fields. Changes apply to the next run
+ * and the next widget load.
+ */
+export class HeedSiteEditor extends ConsoleElement {
+  static override styles = styles;
+
+  @property({ attribute: false }) siteId: string | null = null;
+  @state() private site: SiteSettings | null = null;
+  @state() private fields: Record<string, string> = {};
+  @state() private error: string | null = null;
+  @state() private busy = false;
+  @state() private secret: string | null = null;
+  @state() private copied = false;
+
+  override willUpdate(changed: Map<string, unknown>) {
+    if (changed.has('siteId')) void this.load();
+  }
+
+  override render() {
+    const s = this.site;
+    if (this.siteId && !s) return html`<a href=${hrefOf({ view: 'sites' })}>← Sites</a>${this.error ? html`<p class="error" role="alert">${this.error}</p>` : html`<p class="muted">Loading…</p>`}`;
+    const readOnly = !this.isOwner;
+    return html`<a href=${hrefOf({ view: 'sites' })}>← Sites</a>
+      <h1>${s ? s.name : 'New site'}</h1>
+      ${readOnly ? html`<p class="muted">Only an owner can change a site.</p>` : nothing}
+      ${s ? this.embed(s) : nothing}
+      <form @submit=${this.save} novalidate>
+        <fieldset ?disabled=${readOnly || this.busy}>
+          <legend>Site</legend>
+          ${this.text('name', 'Name', s?.name, { required: true })}
+          ${s ? html`<p>Site key <code>${s.key}</code></p>` : this.text('key', 'Site key', '', { hint: 'Letters, digits and dashes. Leave blank to generate one.' })}
+          ${this.area('allowedOrigins', 'Allowed origins', s?.allowedOrigins.join('\n'), 'One per line, e.g. https://shop.example.com. Pages on other origins cannot load the chat.', 3)}
+          <label class="inline"><input type="checkbox" name="requireIdentity" ?checked=${s?.requireIdentity ?? false} /> Require a verified visitor identity</label>
+        </fieldset>
+        <fieldset ?disabled=${readOnly || this.busy}>
+          <legend>Widget</legend>
+          ${this.text('assistantName', 'Assistant name', s?.assistantName)}
+          ${this.area('greeting', 'Greeting', s?.greeting, 'The first message a visitor sees. It is never sent to the model as the visitor’s words.', 2)}
+          ${this.text('accentColor', 'Accent colour', s?.accentColor, { hint: 'A hex colour such as #1a5fd0; blank for the default.', pattern: '#[0-9a-fA-F]{6}' })}
+          <label>Launcher position
+            <select name="launcherPosition">
+              <option value="bottom_right" ?selected=${s?.launcherPosition !== 'bottom_left'}>Bottom right</option>
+              <option value="bottom_left" ?selected=${s?.launcherPosition === 'bottom_left'}>Bottom left</option>
+            </select>
+          </label>
+        </fieldset>
+        <fieldset ?disabled=${readOnly || this.busy}>
+          <legend>Replies</legend>
+          ${this.area('systemPrompt', 'System prompt', s?.systemPrompt, 'Instructions the assistant follows on this site; blank for Heed’s default.', 5)}
+          ${this.text('model', 'Model', s?.model, { hint: 'Blank for the server’s default model.' })}
+          ${this.text('replyMaxTokens', 'Reply token cap', s?.replyMaxTokens?.toString(), { type: 'number', hint: 'Most tokens one reply may use; blank for the default.' })}
+        </fieldset>
+        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        ${readOnly ? nothing : html`<button type="submit" class="primary" ?disabled=${this.busy}>${s ? 'Save changes' : 'Create site'}</button>`}
+      </form>
+      ${s && !readOnly ? this.identity(s) : nothing}
+      ${s && !readOnly
+        ? html`<section class="danger-zone" aria-labelledby="danger-h"><h2 id="danger-h">Delete</h2>
+            <heed-site-delete .api=${this.api} .me=${this.me} .siteId=${s.id} .siteKey=${s.key} .siteName=${s.name} @heed-site-deleted=${this.deleted}></heed-site-delete></section>`
+        : nothing}`;
+  }
+
+  private embed(s: SiteSettings) {
+    return html`<section aria-labelledby="snippet-h">
+      <h2 id="snippet-h">Embed snippet</h2>
+      <p class="hint">Paste it before <code>&lt;/body&gt;</code> on every page that should offer the chat.</p>
+      <pre id="snippet">${s.snippet}</pre>
+      <button type="button" @click=${() => this.copy(s.snippet)}>Copy snippet</button>
+      ${this.copied ? html`<span class="ok">Copied</span>` : nothing}
+    </section>`;
+  }
+
+  private identity(s: SiteSettings) {
+    return html`<section aria-labelledby="identity-h">
+      <h2 id="identity-h">Identity secret</h2>
+      <p class="hint">Your server signs visitors’ user ids with it. ${s.identitySecrets === 0 ? 'None yet.' : `${s.identitySecrets} in use; after a rotation the previous one stays valid as the second.`}</p>
+      ${this.secret
+        ? html`<div class="secret" role="group" aria-label="New identity secret">
+            <p><strong>Copy it now: it is shown only once.</strong></p>
+            <pre>${this.secret}</pre>
+            <button type="button" @click=${() => this.copy(this.secret!)}>Copy secret</button>
+          </div>`
+        : nothing}
+      <button type="button" @click=${this.rotate} ?disabled=${this.busy}>${s.identitySecrets === 0 ? 'Generate identity secret' : 'Rotate identity secret'}</button>
+    </section>`;
+  }
+
+  private text(name: string, label: string, value: string | null | undefined, o: { required?: boolean; hint?: string; type?: string; pattern?: string } = {}) {
+    const err = this.fields[name];
+    return html`<label>${label}
+      <input name=${name} type=${o.type ?? 'text'} .value=${value ?? ''} ?required=${o.required} pattern=${o.pattern ?? nothing}
+        aria-invalid=${err ? 'true' : 'false'} aria-describedby=${o.hint || err ? `${name}-note` : nothing} />
+      ${o.hint || err ? html`<span id="${name}-note" class=${err ? 'field-error' : 'hint'}>${err ?? o.hint}</span>` : nothing}
+    </label>`;
+  }
+
+  private area(name: string, label: string, value: string | null | undefined, hint: string, rows: number) {
+    const err = this.fields[name];
+    return html`<label>${label}
+      <textarea name=${name} rows=${rows} .value=${value ?? ''} aria-invalid=${err ? 'true' : 'false'} aria-describedby="${name}-note"></textarea>
+      <span id="${name}-note" class=${err ? 'field-error' : 'hint'}>${err ?? hint}</span>
+    </label>`;
+  }
+
+  private async load() {
+    this.site = null;
+    this.secret = null;
+    this.error = null;
+    this.fields = {};
+    this.emit('heed-title', { title: null });
+    if (!this.siteId) return;
+    try {
+      this.site = await this.api.site(this.siteId);
+      this.emit('heed-title', { title: this.site.name });
+    } catch (err) {
+      this.error = this.failed(err).message;
+    }
+  }
+
+  private async save(e: SubmitEvent) {
+    e.preventDefault();
+    const input = siteInput(new FormData(e.target as HTMLFormElement));
+    const fields: Record<string, string> = {};
+    if (!input.name) fields.name = 'Give the site a name.';
+    if (input.replyMaxTokens !== null && !(Number.isInteger(input.replyMaxTokens) && input.replyMaxTokens > 0)) fields.replyMaxTokens = 'A whole number above 0.';
+    this.fields = fields;
+    if (Object.keys(fields).length > 0) {
+      this.error = 'Some fields need a change.';
+      return;
+    }
+    this.busy = true;
+    this.error = null;
+    try {
+      if (this.site) {
+        const { key: _key, ...rest } = input;
+        this.site = await this.api.updateSite(this.site.id, changedFields(this.site, rest));
+        this.announce('Site saved. Changes apply to the next reply and the next widget load.');
+      } else {
+        const created = await this.api.createSite(input);
+        this.announce(`Site ${created.name} created.`);
+        location.hash = hrefOf({ view: 'site', siteId: created.id });
+      }
+    } catch (err) {
+      const text = this.failed(err);
+      this.fields = text.fields;
+      this.error = text.message;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async rotate() {
+    if (!this.site) return;
+    this.busy = true;
+    try {
+      this.secret = (await this.api.rotateIdentitySecret(this.site.id)).secret;
+      this.site = await this.api.site(this.site.id);
+      this.announce('New identity secret shown. Copy it now.');
+    } catch (err) {
+      this.error = this.failed(err).message;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async copy(text: string) {
+    try {
+      await navigator.clipboard.writeText(text);
+      this.copied = true;
+      this.announce('Copied to the clipboard.');
+    } catch {
+      // no clipboard permission: select the text so Ctrl+C copies it
+      const pre = this.renderRoot.querySelector('#snippet');
+      if (pre) getSelection()?.selectAllChildren(pre);
+      this.announce('Copying is blocked here: the snippet is selected, press Control+C.');
+    }
+  }
+
+  private deleted(e: CustomEvent<{ deleted: SiteDeletion }>) {
+    const d = e.detail.deleted;
+    this.announce(`Site deleted with ${d.conversations} conversations.`);
+    location.hash = hrefOf({ view: 'sites' });
+  }
+}

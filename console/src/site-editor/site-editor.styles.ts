@@ -1,0 +1,56 @@
+import { css } from 'lit';
+import { base } from '../shared/styles.ts';
+
+export const styles = [
+  base,
+  css`
+    :host {
+      display: block;
+      max-width: 760px;
+    }
+    h1 {
+      margin-top: 12px;
+    }
+    form {
+      display: grid;
+      gap: 16px;
+    }
+    fieldset {
+      display: grid;
+      gap: 12px;
+      border: 1px solid var(--c-border);
+      border-radius: 12px;
+      padding: 12px 16px 16px;
+      background: #fff;
+      min-width: 0;
+    }
+    legend {
+      font-weight: 700;
+      padding: 0 4px;
+    }
+    section {
+      margin: 20px 0;
+    }
+    .ok {
+      color: var(--c-ok);
+      margin-inline-start: 8px;
+    }
+    #snippet {
+      margin-bottom: 8px;
+    }
+    .secret {
+      border: 1px solid #f0c58a;
+      background: #fff4e5;
+      border-radius: 10px;
+      padding: 10px;
+      margin-bottom: 10px;
+    }
+    .secret p {
+      margin: 0 0 6px;
+    }
+    .danger-zone {
+      border-top: 1px solid var(--c-border);
+      padding-top: 12px;
+    }
+  `,
+];

@@ -1,0 +1,66 @@
+/// <reference types="mocha" />
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import './site-editor.ts';
+import type { HeedSiteEditor } from './site-editor.component.ts';
+import { fakeConsoleApi, owner, refusal } from '../test-support/fake-console-api.ts';
+
+async function editor(siteId: string | null, fake = fakeConsoleApi(), me = owner) {
+  const el = await fixture<HeedSiteEditor>(html`<heed-site-editor .api=${fake.api} .me=${me} .siteId=${siteId}></heed-site-editor>`);
+  const root = el.shadowRoot!;
+  const field = (name: string) => root.querySelector<HTMLInputElement>(`[name=${name}]`)!;
+  const button = (text: string) => [...root.querySelectorAll('button')].find((b) => b.textContent!.trim() === text)!;
+  return { el, root, fake, field, button };
+}
+
+describe('heed-site-editor', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname));
+
+  it('creates a site from the form and opens it', async () => {
+    const { field, button, fake } = await editor(null);
+    field('name').value = 'Outdoor shop';
+    field('allowedOrigins').value = 'https://outdoor.example';
+    field('greeting').value = 'Hi! Ask me about boots.';
+    button('Create site').click();
+    await waitUntil(() => fake.callsOf('createSite').length === 1);
+    expect(fake.callsOf('createSite')[0]![0]).to.deep.include({ name: 'Outdoor shop', allowedOrigins: ['https://outdoor.example'], greeting: 'Hi! Ask me about boots.', accentColor: null });
+    await waitUntil(() => location.hash === '#/sites/site-new');
+  });
+
+  it('shows the server’s field errors beside their fields', async () => {
+    const bad = refusal('BAD_REQUEST', null, 'invalid', { fieldErrors: { accentColor: ['must be #rrggbb'] } });
+    const { root, field, button } = await editor(null, fakeConsoleApi({ createSite: async () => Promise.reject(bad) }));
+    field('name').value = 'Shop';
+    field('accentColor').value = 'red';
+    button('Create site').click();
+    await waitUntil(() => root.querySelector('.field-error'));
+    expect(root.querySelector('#accentColor-note')!.textContent).to.equal('must be #rrggbb');
+    expect(field('accentColor').getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  it('saves only what changed, shows the snippet with a copy button, and a new secret once', async () => {
+    const { root, field, button, fake } = await editor('site-1');
+    await waitUntil(() => root.querySelector('#snippet'));
+    expect(root.querySelector('#snippet')!.textContent).to.contain('data-site="shop"');
+    expect(button('Copy snippet')).to.exist;
+    field('assistantName').value = 'Ridge';
+    button('Save changes').click();
+    await waitUntil(() => fake.callsOf('updateSite').length === 1);
+    expect(fake.callsOf('updateSite')[0]).to.deep.equal(['site-1', { assistantName: 'Ridge' }]);
+    button('Generate identity secret').click();
+    await waitUntil(() => root.querySelector('.secret'));
+    expect(root.querySelector('.secret pre')!.textContent).to.equal('sec_once');
+  });
+
+  it('is read-only for an agent', async () => {
+    const { root } = await editor('site-1', fakeConsoleApi(), { ...owner, role: 'agent' });
+    await waitUntil(() => root.querySelector('#snippet'));
+    expect([...root.querySelectorAll('fieldset')].every((f) => f.disabled)).to.be.true;
+    expect(root.querySelector('heed-site-delete')).to.equal(null);
+  });
+
+  it('is accessible', async () => {
+    const { el, root } = await editor('site-1');
+    await waitUntil(() => root.querySelector('#snippet'));
+    await expect(el).shadowDom.to.be.accessible();
+  });
+});

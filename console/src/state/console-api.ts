@@ -1,0 +1,86 @@
+import { callProcedure, openStream } from '../../../widget/src/state/trpc-wire.ts';
+import { type ChangeHandlers, sharedChanges } from './shared-changes.ts';
+import type {
+  ConversationChange,
+  ConversationFilter,
+  ConversationPage,
+  Me,
+  OperatorRow,
+  OverviewRange,
+  OverviewSeries,
+  SiteDeletion,
+  SiteFields,
+  SiteSettings,
+  SiteSummary,
+  Transcript,
+} from './contract.ts';
+
+export type { ChangeHandlers };
+
+export interface ListInput {
+  siteId?: string;
+  filter: ConversationFilter;
+  search?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/**
+ * The console's calls to `console.*` on its own origin. The session is the HttpOnly cookie
+ * the browser sends by itself (same origin); mutations are POSTs, which carry `Origin`, as
+ * the server requires. The wire is the widget's (`trpc-wire.ts`: no tRPC client in the
+ * bundle, the same SSE reconnect-and-resume); errors are its `ServerError`, with the
+ * server's `reason` and field errors in `data`.
+ *
+ * @example const api = createConsoleApi(); const me = await api.me();
+ */
+export function createConsoleApi(base = new URL('/trpc', location.origin).href) {
+  const query = <T>(path: string, input?: unknown) => callProcedure(base, `console.${path}`, 'query', input, {}) as Promise<T>;
+  const mutate = <T>(path: string, input?: unknown) => callProcedure(base, `console.${path}`, 'mutation', input, {}) as Promise<T>;
+  // one stream of every site's changes per tab, views filter it (see shared-changes.ts)
+  const shared = sharedChanges((h) =>
+    openStream(base, 'console.conversations.changes', (last) => (last ? { lastEventId: last } : {}), async () => ({}), {
+      onData: (data) => h.onChange(data as ConversationChange),
+      onState: h.onState,
+      onError: h.onError,
+    }),
+  );
+  return {
+    me: () => query<Me | null>('auth.me'),
+    signIn: (input: { email: string; password: string }) => mutate<{ operator: Me }>('auth.signIn', input),
+    signOut: () => mutate<unknown>('auth.signOut'),
+    acceptInvite: (input: { token: string; name: string; password: string }) => mutate<{ operator: Me }>('auth.acceptInvite', input),
+
+    operators: () => query<OperatorRow[]>('operators.list'),
+    invite: (input: { email: string; name: string; role: 'owner' | 'agent' }) => mutate<{ operator: OperatorRow; inviteUrl: string }>('operators.invite', input),
+    removeOperator: (operatorId: string) => mutate<{ removed: true }>('operators.remove', { operatorId }),
+
+    sites: () => query<SiteSummary[]>('sites.list'),
+    site: (siteId: string) => query<SiteSettings>('sites.get', { siteId }),
+    createSite: (input: Partial<SiteFields> & { name: string; key?: string }) => mutate<SiteSettings>('sites.create', input),
+    updateSite: (siteId: string, input: Partial<SiteFields>) => mutate<SiteSettings>('sites.update', { siteId, ...input }),
+    siteDeletion: (siteId: string) => query<SiteDeletion>('sites.deletion', { siteId }),
+    deleteSite: (siteId: string, confirmKey: string) => mutate<{ deleted: SiteDeletion }>('sites.delete', { siteId, confirmKey }),
+    rotateIdentitySecret: (siteId: string) => mutate<{ secret: string }>('sites.rotateIdentitySecret', { siteId }),
+
+    conversations: (input: ListInput) => query<ConversationPage>('conversations.list', input),
+    transcript: (conversationId: string) => query<Transcript>('conversations.transcript', { conversationId }),
+    markRead: (conversationId: string) => mutate<unknown>('conversations.markRead', { conversationId }),
+    retry: (conversationId: string) => mutate<unknown>('conversations.retry', { conversationId }),
+    rename: (conversationId: string, title: string, pin: boolean) => mutate<unknown>('conversations.rename', { conversationId, title, pin }),
+    retitle: (conversationId: string) => mutate<unknown>('conversations.retitle', { conversationId }),
+
+    overview: (range: OverviewRange, siteId?: string) => query<OverviewSeries>('overview.series', siteId ? { range, siteId } : { range }),
+
+    /**
+     * Every change to a conversation of the operator's sites (optionally one site's), live over
+     * SSE; a reconnect resumes after the last change received. Returns the unsubscribe.
+     */
+    changes: (siteId: string | undefined, h: ChangeHandlers): (() => void) => shared.listen(siteId, h),
+    /** Ends the live stream now (on sign-out). */
+    closeChanges: () => shared.closeNow(),
+  };
+}
+
+/** The console's API client (see `createConsoleApi`). */
+export type ConsoleApi = ReturnType<typeof createConsoleApi>;

@@ -1,0 +1,49 @@
+import type { ConversationFilter, ConversationItem } from './contract.ts';
+
+const ms = (t: string | Date) => new Date(t).getTime();
+
+/** Newest activity first, ties by id descending: the server's list order. */
+export function byActivity(a: ConversationItem, b: ConversationItem): number {
+  return ms(b.updatedAt) - ms(a.updatedAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/** Whether a conversation belongs in a list with this filter (search is the server's to judge). */
+export function matchesFilter(item: ConversationItem, filter: ConversationFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'live':
+      return item.attention === 'live';
+    case 'input_needed':
+      return item.attention === 'input_needed';
+    case 'failed':
+      return item.failed;
+    case 'unread':
+      return item.attention === 'unviewed';
+  }
+}
+
+export interface FeedScope {
+  filter: ConversationFilter;
+  siteId?: string;
+  /** with a search, only rows already shown are updated: whether a new one matches is the server's call */
+  search?: string;
+}
+
+/**
+ * The list after one live change: the changed row replaced (or added, when new and in
+ * scope), dropped when it no longer matches the filter, and the list kept in activity
+ * order, so a conversation with new activity moves to the top. An older change than the row
+ * shown (events can cross a page load) is ignored.
+ *
+ * @example items = applyChange(items, change.item, { filter: 'all' });
+ */
+export function applyChange(items: readonly ConversationItem[], item: ConversationItem, scope: FeedScope): ConversationItem[] {
+  const i = items.findIndex((c) => c.id === item.id);
+  const shown = i >= 0 ? items[i]! : null;
+  if (shown && ms(shown.updatedAt) > ms(item.updatedAt)) return [...items];
+  const rest = items.filter((c) => c.id !== item.id);
+  const inScope = (!scope.siteId || item.siteId === scope.siteId) && matchesFilter(item, scope.filter);
+  if (!inScope || (!shown && scope.search)) return rest;
+  return [...rest, item].sort(byActivity);
+}

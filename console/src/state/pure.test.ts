@@ -1,0 +1,81 @@
+/// <reference types="mocha" />
+import { expect } from '@open-wc/testing';
+import { ServerError, NetworkError } from '../../../widget/src/state/trpc-wire.ts';
+import { errorText } from './error-text.ts';
+import { chartsOf, totalsOf } from './overview-charts.ts';
+import { provenanceLabel } from './provenance.ts';
+import { changedFields, siteInput } from './site-form.ts';
+import { bothTimes, duration, exactTime, usd } from './times.ts';
+import { visitorLabel } from './visitor-label.ts';
+import { fakeConsoleApi } from '../test-support/fake-console-api.ts';
+
+const form = (entries: Record<string, string>) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(entries)) f.set(k, v);
+  return f;
+};
+
+describe('console helpers', () => {
+  it('shape the site form: blank optional texts are null, origins one per line, the cap a number', () => {
+    const input = siteInput(form({ name: ' Shop ', allowedOrigins: 'https://a.example\n\nhttps://b.example ', greeting: '  ', accentColor: '#AABBCC', replyMaxTokens: '400', requireIdentity: 'on' }));
+    expect(input).to.deep.include({ name: 'Shop', allowedOrigins: ['https://a.example', 'https://b.example'], greeting: null, accentColor: '#aabbcc', replyMaxTokens: 400, requireIdentity: true, launcherPosition: 'bottom_right' });
+    expect(input).to.not.have.property('key');
+    expect(siteInput(form({ name: 'x', key: 'my-shop', replyMaxTokens: '' }))).to.deep.include({ key: 'my-shop', replyMaxTokens: null });
+  });
+
+  it('send only the settings that changed', () => {
+    const { site } = fakeConsoleApi();
+    const { key: _k, ...after } = siteInput(form({ name: 'Shop', allowedOrigins: 'https://shop.example', greeting: 'Hi there' }));
+    expect(changedFields(site, after)).to.deep.equal({ greeting: 'Hi there' });
+  });
+
+  it('write exact times in the operator’s zone and the visitor’s', () => {
+    expect(exactTime('2026-01-01T12:00:05Z', 'UTC', 'en-GB')).to.equal('1 Jan 2026, 12:00:05 UTC');
+    const t = bothTimes('2026-01-01T12:00:05Z', 'Asia/Tokyo', 'UTC', 'en-GB');
+    expect(t.operator).to.equal('1 Jan 2026, 12:00:05 UTC');
+    expect(t.visitor).to.equal('1 Jan 2026, 21:00:05 GMT+9');
+    expect(bothTimes('2026-01-01T12:00:05Z', 'Not/AZone', 'UTC').visitor).to.equal(null);
+    expect(bothTimes('2026-01-01T12:00:05Z', 'UTC', 'UTC').visitor).to.equal(null);
+  });
+
+  it('write durations and costs for people', () => {
+    expect([duration(850), duration(2400), duration(185_000), duration(null)]).to.deep.equal(['850 ms', '2.4 s', '3 min 5 s', '—']);
+    expect([usd(0.00012), usd('0.5'), usd(3.456), usd(null)]).to.deep.equal(['$0.00012', '$0.5', '$3.46', '—']);
+  });
+
+  it('name who wrote a message', () => {
+    expect(provenanceLabel('user', null)).to.equal('Visitor');
+    expect(provenanceLabel('assistant', null)).to.equal('AI');
+    expect(provenanceLabel('assistant', 'proactive')).to.equal('AI · proactive');
+    expect(provenanceLabel('operator', 'operator')).to.equal('Operator');
+  });
+
+  it('name visitors by name, verified id, or an anonymous tag', () => {
+    expect(visitorLabel({ id: 'ab-cd-ef-12', externalId: null, name: null })).to.equal('Anonymous abcdef');
+    expect(visitorLabel({ id: 'x', externalId: 'u-42', name: null })).to.equal('User u-42');
+    expect(visitorLabel({ id: 'x', externalId: 'u-42', name: 'Ada' })).to.equal('Ada (u-42)');
+  });
+
+  it('turn refusals into sentences and keep zod’s field errors per field', () => {
+    expect(errorText(new ServerError('x', { code: 'UNAUTHORIZED', reason: 'bad_credentials' }))).to.deep.include({ signedOut: false, message: 'That email and password do not match an operator.' });
+    expect(errorText(new ServerError('x', { code: 'UNAUTHORIZED', reason: 'console_signed_out' })).signedOut).to.be.true;
+    expect(errorText(new ServerError('x', { code: 'TOO_MANY_REQUESTS', reason: 'sign_in_throttled', retryAfterMs: 4100 })).message).to.equal('Too many attempts. Try again in 5 s.');
+    const bad = new ServerError('x', { code: 'BAD_REQUEST', fieldErrors: { accentColor: ['Use #rrggbb'] } } as ServerError['data']);
+    expect(errorText(bad).fields).to.deep.equal({ accentColor: 'Use #rrggbb' });
+    expect(errorText(new NetworkError('down')).message).to.contain('cannot be reached');
+  });
+
+  it('chart the overview: one failures line per kind, totals over the range', () => {
+    const point = (t: string, replies: number, kinds: Record<string, number>) => ({
+      t, conversations: 1, replies, failures: Object.values(kinds).reduce((a, b) => a + b, 0), failuresByKind: kinds,
+      ttftP50Ms: 400, ttftP95Ms: 900, promptTokens: 100, completionTokens: 20, titleCostUsd: 0.0001, replyCostUsd: 0.002,
+    });
+    const series = { bucket: 'day' as const, points: [point('2026-01-01T00:00:00Z', 3, { model_timeout: 1 }), point('2026-01-02T00:00:00Z', 4, { rate_limited: 2 })] };
+    const charts = chartsOf(series);
+    expect(charts.map((c) => c.id)).to.deep.equal(['activity', 'ttft', 'failures', 'tokens', 'cost']);
+    expect(charts[0]!.x).to.deep.equal([1767225600, 1767312000]);
+    expect(charts[0]!.lines[1]).to.deep.include({ label: 'Replies', values: [3, 4] });
+    expect(charts[2]!.lines.map((l) => [l.label, l.values])).to.deep.equal([['model timeout', [1, 0]], ['rate limited', [0, 2]]]);
+    expect(totalsOf(series)).to.deep.include({ replies: 7, failures: 3, promptTokens: 200 });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The console's views and their hash URLs (`/admin/#/conversations/<id>`). Hash routing
+ * because the console is one static `index.html` served at `/admin/`: every view is a
+ * bookmarkable URL without the server knowing any of them, and an invitation link
+ * (`/admin/#/invite/<token>`) never sends its token to the server in a request line.
+ */
+export type Route =
+  | { view: 'overview' }
+  | { view: 'conversations' }
+  | { view: 'transcript'; conversationId: string }
+  | { view: 'sites' }
+  | { view: 'site'; siteId: string | null }
+  | { view: 'operators' }
+  | { view: 'invite'; token: string };
+
+/** The top-level sections of the navigation, in order. */
+export const SECTIONS = [
+  { view: 'overview', label: 'Overview' },
+  { view: 'conversations', label: 'Conversations' },
+  { view: 'sites', label: 'Sites' },
+  { view: 'operators', label: 'Operators' },
+] as const;
+
+export type Section = (typeof SECTIONS)[number]['view'];
+
+/**
+ * The route a location hash names; anything unknown is the conversation list, the view an
+ * operator opens the console for.
+ * @example parseRoute('#/conversations/abc') // { view: 'transcript', conversationId: 'abc' }
+ */
+export function parseRoute(hash: string): Route {
+  const parts = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => safeDecode(p));
+  const [head, arg] = parts;
+  switch (head) {
+    case 'overview':
+      return { view: 'overview' };
+    case 'sites':
+      if (arg === 'new') return { view: 'site', siteId: null };
+      return arg ? { view: 'site', siteId: arg } : { view: 'sites' };
+    case 'operators':
+      return { view: 'operators' };
+    case 'invite':
+      if (arg) return { view: 'invite', token: arg };
+      break;
+    case 'conversations':
+      if (arg) return { view: 'transcript', conversationId: arg };
+  }
+  return { view: 'conversations' };
+}
+
+/** The hash of a route (what links and `location.hash` use). */
+export function hrefOf(route: Route): string {
+  switch (route.view) {
+    case 'transcript':
+      return `#/conversations/${encodeURIComponent(route.conversationId)}`;
+    case 'site':
+      return `#/sites/${route.siteId ? encodeURIComponent(route.siteId) : 'new'}`;
+    case 'invite':
+      return `#/invite/${encodeURIComponent(route.token)}`;
+    default:
+      return `#/${route.view}`;
+  }
+}
+
+/** The navigation section a route belongs to (a transcript is under Conversations). */
+export function sectionOf(route: Route): Section | null {
+  if (route.view === 'transcript') return 'conversations';
+  if (route.view === 'site') return 'sites';
+  if (route.view === 'invite') return null;
+  return route.view;
+}
+
+/** The document title for a route: the open view first, so a tab strip shows it. */
+export function titleOf(route: Route, detail?: string | null): string {
+  const names: Record<Route['view'], string> = {
+    overview: 'Overview',
+    conversations: 'Conversations',
+    transcript: 'Transcript',
+    sites: 'Sites',
+    site: route.view === 'site' && !route.siteId ? 'New site' : 'Site settings',
+    operators: 'Operators',
+    invite: 'Accept invitation',
+  };
+  const name = detail ? `${detail} · ${names[route.view]}` : names[route.view];
+  return `${name} · Heed console`;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

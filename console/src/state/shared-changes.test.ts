@@ -1,0 +1,63 @@
+/// <reference types="mocha" />
+import { expect } from '@open-wc/testing';
+import { item } from '../test-support/fake-console-api.ts';
+import type { ChangeHandlers } from './console-api.ts';
+import type { ConversationChange } from './contract.ts';
+import { sharedChanges } from './shared-changes.ts';
+
+function setup(lingerMs = 20) {
+  const opened: ChangeHandlers[] = [];
+  let closed = 0;
+  const { listen } = sharedChanges((h) => {
+    opened.push(h);
+    return () => void closed++;
+  }, lingerMs);
+  const seen = (into: string[]): ChangeHandlers => ({ onChange: (c: ConversationChange) => into.push(c.item.title!), onState: () => {}, onError: () => {} });
+  return { listen, opened, seen, closed: () => closed };
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('one shared stream of changes per tab', () => {
+  it('serves every view from one connection, each filtered to its site', () => {
+    const { listen, opened, seen } = setup();
+    const all: string[] = [];
+    const shop: string[] = [];
+    listen(undefined, seen(all));
+    listen('site-1', seen(shop));
+    expect(opened).to.have.length(1);
+    opened[0]!.onChange({ type: 'upsert', item: item({ title: 'A', siteId: 'site-1' }) });
+    opened[0]!.onChange({ type: 'upsert', item: item({ title: 'B', siteId: 'site-2' }) });
+    expect(all).to.deep.equal(['A', 'B']);
+    expect(shop).to.deep.equal(['A']);
+  });
+
+  it('keeps the connection across a hop between views, and closes it once nobody listens for a while', async () => {
+    const { listen, opened, seen, closed } = setup();
+    const stop = listen(undefined, seen([]));
+    stop();
+    const stopAgain = listen(undefined, seen([]));
+    await wait(40);
+    expect([opened.length, closed()]).to.deep.equal([1, 0]);
+    stopAgain();
+    await wait(40);
+    expect(closed()).to.equal(1);
+    listen(undefined, seen([]));
+    expect(opened).to.have.length(2);
+  });
+
+  it('tells a late listener the connection is up, and opens anew after a failure for good', async () => {
+    const { listen, opened } = setup();
+    listen(undefined, { onChange: () => {}, onState: () => {}, onError: () => {} });
+    opened[0]!.onState('connected');
+    const states: string[] = [];
+    const errors: unknown[] = [];
+    listen(undefined, { onChange: () => {}, onState: (s) => states.push(s), onError: (e) => errors.push(e) });
+    await wait(0);
+    expect(states).to.deep.equal(['connected']);
+    opened[0]!.onError(new Error('signed out'));
+    expect(errors).to.have.length(1);
+    listen(undefined, { onChange: () => {}, onState: () => {}, onError: () => {} });
+    expect(opened).to.have.length(2);
+  });
+});

@@ -1,0 +1,40 @@
+import type { LauncherPosition, SiteFields, SiteSettings } from './contract.ts';
+
+/**
+ * The site settings form's values to the procedure's input: blank optional texts become
+ * null (the site's defaults apply), allowed origins are one per line, the reply token cap
+ * a whole number or null. The server checks every field again (zod); this only shapes.
+ *
+ * @example siteInput(new FormData(form)) // { name: 'Shop', allowedOrigins: ['https://shop.example'], … }
+ */
+export function siteInput(form: FormData): SiteFields & { key?: string } {
+  const text = (name: string) => String(form.get(name) ?? '').trim();
+  const orNull = (name: string) => text(name) || null;
+  const cap = text('replyMaxTokens');
+  const key = text('key');
+  return {
+    ...(key ? { key } : {}),
+    name: text('name'),
+    allowedOrigins: text('allowedOrigins')
+      .split(/[\s,]+/)
+      .map((o) => o.trim())
+      .filter(Boolean),
+    requireIdentity: form.get('requireIdentity') === 'on',
+    assistantName: orNull('assistantName'),
+    greeting: orNull('greeting'),
+    accentColor: orNull('accentColor')?.toLowerCase() ?? null,
+    launcherPosition: (text('launcherPosition') || 'bottom_right') as LauncherPosition,
+    systemPrompt: orNull('systemPrompt'),
+    model: orNull('model'),
+    replyMaxTokens: cap === '' ? null : Number(cap),
+  };
+}
+
+/** The fields an update sends: only those that differ from the stored settings. */
+export function changedFields(before: SiteSettings, after: SiteFields): Partial<SiteFields> {
+  const changed: Partial<SiteFields> = {};
+  for (const key of Object.keys(after) as (keyof SiteFields)[]) {
+    if (JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null)) (changed as Record<string, unknown>)[key] = after[key];
+  }
+  return changed;
+}

@@ -1,0 +1,147 @@
+import { ServerError } from '../../../widget/src/state/trpc-wire.ts';
+import type { ChangeHandlers, ConsoleApi } from '../state/console-api.ts';
+import type { ConversationItem, Me, SiteSettings, Transcript } from '../state/contract.ts';
+
+let n = 0;
+
+/** A conversation row as the server sends it, with defaults; pass what the test cares about. */
+export function item(over: Partial<ConversationItem> = {}): ConversationItem {
+  const i = ++n;
+  return {
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    siteId: 'site-1',
+    siteName: 'Shop',
+    title: `Conversation ${i}`,
+    titleSource: 'first_message',
+    attention: 'default',
+    failed: false,
+    excerpt: null,
+    lastAssistantAt: null,
+    updatedAt: new Date(Date.UTC(2026, 0, 1, 10, 0, i)).toISOString(),
+    createdAt: '2026-01-01T09:00:00.000Z',
+    visitor: { id: `v-${i}`, externalId: null, name: null },
+    messageCount: 1,
+    ...over,
+  };
+}
+
+export const owner: Me = { id: 'op-1', email: 'owner@example.test', name: 'Olive Owner', role: 'owner' };
+
+/** A refusal as the server's error formatter shapes it. */
+export function refusal(code: string, reason: string | null, message = 'refused', extra: Record<string, unknown> = {}): ServerError {
+  return new ServerError(message, { code, reason, ...extra });
+}
+
+type Api = ConsoleApi;
+
+/**
+ * An in-memory console API for component tests: canned answers (override any method),
+ * every call recorded as `[name, ...args]`, and `emit` to push a live change down the
+ * subscription. The real thing is exercised end to end in test/e2e/console.e2e.test.ts.
+ */
+export function fakeConsoleApi(over: Partial<Api> = {}) {
+  const calls: unknown[][] = [];
+  const streams = new Set<ChangeHandlers>();
+  const site: SiteSettings = {
+    id: 'site-1',
+    key: 'shop',
+    name: 'Shop',
+    allowedOrigins: ['https://shop.example'],
+    requireIdentity: false,
+    identitySecrets: 0,
+    assistantName: null,
+    greeting: null,
+    accentColor: null,
+    launcherPosition: 'bottom_right',
+    systemPrompt: null,
+    model: null,
+    replyMaxTokens: null,
+    snippet: '<script src="http://api.test/widget.js" data-site="shop" async></script>',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
+  const base: Api = {
+    me: async () => owner,
+    signIn: async () => ({ operator: owner }),
+    signOut: async () => ({}),
+    acceptInvite: async () => ({ operator: owner }),
+    operators: async () => [],
+    invite: async (input) => ({ operator: { id: 'op-2', ...input, pending: true, createdAt: '2026-01-01T00:00:00Z' }, inviteUrl: 'http://api.test/admin/#/invite/t0k3n' }),
+    removeOperator: async () => ({ removed: true }),
+    sites: async () => [{ id: site.id, key: site.key, name: site.name, conversations: 2, createdAt: site.createdAt }],
+    site: async () => site,
+    createSite: async (input) => ({ ...site, ...input, id: 'site-new' }) as SiteSettings,
+    updateSite: async (_id, input) => ({ ...site, ...input }),
+    siteDeletion: async () => ({ conversations: 12, visitors: 5, messages: 140 }),
+    deleteSite: async () => ({ deleted: { conversations: 12, visitors: 5, messages: 140 } }),
+    rotateIdentitySecret: async () => ({ secret: 'sec_once' }),
+    conversations: async () => ({ items: [], nextCursor: null }),
+    transcript: async () => {
+      throw refusal('NOT_FOUND', null, 'No such conversation.');
+    },
+    markRead: async () => ({}),
+    retry: async () => ({}),
+    rename: async () => ({}),
+    retitle: async () => ({}),
+    overview: async () => ({ bucket: 'day', points: [] }),
+    closeChanges: () => streams.clear(),
+    changes: (_siteId, h) => {
+      streams.add(h);
+      queueMicrotask(() => h.onState('connected'));
+      return () => streams.delete(h);
+    },
+  };
+  const api = {} as Api;
+  for (const key of Object.keys(base) as (keyof Api)[]) {
+    const impl = (over[key] ?? base[key]) as (...args: unknown[]) => unknown;
+    (api as Record<string, unknown>)[key] = (...args: unknown[]) => {
+      calls.push([key, ...args]);
+      return impl(...args);
+    };
+  }
+  return {
+    api,
+    calls,
+    site,
+    /** calls of one method, their arguments */
+    callsOf: (name: keyof Api) => calls.filter((c) => c[0] === name).map((c) => c.slice(1)),
+    /** pushes a change to every open subscription */
+    emit: (changed: ConversationItem) => streams.forEach((h) => h.onChange({ type: 'upsert', item: changed })),
+    get openStreams() {
+      return streams.size;
+    },
+  };
+}
+
+/** A transcript with one batched run that claimed three visitor messages and answered them. */
+export function transcript(over: Partial<Transcript['conversation']> = {}, failed = false): Transcript {
+  const c = { ...item({ title: 'Sizes and shipping', failed }), visitorTimeZone: 'Asia/Tokyo', ...over };
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 10, 0, s)).toISOString();
+  const users = [1, 2, 3].map((i) => ({ id: `m${i}`, role: 'user', content: `Question ${i}`, provenance: null, state: 'answered', error: null, createdAt: at(i), runId: 'run-1' }));
+  const reply = failed
+    ? { id: 'm4', role: 'assistant', content: '', provenance: null, state: 'failed', error: 'model_timeout', createdAt: at(9), runId: 'run-1' }
+    : { id: 'm4', role: 'assistant', content: 'All three answered.', provenance: null, state: null, error: null, createdAt: at(9), runId: 'run-1' };
+  return {
+    conversation: c,
+    messages: [...users, reply],
+    runs: [
+      {
+        id: 'run-1',
+        status: failed ? 'failed' : 'completed',
+        model: 'test-model',
+        attempts: 1,
+        promptTokens: 321,
+        completionTokens: 42,
+        costUsd: 0.00031,
+        startedAt: at(4),
+        firstTokenAt: '2026-01-01T10:00:04.850Z',
+        endedAt: at(9),
+        error: failed ? 'model_timeout' : null,
+        claimedMessageIds: ['m1', 'm2', 'm3'],
+      },
+    ],
+    inputRequests: [],
+    todos: [],
+    titleHistory: [{ at: at(1), source: 'first_message', title: 'Question 1' }, { at: at(20), source: 'generated', title: 'Sizes and shipping' }],
+    titleChecks: [{ id: 'tc1', outcome: 'changed', model: 'test-model', promptTokens: 80, completionTokens: 6, costUsd: 0.00012, latencyMs: 640, errorCode: null, createdAt: at(20) }],
+  };
+}

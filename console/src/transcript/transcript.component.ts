@@ -1,0 +1,214 @@
+import { html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ConsoleElement } from '../shared/console-element.ts';
+import type { Transcript, TranscriptMessage, TranscriptRun } from '../state/contract.ts';
+import { provenanceLabel } from '../state/provenance.ts';
+import { hrefOf } from '../state/route.ts';
+import { between, bothTimes, duration, exactTime, usd } from '../state/times.ts';
+import { visitorLabel } from '../state/visitor-label.ts';
+import { styles } from './transcript.styles.ts';
+
+/** Changes to the open conversation come in bursts (send, claim, reply): one reload per burst. */
+const RELOAD_DEBOUNCE_MS = 150;
+
+/**
+ * One conversation in full: every message with who wrote it (visitor, AI, operator…) and
+ * its exact time in the operator's zone and the visitor's; every run (model, attempts,
+ * tokens in/out, time to first token, duration, error kind, the messages it claimed); the
+ * questions asked and todos kept; the title's history and every title check with its cost.
+ * Actions: "Retry" on a failed reply, "Rename" (optionally pinned), "Retitle".
+ *
+ * Opening it marks the conversation read for this operator (never for the visitor). It
+ * follows `console.conversations.changes` for this conversation, reloading once per burst
+ * of changes, so a reply or a failure shows without a refresh and without polling.
+ */
+export class HeedConsoleTranscript extends ConsoleElement {
+  static override styles = styles;
+
+  @property() conversationId = '';
+  @state() private data: Transcript | null = null;
+  @state() private error: string | null = null;
+  @state() private busy: 'retry' | 'rename' | 'retitle' | null = null;
+  @state() private renameError: string | null = null;
+  private unsubscribe?: () => void;
+  private reloadTimer?: ReturnType<typeof setTimeout>;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    void this.load(true);
+    this.unsubscribe = this.api.changes(undefined, {
+      onChange: (c) => {
+        if (c.item.id !== this.conversationId) return;
+        clearTimeout(this.reloadTimer);
+        this.reloadTimer = setTimeout(() => void this.load(false), RELOAD_DEBOUNCE_MS);
+      },
+      onState: () => {},
+      onError: (err) => this.failed(err),
+    });
+  }
+
+  override disconnectedCallback() {
+    clearTimeout(this.reloadTimer);
+    this.unsubscribe?.();
+    super.disconnectedCallback();
+  }
+
+  override render() {
+    const back = html`<a href=${hrefOf({ view: 'conversations' })}>← Conversations</a>`;
+    if (this.error && !this.data) return html`${back}<p class="error" role="alert">${this.error}</p>`;
+    const d = this.data;
+    if (!d) return html`${back}<p class="muted">Loading the transcript…</p>`;
+    const c = d.conversation;
+    const number = new Map(d.messages.map((m, i) => [m.id, i + 1]));
+    return html`${back}
+      <h1>${c.title ?? 'New conversation'}</h1>
+      <p class="facts">
+        <span>${c.siteName}</span>
+        <span>${visitorLabel(c.visitor)}</span>
+        <span>Visitor's time zone: ${c.visitorTimeZone ?? 'unknown'}</span>
+        <span>State: ${c.failed ? 'failed' : c.attention.replace('_', ' ')}</span>
+      </p>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing} ${this.actions(d)}
+      <section aria-labelledby="messages-h">
+        <h2 id="messages-h">Messages</h2>
+        <ol class="messages" aria-label="Messages">
+          ${d.messages.map((m, i) => this.message(m, i + 1, c.visitorTimeZone, d))}
+        </ol>
+      </section>
+      <section aria-labelledby="runs-h">
+        <h2 id="runs-h">Runs</h2>
+        ${d.runs.length === 0 ? html`<p class="muted">No run yet.</p>` : this.runs(d.runs, number)}
+      </section>
+      ${this.tools(d)} ${this.titles(d)}`;
+  }
+
+  private actions(d: Transcript) {
+    const c = d.conversation;
+    return html`<div class="actions">
+      ${c.failed ? html`<button type="button" class="primary" ?disabled=${this.busy !== null} @click=${this.retry}>Retry</button>` : nothing}
+      <form class="rename" @submit=${this.rename} aria-label="Rename">
+        <label>Title <input name="title" .value=${c.title ?? ''} maxlength="200" required aria-invalid=${this.renameError ? 'true' : 'false'} /></label>
+        <label class="inline"><input type="checkbox" name="pin" ?checked=${c.titleSource === 'fixed'} /> Pin this title</label>
+        <button type="submit" ?disabled=${this.busy !== null}>Rename</button>
+        ${this.renameError ? html`<span class="field-error">${this.renameError}</span>` : nothing}
+      </form>
+      <button type="button" ?disabled=${this.busy !== null} @click=${this.retitle}>Retitle</button>
+    </div>`;
+  }
+
+  private message(m: TranscriptMessage, n: number, visitorZone: string | null, d: Transcript) {
+    const t = bothTimes(m.createdAt, visitorZone);
+    const failed = m.state === 'failed' || !!m.error;
+    const lastFailed = failed && d.conversation.failed && m === d.messages.at(-1);
+    return html`<li class="message" data-role=${m.role} data-failed=${failed ? 'true' : 'false'}>
+      <div class="who">
+        <span class="n">#${n}</span>
+        <strong>${provenanceLabel(m.role, m.provenance)}</strong>
+        <time datetime=${new Date(m.createdAt).toISOString()}>${t.operator}</time>
+        ${t.visitor ? html`<span class="visitor-time">visitor: ${t.visitor}</span>` : nothing}
+      </div>
+      ${m.content ? html`<div class="content">${m.content}</div>` : nothing}
+      ${failed ? html`<p class="error">Reply failed${m.error ? `: ${m.error}` : ''}.</p>` : nothing}
+      ${lastFailed ? html`<button type="button" ?disabled=${this.busy !== null} @click=${this.retry}>Retry</button>` : nothing}
+    </li>`;
+  }
+
+  private runs(runs: TranscriptRun[], number: Map<string, number>) {
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Runs table"><table>
+      <thead><tr><th>Started</th><th>Status</th><th>Model</th><th>Attempts</th><th>Tokens in / out</th><th>First token</th><th>Duration</th><th>Cost</th><th>Error</th><th>Claimed messages</th></tr></thead>
+      <tbody>${runs.map(
+        (r) => html`<tr data-run=${r.id}>
+          <td>${r.startedAt ? exactTime(r.startedAt) : '—'}</td>
+          <td>${r.status}</td>
+          <td>${r.model ?? '—'}</td>
+          <td>${r.attempts}</td>
+          <td>${r.promptTokens ?? '—'} / ${r.completionTokens ?? '—'}</td>
+          <td>${duration(between(r.startedAt, r.firstTokenAt))}</td>
+          <td>${duration(between(r.startedAt, r.endedAt))}</td>
+          <td>${usd(r.costUsd)}</td>
+          <td>${r.error ?? '—'}</td>
+          <td class="claimed">${r.claimedMessageIds.length} (${r.claimedMessageIds.map((id) => `#${number.get(id) ?? '?'}`).join(', ')})</td>
+        </tr>`,
+      )}</tbody>
+    </table></div>`;
+  }
+
+  private tools(d: Transcript) {
+    if (d.inputRequests.length === 0 && d.todos.length === 0) return nothing;
+    return html`<section aria-labelledby="tools-h">
+      <h2 id="tools-h">Questions and todos</h2>
+      <ul class="plain">
+        ${d.inputRequests.map((q) => html`<li>Asked: “${q.question}”${q.choices.length ? ` (${q.choices.join(' / ')})` : ''} — ${q.status} <span class="muted">${exactTime(q.createdAt)}</span></li>`)}
+        ${d.todos.map((t) => html`<li>Todo: ${t.text} — ${t.status}${t.completedAt ? html` <span class="muted">done ${exactTime(t.completedAt)}</span>` : nothing}</li>`)}
+      </ul>
+    </section>`;
+  }
+
+  private titles(d: Transcript) {
+    const total = d.titleChecks.reduce((sum, c) => sum + Number(c.costUsd ?? 0), 0);
+    return html`<section aria-labelledby="titles-h">
+      <h2 id="titles-h">Title</h2>
+      <ol class="plain" aria-label="Title history">
+        ${d.titleHistory.map((h) => html`<li><span class="muted">${h.at ? exactTime(h.at) : 'at an unknown time'}</span> ${h.source.replace('_', ' ')}: ${h.title ?? '(none)'}</li>`)}
+      </ol>
+      ${d.titleChecks.length === 0
+        ? html`<p class="muted">No title check yet.</p>`
+        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Title checks table"><table>
+            <thead><tr><th>When</th><th>Outcome</th><th>Model</th><th>Tokens in / out</th><th>Latency</th><th>Cost</th><th>Error</th></tr></thead>
+            <tbody>${d.titleChecks.map(
+              (c) => html`<tr><td>${exactTime(c.createdAt)}</td><td>${c.outcome}</td><td>${c.model ?? '—'}</td><td>${c.promptTokens ?? '—'} / ${c.completionTokens ?? '—'}</td><td>${duration(c.latencyMs)}</td><td>${usd(c.costUsd)}</td><td>${c.errorCode ?? '—'}</td></tr>`,
+            )}</tbody>
+          </table></div>
+          <p>Title checks cost ${usd(total)} in all.</p>`}
+    </section>`;
+  }
+
+  private async load(first: boolean) {
+    try {
+      this.data = await this.api.transcript(this.conversationId);
+      this.error = null;
+      this.emit('heed-title', { title: this.data.conversation.title ?? 'New conversation' });
+      if (first || this.data.conversation.attention === 'unviewed' || this.data.conversation.attention === 'input_needed') {
+        await this.api.markRead(this.conversationId).catch((err) => this.failed(err));
+      }
+    } catch (err) {
+      this.error = this.failed(err).message;
+    }
+  }
+
+  private async act(kind: 'retry' | 'rename' | 'retitle', call: () => Promise<unknown>, done: string) {
+    this.busy = kind;
+    this.error = null;
+    try {
+      await call();
+      this.announce(done);
+      await this.load(false);
+      return true;
+    } catch (err) {
+      const text = this.failed(err);
+      if (kind === 'rename') this.renameError = text.fields.title ?? text.message;
+      else this.error = text.message;
+      return false;
+    } finally {
+      this.busy = null;
+    }
+  }
+
+  private retry() {
+    return this.act('retry', () => this.api.retry(this.conversationId), 'Retrying the reply.');
+  }
+
+  private retitle() {
+    return this.act('retitle', () => this.api.retitle(this.conversationId), 'Asked for a new title.');
+  }
+
+  private rename(e: SubmitEvent) {
+    e.preventDefault();
+    const form = new FormData(e.target as HTMLFormElement);
+    const title = String(form.get('title') ?? '').trim();
+    this.renameError = title ? null : 'Enter a title.';
+    if (!title) return;
+    const pin = form.get('pin') === 'on';
+    return this.act('rename', () => this.api.rename(this.conversationId, title, pin), pin ? `Renamed and pinned: ${title}.` : `Renamed: ${title}.`);
+  }
+}

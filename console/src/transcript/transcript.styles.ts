@@ -1,0 +1,96 @@
+import { css } from 'lit';
+import { base } from '../shared/styles.ts';
+
+export const styles = [
+  base,
+  css`
+    :host {
+      display: block;
+      max-width: 1100px;
+    }
+    h1 {
+      margin-top: 12px;
+      overflow-wrap: anywhere;
+    }
+    section {
+      margin-top: 24px;
+    }
+    .facts {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 4px 16px;
+      color: var(--c-muted);
+      margin: 0 0 12px;
+    }
+    .actions {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 12px;
+      align-items: end;
+    }
+    .rename {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+      align-items: end;
+    }
+    .rename label:first-child {
+      min-width: min(280px, 100%);
+    }
+    .messages {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+      display: grid;
+      gap: 10px;
+    }
+    .message {
+      background: #fff;
+      border: 1px solid var(--c-border);
+      border-inline-start: 4px solid var(--c-border);
+      border-radius: 10px;
+      padding: 10px 12px;
+    }
+    .message[data-role='user'] {
+      border-inline-start-color: #8c959f;
+    }
+    .message[data-role='assistant'] {
+      border-inline-start-color: var(--c-accent);
+    }
+    .message[data-role='operator'] {
+      border-inline-start-color: var(--c-ok);
+    }
+    .message[data-failed='true'] {
+      border-inline-start-color: var(--c-danger);
+    }
+    .who {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 4px 10px;
+      align-items: baseline;
+      font-size: 0.9em;
+    }
+    .n,
+    time,
+    .visitor-time {
+      color: var(--c-muted);
+    }
+    .content {
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+      margin-top: 4px;
+    }
+    .message p {
+      margin: 6px 0;
+    }
+    table {
+      font-size: 0.9em;
+    }
+    td {
+      white-space: nowrap;
+    }
+    .plain {
+      padding-inline-start: 20px;
+    }
+  `,
+];

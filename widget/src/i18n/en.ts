@@ -1,0 +1,62 @@
+import { enCore } from './en-core.ts';
+
+/**
+ * The widget's English strings, the default bundle: built in, never fetched on its own.
+ * A few ride in the first chunk (`en-core.ts`); the rest ride in the
+ * panel's chunk, which needs them (`panel-strings.ts`). Every other language is one
+ * file in `locales/` with the same keys (`satisfies Messages` makes a missing key a type
+ * error), loaded on demand (`catalog.ts`). Counted strings are functions of the count, so
+ * each language writes its own plural forms (Arabic has six).
+ *
+ * @example t.send // 'Send'; t.openTasks(3) // 'Open tasks (3)'
+ */
+export const en = {
+  ...enCore,
+  // panel and heading
+  chat: 'Chat',
+  newConversation: 'New conversation',
+  showConversations: 'Show conversations',
+  home: 'Home',
+  close: 'Close',
+  writeMessage: 'Write a message…',
+  typeAnswer: 'Type your answer…',
+  status: {
+    connecting: 'Connecting…',
+    connected: 'Connected',
+    reconnecting: 'Reconnecting…',
+    offline: 'Offline',
+    sign_in_needed: 'Sign-in needed',
+  },
+  conversationTitle: 'Conversation title',
+  rename: 'Rename conversation',
+  // sidebar, rows and inbox
+  conversations: 'Conversations',
+  expandSidebar: 'Expand sidebar',
+  collapseSidebar: 'Collapse sidebar',
+  live: 'Live',
+  inputNeeded: 'Input needed',
+  newResponse: 'New response',
+  /** between a row's title and its date, for screen readers */
+  comma: ', ',
+  needsAttention: 'Needs your attention',
+  caughtUp: "You're all caught up.",
+  start: 'Start a conversation',
+  replyFailed: 'Reply failed',
+  retry: 'Retry',
+  liveReplies: (n: number) => (n === 1 ? '1 live chat receiving replies' : `${n} live chats receiving replies`),
+  openTasks: (n: number) => `Open tasks (${n})`,
+  // thread and composer
+  loading: 'Loading…',
+  emptyThread: 'Ask anything — replies appear here.',
+  replying: 'Replying',
+  sending: 'Sending…',
+  notSent: 'Not sent',
+  choices: 'Choices',
+  answerBelow: 'Type your answer below: your next message answers this question.',
+  orAnswerBelow: 'Or type your answer below: your next message answers this question.',
+  message: 'Message',
+  send: 'Send',
+};
+
+/** The shape every language file fills in. */
+export type Messages = typeof en;
