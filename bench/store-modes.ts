@@ -56,7 +56,9 @@ export async function measureStoreModes(): Promise<StoreModesResult> {
 async function measureMode(mode: string, env: Record<string, string>): Promise<ModeFigures> {
   const port = await freePort();
   const t0 = preciseNow();
-  const child = spawn('npx', ['tsx', 'api/src/main.ts'], {
+  // node with tsx's loader, in its own process group: stopping it stops its embedded PostgreSQL too
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+    detached: true,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), DEMO_PORT: String(await freePort()), DEMO_SITE_KEY: 'bench', DEBOUNCE_MS: String(DEBOUNCE_MS), LOG_LEVEL: 'warn', RATE_LIMITS: '{"sendBurst":{"points":100000,"seconds":1},"sendSustained":{"points":100000,"seconds":1}}', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -70,8 +72,9 @@ async function measureMode(mode: string, env: Record<string, string>): Promise<M
     const { sendsPerSecond, latencies } = await sustainedSends(url);
     return { mode, startMs, firstTokenMs, sendsPerSecond, sendLatency: summarize(latencies) };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((done) => child.once('exit', done));
+    const exited = new Promise((done) => child.once('exit', done));
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+    await exited;
   }
 }
 

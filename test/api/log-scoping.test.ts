@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ChildWorker } from '../support/child-worker.ts';
 import { TestHeed } from '../support/harness.ts';
+import { isEmbeddedTestRun } from '../support/stores.ts';
 
 /**
  * Every log line of a reply run can be found by its run, its conversation and the worker that
@@ -76,7 +77,7 @@ test("an HTTP request's failure line carries the request id its client got in X-
   }
 });
 
-test('a production worker process writes one JSON object a line, and its run lines are scoped', async () => {
+test.skipIf(isEmbeddedTestRun())('a production worker process writes one JSON object a line, and its run lines are scoped', async () => {
   // this process's own worker steps aside, so the production one answers
   await Promise.all(heed.workers.splice(0).map((w) => w.stop()));
   const worker = await ChildWorker.start(heed.childEnv({ NODE_ENV: 'production', HEED_SECRET: PRODUCTION_SECRET }));

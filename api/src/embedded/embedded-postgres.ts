@@ -126,6 +126,9 @@ async function startServer(postgres: string, clusterDir: string, port: number, p
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
+  // the server never keeps this process alive by itself (a test runner or a script ends when its work does)
+  child.unref();
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const onExit = () => child.kill('SIGINT');
   process.once('exit', onExit);
@@ -147,7 +150,7 @@ async function startServer(postgres: string, clusterDir: string, port: number, p
       process.removeListener('exit', onExit);
       if (child.exitCode !== null) return;
       child.kill('SIGINT');
-      const stopped = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
+      const stopped = await Promise.race([exited.then(() => true), sleep(15_000, false, { ref: false })]);
       if (!stopped) child.kill('SIGKILL');
     },
   };

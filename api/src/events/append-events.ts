@@ -27,10 +27,12 @@ export async function transactWithEvents<T>(
     await insertEvents(tx, pending);
     return value;
   });
+  // The change is committed: a Redis error now must not make the caller think it failed (a run
+  // would store "Reply failed" after its reply). Streams re-read the log anyway (SSE_CATCHUP_MS).
   await Promise.all([
     ...[...new Set(pending.map((p) => p.visitorId))].map((v) => bus.wake(v)),
     bus.touchConversations(pending.map((p) => p.event.conversationId)),
-  ]);
+  ]).catch((err: unknown) => bus.notifyFailed(err));
   return result;
 }
 

@@ -40,6 +40,8 @@ export class EventBus {
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
     private readonly keys: Keys,
+    /** a wake-up after a commit could not be sent (Redis away): subscribers see the rows on their next read */
+    readonly notifyFailed: (err: unknown) => void = () => {},
   ) {}
 
   /** Tells every subscriber of this visitor that new log rows are committed (called right after the commit). */

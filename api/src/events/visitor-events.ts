@@ -38,6 +38,12 @@ export async function* visitorEvents(
     let cursor = BigInt(lastEventId ?? (await eventCursor(s.db, visitorId)));
     /** length of each streaming reply this client already holds */
     const known = new Map<string, number>();
+    // Runs this stream has told its client are over: ended (reply.completed / reply.failed) or
+    // superseded (a newer run.started of their conversation). Their live text is dropped: a delta
+    // relayed just before a newer claim can reach this stream after it (a wake-up's log read
+    // overtakes it, or the Redis client held it back), and the client already moved on.
+    const closed = new Set<string>();
+    const newestRun = new Map<string, string>();
 
     // Fan-out lag: from the publisher's `at` (a wake is published right after its commit; a
     // delta as it is relayed) to the moment this stream hands the item over to tRPC's SSE
@@ -61,7 +67,15 @@ export async function* visitorEvents(
         for (const row of rows) {
           cursor = row.id;
           const event = row.payload as unknown as DurableEvent;
-          if (event.type === 'reply.completed' || event.type === 'reply.failed') known.delete(event.runId);
+          if (event.type === 'reply.completed' || event.type === 'reply.failed') {
+            known.delete(event.runId);
+            closed.add(event.runId);
+          }
+          if (event.type === 'run.started') {
+            const previous = newestRun.get(event.conversationId);
+            if (previous && previous !== event.runId) closed.add(previous);
+            newestRun.set(event.conversationId, event.runId);
+          }
           observeLag('durable', lagPending);
           lagPending = undefined;
           yield { id: row.id.toString(), event };
@@ -96,6 +110,7 @@ export async function* visitorEvents(
         continue;
       }
       const event = message.event;
+      if (closed.has(event.runId)) continue;
       if (event.type === 'reply.snapshot') {
         known.set(event.runId, event.text.length);
         observeLag('live', message.at);

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Redis } from '../redis/client.ts';
+import { isInProcess, type Redis } from '../redis/client.ts';
 import type { WindowRule } from './site-limits.ts';
 
 /** What a limiter says: go ahead, or come back in `retryAfterMs`. */
@@ -18,7 +18,7 @@ export type Verdict = { ok: true } | { ok: false; retryAfterMs: number };
  * @example const verdict = await limiters.consume('sendBurst', { points: 8, seconds: 20 }, visitorId)
  */
 export class WindowLimiters {
-  private readonly limiters = new Map<string, RateLimiterRedis>();
+  private readonly limiters = new Map<string, FixedWindow>();
 
   constructor(
     private readonly redis: Redis,
@@ -41,20 +41,25 @@ export class WindowLimiters {
     await this.limiter(name, rule).reward(key);
   }
 
-  private limiter(name: string, rule: WindowRule): RateLimiterRedis {
+  private limiter(name: string, rule: WindowRule): FixedWindow {
     const id = `${name}:${rule.points}/${rule.seconds}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {
-      const opts = { keyPrefix: `${this.prefix}limit:${name}`, points: rule.points, duration: rule.seconds };
-      limiter = new RateLimiterRedis({
-        ...opts,
-        storeClient: this.redis,
-        useRedisPackage: true,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory(opts),
-      });
+      limiter = fixedWindow(this.redis, { keyPrefix: `${this.prefix}limit:${name}`, points: rule.points, duration: rule.seconds });
       this.limiters.set(id, limiter);
     }
     return limiter;
   }
+}
+
+export type FixedWindow = RateLimiterRedis | RateLimiterMemory;
+
+/**
+ * One fixed-window limiter: in Redis with an in-memory insurance limiter (see above), or,
+ * in the embedded mode's one process (in-process coordination), in memory alone — exact
+ * there, and every operation (`delete` included) acts on the counts that decide.
+ */
+export function fixedWindow(redis: Redis, opts: { keyPrefix: string; points: number; duration: number }): FixedWindow {
+  if (isInProcess(redis)) return new RateLimiterMemory(opts);
+  return new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { type FixedWindow, fixedWindow } from '../limits/window-limiters.ts';
 import type { Redis } from '../redis/client.ts';
 
 /**
@@ -27,14 +28,12 @@ export type ThrottleVerdict = { ok: true } | { ok: false; retryAfterMs: number }
  * recorded. Email keys are hashed: Redis holds no operator's address.
  */
 export class SignInThrottle {
-  private readonly byEmail: RateLimiterRedis;
-  private readonly byIp: RateLimiterRedis;
+  private readonly byEmail: FixedWindow;
+  private readonly byIp: FixedWindow;
 
   constructor(redis: Redis, prefix: string) {
-    const make = (name: string, rule: { points: number; seconds: number }) => {
-      const opts = { keyPrefix: `${prefix}limit:${name}`, points: rule.points, duration: rule.seconds };
-      return new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
-    };
+    const make = (name: string, rule: { points: number; seconds: number }) =>
+      fixedWindow(redis, { keyPrefix: `${prefix}limit:${name}`, points: rule.points, duration: rule.seconds });
     this.byEmail = make('signInEmail', SIGN_IN_LIMITS.perEmail);
     this.byIp = make('signInIp', SIGN_IN_LIMITS.perIp);
   }
@@ -55,7 +54,7 @@ export class SignInThrottle {
 const emailKey = (email: string) => createHash('sha256').update(email).digest('base64url').slice(0, 22);
 
 /** 0 when allowed, else the milliseconds until the window ends. */
-async function consume(limiter: RateLimiterRedis, key: string): Promise<number> {
+async function consume(limiter: FixedWindow, key: string): Promise<number> {
   try {
     await limiter.consume(key);
     return 0;

@@ -9,6 +9,9 @@ export type Redis = ReturnType<typeof connect>;
 /** The embedded mode's in-process coordination (no REDIS_URL): every client of one name shares its keys and channels. */
 export const isMemoryRedisUrl = (url: string) => url.startsWith('memory:');
 
+/** This client is the in-process store: everything it coordinates lives in this one process. */
+export const isInProcess = (redis: Redis) => (redis as unknown) instanceof MemoryRedis;
+
 /**
  * Connects a node-redis client; errors are logged rather than crashing the process (it
  * reconnects). A `memory://<name>` URL gives the in-process store instead (`MemoryRedis`),

@@ -73,8 +73,12 @@ export class HeedPanel extends HeedElement {
     const active = this.open && followsConversationTitle(this) ? this.store?.conversation(this.activeId) : undefined;
     return active ? (active.title ?? t.newConversation) : null;
   });
+  // The layout changes in the next frame, not inside the observer's callback: a change that
+  // resizes the panel again (a page scrollbar appearing with the live banner) would otherwise
+  // end the frame with "ResizeObserver loop completed with undelivered notifications".
   private readonly resize = new ResizeObserver(([entry]) => {
-    if (entry) this.measured = entry.contentRect.width < NARROW_BELOW_PX ? 'narrow' : 'wide';
+    const next = entry && entry.contentRect.width < NARROW_BELOW_PX ? 'narrow' : 'wide';
+    if (entry && next !== this.measured) requestAnimationFrame(() => (this.measured = next));
   });
   private lastMark = '';
   private threadSync?: ThreadSync;
