@@ -87,6 +87,13 @@ describe.each(targets)('Heed’s Redis commands on %s', (url) => {
     expect(await (await open()).ping()).toBe('PONG');
   });
 
+  test('a client that quit refuses every command, as a connection that is gone does', async () => {
+    const redis = await createRedis(url, 'quitting');
+    await redis.quit();
+    await expect(redis.publish(`${prefix}c`, 'x')).rejects.toThrow(/closed/i);
+    await expect(redis.get(`${prefix}k`)).rejects.toThrow(/closed/i);
+  });
+
   test('a stream that reconnects at once hears its channel: the new subscription waits for the old one to leave', async () => {
     const bus = new EventBus(await open(), await open(), makeKeys(prefix));
     for (let round = 0; round < 5; round++) {

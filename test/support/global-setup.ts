@@ -19,13 +19,16 @@ export default async function setup(): Promise<() => Promise<void>> {
     process.env.HEED_EMBEDDED = '1';
   }
   if (process.env.HEED_EMBEDDED === '1') {
-    // a fresh cluster per run, in the project's ignored folder (kept on the same disk as the data)
-    const dataDir = join(process.cwd(), '.heed', 'test-embedded');
+    // a fresh cluster per run (two runs at once never share one), in the project's ignored folder
+    const dataDir = join(process.cwd(), '.heed', `test-embedded-${process.pid}`);
     await rm(dataDir, { recursive: true, force: true });
     const embedded = await startEmbeddedPostgres({ dataDir });
     process.env.TEST_DATABASE_SERVER_URL = embedded.url.replace(/\/[^/]*$/, '');
     console.log(`tests: embedded PostgreSQL ${embedded.version}, in-process coordination`);
-    stop = () => embedded.stop();
+    stop = async () => {
+      await embedded.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
   }
   const runStartedAt = new Date();
   const dropped = await dropLeftoverTestDatabases(runStartedAt);

@@ -112,6 +112,10 @@ export async function failRun(
   const text = FAILURE_TEXT[failure.code];
   await transactWithEvents(db, bus, async (tx, emit) => {
     await assertFence(tx, batch);
+    // A run whose reply already committed is never failed on top of it: its completing call can
+    // still throw after the commit (the COMMIT's answer lost with a terminated connection), and
+    // the visitor would then see the reply followed by "Reply failed" (found by `npm run chaos`).
+    if ((await tx.run.count({ where: { id: batch.runId, status: { in: ['claimed', 'streaming'] } } })) === 0) return;
     const message = await tx.message.create({
       data: { conversationId: batch.conversationId, visitorId: batch.visitorId, role: 'assistant', content: text, error: failure.code, runId: batch.runId },
       select: messageSelect,
@@ -141,12 +145,14 @@ export async function failRun(
  * lost. `model`, given when streaming starts, records the model the run asks (the console shows it).
  */
 export async function renewRunLease(db: Db, batch: ClaimedBatch, leaseMs: number, status: 'claimed' | 'streaming', model?: string): Promise<boolean> {
+  // FOR SHARE waits for a claim in flight (it holds the row from its fence bump to its commit) and
+  // then reads its fence: without it, a renewal during that claim read the old fence, "succeeded",
+  // and the relay kept streaming a run the claim had just retired (found by `npm run chaos`).
   const n = await db.$executeRaw`
     UPDATE "Run" r SET "leaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}), status = ${status}::"RunStatus",
       model = COALESCE(${model ?? null}::varchar, r.model)
-    FROM "Conversation" c
-    WHERE r.id = ${batch.runId}::uuid AND c.id = r."conversationId" AND c.fence = r.fence
-      AND r.status IN ('claimed', 'streaming')`;
+    WHERE r.id = ${batch.runId}::uuid AND r.status IN ('claimed', 'streaming')
+      AND r.fence = (SELECT c.fence FROM "Conversation" c WHERE c.id = ${batch.conversationId}::uuid FOR SHARE)`;
   return n === 1;
 }
 

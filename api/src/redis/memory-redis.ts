@@ -100,7 +100,7 @@ class MemoryMulti {
  */
 export class MemoryRedis {
   readonly isReady = false;
-  readonly isOpen = true;
+  isOpen = true;
   private readonly store: MemoryStore;
   private readonly subscriptions = new Map<string, Set<Listener>>();
 
@@ -113,48 +113,54 @@ export class MemoryRedis {
   on(): this {
     return this;
   }
+  /** After `quit`, every command fails as node-redis's do ("The client is closed"). */
+  private get openStore(): MemoryStore {
+    if (!this.isOpen) throw new Error('The client is closed');
+    return this.store;
+  }
   async connect(): Promise<this> {
     return this;
   }
   async ping(): Promise<string> {
-    return 'PONG';
+    return this.openStore && 'PONG';
   }
   async get(key: string): Promise<string | null> {
-    return this.store.read(key);
+    return this.openStore.read(key);
   }
   async set(key: string, value: string, opts: SetOptions = {}): Promise<'OK' | null> {
-    const exists = this.store.read(key) !== null;
+    const exists = this.openStore.read(key) !== null;
     if ((opts.condition === 'NX' && exists) || (opts.condition === 'XX' && !exists)) return null;
     const ttl = opts.expiration ? opts.expiration.value * (opts.expiration.type === 'EX' ? 1000 : 1) : null;
-    this.store.write(key, value, ttl);
+    this.openStore.write(key, value, ttl);
     return 'OK';
   }
   async del(keys: string | string[]): Promise<number> {
-    return this.store.remove(Array.isArray(keys) ? keys : [keys]);
+    return this.openStore.remove(Array.isArray(keys) ? keys : [keys]);
   }
   async pExpire(key: string, ms: number): Promise<number> {
-    return this.store.expire(key, ms);
+    return this.openStore.expire(key, ms);
   }
   async eval(script: string, opts: EvalOptions = {}): Promise<number> {
-    return this.store.eval(script, opts.keys ?? [], opts.arguments ?? []);
+    return this.openStore.eval(script, opts.keys ?? [], opts.arguments ?? []);
   }
   async publish(channel: string, message: string): Promise<number> {
-    return this.store.publish(channel, message);
+    return this.openStore.publish(channel, message);
   }
   multi(): MemoryMulti {
-    return new MemoryMulti(this.store);
+    return new MemoryMulti(this.openStore);
   }
   async subscribe(channel: string, listener: Listener): Promise<void> {
-    const set = this.store.channels.get(channel) ?? new Set<Listener>();
-    this.store.channels.set(channel, set.add(listener));
+    const set = this.openStore.channels.get(channel) ?? new Set<Listener>();
+    this.openStore.channels.set(channel, set.add(listener));
     this.subscriptions.set(channel, (this.subscriptions.get(channel) ?? new Set<Listener>()).add(listener));
   }
   /** Drops this client's listeners of `channel` (another client's stay, as on a server). */
   async unsubscribe(channel: string): Promise<void> {
-    for (const listener of this.subscriptions.get(channel) ?? []) this.store.channels.get(channel)?.delete(listener);
+    for (const listener of this.subscriptions.get(channel) ?? []) this.openStore.channels.get(channel)?.delete(listener);
     this.subscriptions.delete(channel);
   }
   async quit(): Promise<void> {
     for (const channel of [...this.subscriptions.keys()]) await this.unsubscribe(channel);
+    this.isOpen = false;
   }
 }
