@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { ConversationLock } from '../../api/src/chat/lock.ts';
 import { EventBus, type BusMessage } from '../../api/src/events/event-bus.ts';
 import { createRedis, keys as makeKeys, type Redis } from '../../api/src/redis/client.ts';
+import { RELAY_TEXT } from '../../api/src/redis/scripts.ts';
 import { isEmbeddedTestRun } from '../support/stores.ts';
 
 /**
@@ -85,6 +86,24 @@ describe.each(targets)('Heed’s Redis commands on %s', (url) => {
     await sleep(50);
     expect(seen).toHaveLength(2);
     expect(await (await open()).ping()).toBe('PONG');
+  });
+
+  test('relayed reply text is written and published only before the run’s time fence, by the store’s own clock', async () => {
+    const [redis, subscriber] = [await open(), await open()];
+    const key = `${prefix}relay`;
+    const channel = `${prefix}relay-channel`;
+    const heard: string[] = [];
+    await subscriber.subscribe(channel, (m) => heard.push(m));
+    const relay = (deadline: string, mode: 'append' | 'set', text: string, message: string) =>
+      redis.eval(RELAY_TEXT, { keys: [key], arguments: [deadline, mode, text, '5000', channel, message] });
+    expect(await relay(String(Date.now() + 60_000), 'append', 'Hel', 'd1')).toBe(1);
+    expect(await relay('', 'append', 'lo', 'd2')).toBe(1);
+    // a worker that froze past its fence: nothing written, nothing published
+    expect(await relay(String(Date.now() - 1), 'append', ' stale', 'late')).toBe(0);
+    expect(await redis.get(key)).toBe('Hello');
+    expect(await relay(String(Date.now() + 60_000), 'set', 'Hi', 'snapshot')).toBe(1);
+    expect(await redis.get(key)).toBe('Hi');
+    await expect.poll(() => heard).toEqual(['d1', 'd2', 'snapshot']);
   });
 
   test('a client that quit refuses every command, as a connection that is gone does', async () => {

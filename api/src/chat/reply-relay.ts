@@ -1,4 +1,5 @@
 import type { Keys, Redis } from '../redis/client.ts';
+import { RELAY_TEXT } from '../redis/scripts.ts';
 import type { BusMessage } from '../events/event-bus.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 
@@ -7,14 +8,16 @@ const TEXT_TTL_MS = 10 * 60 * 1000;
 
 /**
  * Relays a reply's deltas to the visitor's subscribers and keeps the text so far in
- * Redis, in one MULTI per delta, so a client joining mid-reply reads a snapshot that is
+ * Redis, in one script call per delta, so a client joining mid-reply reads a snapshot that is
  * exactly as long as the offsets of the deltas that follow it.
  *
  * Relaying is fenced by time: nothing is relayed past the moment the run's lease may have
  * ended (`holdUntil`, moved by every successful renewal). A worker frozen past its lease
  * (SIGSTOP, a long GC pause, a suspended VM) wakes up with model chunks still buffered; its
  * batch already belongs to a newer run, so it must not show visitors a word of them. The
- * database fence guards the stored reply; this guards the live text.
+ * fence is checked here and again by Redis when the write happens (`RELAY_TEXT`), since the
+ * worker can freeze between the two. The database fence guards the stored reply; this
+ * guards the live text.
  */
 export class ReplyRelay {
   private length = 0;
@@ -52,7 +55,8 @@ export class ReplyRelay {
     this.length += text.length;
     await this.send(
       { kind: 'live', at: Date.now(), event: { type: 'reply.delta', conversationId: this.batch.conversationId, runId: this.batch.runId, offset, text } },
-      (m) => m.append(this.keys.replyText(this.batch.runId), text),
+      'append',
+      text,
     );
   }
 
@@ -65,7 +69,8 @@ export class ReplyRelay {
     this.length = kept.length;
     await this.send(
       { kind: 'live', at: Date.now(), event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: kept } },
-      (m) => m.set(this.keys.replyText(this.batch.runId), kept),
+      'set',
+      kept,
     );
   }
 
@@ -74,12 +79,14 @@ export class ReplyRelay {
     await this.redis.del(this.keys.replyText(this.batch.runId));
   }
 
-  private async send(message: BusMessage, write: (m: ReturnType<Redis['multi']>) => ReturnType<Redis['multi']>) {
-    const key = this.keys.replyText(this.batch.runId);
-    await write(this.redis.multi())
-      .pExpire(key, TEXT_TTL_MS)
-      .publish(this.keys.visitorChannel(this.batch.visitorId), JSON.stringify(message))
-      .exec();
+  /** One EVAL: the text so far and the message together, refused by Redis past the time fence (`RELAY_TEXT`). */
+  private async send(message: BusMessage, mode: 'append' | 'set', text: string) {
+    const deadline = Number.isFinite(this.deadline) ? String(this.deadline) : '';
+    const relayed = await this.redis.eval(RELAY_TEXT, {
+      keys: [this.keys.replyText(this.batch.runId)],
+      arguments: [deadline, mode, text, String(TEXT_TTL_MS), this.keys.visitorChannel(this.batch.visitorId), JSON.stringify(message)],
+    });
+    if (relayed === 0) this.onExpired();
   }
 }
 

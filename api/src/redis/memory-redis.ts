@@ -1,4 +1,4 @@
-import { EXTEND_LOCK, RELEASE_LOCK } from './scripts.ts';
+import { EXTEND_LOCK, RELAY_TEXT, RELEASE_LOCK } from './scripts.ts';
 
 type Listener = (message: string, channel: string) => void;
 type SetOptions = { condition?: 'NX' | 'XX'; expiration?: { type: 'PX' | 'EX'; value: number } };
@@ -50,6 +50,14 @@ class MemoryStore {
     const [token = '', ttl = '0'] = args;
     if (script === RELEASE_LOCK) return this.read(key) === token ? this.remove([key]) : 0;
     if (script === EXTEND_LOCK) return this.read(key) === token ? this.expire(key, Number(ttl)) : 0;
+    if (script === RELAY_TEXT) {
+      const [deadline = '', mode, text = '', ttlMs = '0', channel = '', message = ''] = args;
+      if (deadline !== '' && Date.now() >= Number(deadline)) return 0;
+      const keep = Number(ttlMs);
+      this.write(key, mode === 'append' ? (this.read(key) ?? '') + text : text, keep);
+      this.publish(channel, message);
+      return 1;
+    }
     throw new Error('memory-redis: this script has no in-process twin; add one in memory-redis.ts');
   }
 }
