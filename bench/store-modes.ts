@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reserveTestDatabase } from '../test/support/database.ts';
 import { makeClient, unwrapEvent } from '../test/support/harness.ts';
 import { preciseNow, sleep, summarize, type Summary } from './stats.ts';
 import { formatSection, formatTable } from './table.ts';
+import { freePort } from '../api/src/embedded/free-port.ts';
 
 /** One way of running Heed, started as `npm start` starts it (a separate `tsx api/src/main.ts` process). */
 interface ModeFigures {
@@ -135,16 +135,6 @@ async function sustainedSends(url: string): Promise<{ sendsPerSecond: number; la
   return { sendsPerSecond: latencies.length / (SEND_WINDOW_MS / 1000), latencies };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export function formatStoreModes(r: StoreModesResult): string {
   return formatSection(
