@@ -3,6 +3,7 @@ import type { ConversationItem } from '../../api/src/console/conversations/item.
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
 import { titleAnswer } from '../support/titles.ts';
+import { revokeOperatorSession, sessionIdOf } from '../../api/src/operators/operator-sessions.ts';
 
 let heed: TestHeed;
 let agent: TestOperator;
@@ -188,4 +189,27 @@ test("a site's model, instructions and reply token cap reach the model on the ne
   expect(next!.body.model).toBe('test-model');
   expect(next!.body.max_tokens).toBe(heed.config.MODEL_MAX_TOKENS);
   expect(next!.body.messages![0]!.content).not.toContain('Shelfie');
+});
+
+test('a stream lives no longer than its session: once the operator signs out elsewhere, it hears nothing more and ends', async () => {
+  const owner = await signedInOperator(heed.services, heed.url, { role: 'owner' });
+  const heard: string[] = [];
+  let ended = false;
+  const sub = owner.api.console.conversations.changes.subscribe(
+    {},
+    {
+      onData: (raw) => heard.push((raw as unknown as { data: { item: ConversationItem } }).data.item.id),
+      onComplete: () => (ended = true),
+      onError: () => (ended = true),
+    },
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  const before = await (await heed.visitor()).conversation();
+  await heed.until('the first conversation heard', () => heard.includes(before));
+
+  await revokeOperatorSession(heed.services.db, sessionIdOf(owner.cookie.split('=')[1]!));
+  const after = await (await heed.visitor()).conversation();
+  await heed.until('the stream ended', () => ended);
+  expect(heard).not.toContain(after);
+  sub.unsubscribe();
 });

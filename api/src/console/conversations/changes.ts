@@ -30,6 +30,8 @@ const RESUME_LOOKBACK_IDS = 10_000n;
 const RESUME_MAX = 500;
 /** Most conversations re-read per statement. */
 const READ_PAGE = 100;
+/** A quiet stream checks its operator's session this often (and before every read): a revoked session's stream ends. */
+const SESSION_RECHECK_MS = 30_000;
 
 /**
  * The console's live list for one operator: every conversation (of `siteId`, or of every
@@ -42,10 +44,14 @@ const READ_PAGE = 100;
  * with `lastEventId` re-sends every conversation whose events came after (with a margin,
  * see RESUME_MARGIN), coalesced by conversation. The channel is joined before that catch-up
  * read, so nothing committed in between is missed.
+ *
+ * The stream lives no longer than the operator's session: `signedIn` is asked before every
+ * read and every SESSION_RECHECK_MS while quiet, and a signed-out, revoked or removed operator's
+ * stream ends (its reconnect is then refused as signed out).
  */
 export async function* conversationChanges(
   s: Pick<Services, 'db' | 'bus'>,
-  q: { operatorId: string; siteId?: string; lastEventId: string | null },
+  q: { operatorId: string; siteId?: string; lastEventId: string | null; signedIn: () => Promise<boolean> },
   signal: AbortSignal,
 ): AsyncGenerator<TrackedChange> {
   const touched = new Set<string>();
@@ -64,10 +70,17 @@ export async function* conversationChanges(
     }
     while (!signal.aborted) {
       if (touched.size === 0) {
-        await new Promise<void>((resolve) => (notify = resolve));
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((resolve) => {
+          notify = resolve;
+          timer = setTimeout(resolve, SESSION_RECHECK_MS);
+        });
+        clearTimeout(timer);
         notify = null;
+        if (touched.size === 0 && !signal.aborted && !(await q.signedIn())) return;
         continue;
       }
+      if (!(await q.signedIn())) return;
       const ids = [...touched];
       touched.clear();
       // the log position BEFORE the read: whatever commits after it is re-read on resume

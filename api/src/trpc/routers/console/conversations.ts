@@ -1,6 +1,7 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import { conversationChanges } from '../../../console/conversations/changes.ts';
+import { findOperatorSession } from '../../../operators/operator-sessions.ts';
 import { decodeCursor } from '../../../console/conversations/cursor.ts';
 import { conversationItemsById } from '../../../console/conversations/items-by-id.ts';
 import { LIST_FILTERS } from '../../../console/conversations/list-filter.ts';
@@ -58,7 +59,9 @@ export const conversationsRouter = router({
     .input(z.strictObject({ siteId: uuid.optional(), lastEventId: eventId.nullish() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
       const abort = signal ?? new AbortController().signal;
-      const q = { operatorId: ctx.staff.operatorId, siteId: input?.siteId, lastEventId: input?.lastEventId ?? null };
+      const token = ctx.consoleToken ?? '';
+      const signedIn = async () => (await findOperatorSession(ctx.services.db, token))?.operatorId === ctx.staff.operatorId;
+      const q = { operatorId: ctx.staff.operatorId, siteId: input?.siteId, lastEventId: input?.lastEventId ?? null, signedIn };
       for await (const { id, change } of conversationChanges(ctx.services, q, abort)) yield tracked(id, change);
     }),
 
