@@ -149,6 +149,8 @@ async function startServer(postgres: string, clusterDir: string, port: number, p
     async stop() {
       process.removeListener('exit', onExit);
       if (child.exitCode !== null) return;
+      // waiting for the server to stop must keep this process alive (the child was unref'd)
+      child.ref();
       child.kill('SIGINT');
       const stopped = await Promise.race([exited.then(() => true), sleep(15_000, false, { ref: false })]);
       if (!stopped) child.kill('SIGKILL');
