@@ -16,6 +16,7 @@ import { formatSustainedSends, measureSustainedSends } from './sustained-sends.t
 import { formatSection } from './table.ts';
 import { formatTokenRelay, measureTokenRelay } from './token-relay.ts';
 import { formatStoreModes, measureStoreModes } from './store-modes.ts';
+import { formatContextBuild, measureContextBuild } from './context-build.ts';
 
 /**
  * The whole bench takes about two minutes on a quiet two-core machine (seeding 100,000
@@ -41,6 +42,7 @@ const sections = [
   // no reply worker: the seeded live conversations must stay live while the list is timed
   section({ key: 'consoleList', title: '5. Console list', measure: () => withStack((heed) => measureConsoleList(heed), { workers: 0 }), format: formatConsoleList }),
   section({ key: 'storeModes', title: '6. Embedded mode beside servers', measure: measureStoreModes, format: formatStoreModes }),
+  section({ key: 'contextBuild', title: '7. Context build by conversation length', measure: () => withStack((heed) => measureContextBuild(heed), { workers: 0 }), format: formatContextBuild }),
 ];
 
 async function main(): Promise<number> {
