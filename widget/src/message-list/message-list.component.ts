@@ -18,7 +18,7 @@ export interface Greeting {
 
 /** The greeting, styled as a reply: plain text (the site owner's words, never HTML). */
 export const greetingBubble = (g: Greeting) =>
-  html`<div class="message assistant greeting" part="message assistant-message greeting">
+  html`<div class="message assistant greeting" dir="auto" part="message assistant-message greeting">
     ${g.name ? html`<span class="provenance">${g.name}</span>` : nothing}${g.text}
   </div>`;
 
@@ -88,7 +88,7 @@ export class HeedMessageList extends HeedElement {
   private item(item: ThreadItem) {
     if (item.kind === 'streaming') {
       const { text } = item.reply;
-      return html`<div class="message assistant" part="message assistant-message streaming" aria-busy="true">
+      return html`<div class="message assistant" dir="auto" part="message assistant-message streaming" aria-busy="true">
         ${text ? html`<div class="md" ${markdown(text)}></div>` : html`<span class="typing"><span class="sr-only">${t.replying}</span></span>`}
       </div>`;
     }
@@ -96,9 +96,9 @@ export class HeedMessageList extends HeedElement {
     if (m.role === 'user') {
       // the one refusal the queue records is "Not sent" (thread-sync.ts); it shows in the widget's language
       const mark = m.sendError ? t.notSent : m.pending ? (m.retryAt ? sendingIn(m.retryAt) : t.sending) : null;
-      return html`<div class="message user ${m.pending ? 'pending' : ''}" part="message user-message" data-pending=${m.pending ? 'true' : nothing}>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
+      return html`<div class="message user ${m.pending ? 'pending' : ''}" dir="auto" part="message user-message" data-pending=${m.pending ? 'true' : nothing}>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
     }
-    return html`<div class="message assistant ${m.error ? 'failed' : ''}" part="message assistant-message">
+    return html`<div class="message assistant ${m.error ? 'failed' : ''}" dir="auto" part="message assistant-message">
       ${m.provenance ? html`<span class="provenance">${m.provenance}</span>` : nothing}
       <div class="md" ${markdown(m.content)}></div>
       ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}

@@ -118,3 +118,20 @@ describe('heed-message-list', () => {
     expect(el.shadowRoot!.querySelector('.md')!.textContent!.trim()).to.equal('Hello world');
   });
 });
+
+describe('direction of each message', () => {
+  it('lays out every message in its own script’s direction, whatever the widget’s: an English reply in an Arabic thread, Arabic in an English one', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div dir="rtl"></div>`);
+    const el = await fixture<HeedMessageList>(
+      html`<heed-message-list
+        .messages=${[message({ conversationId, role: 'user', content: 'مرحبا، متى يصل الطلب؟' }), message({ conversationId, content: 'Your parcel arrives on Tuesday.' })]}
+      ></heed-message-list>`,
+      { parentNode: wrapper },
+    );
+    const [arabic, english] = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.message')];
+    expect(getComputedStyle(arabic!).direction).to.equal('rtl');
+    expect(getComputedStyle(english!).direction).to.equal('ltr');
+    const ltrList = await list([message({ conversationId, role: 'user', content: 'שלום, מתי החבילה מגיעה?' })]);
+    expect(getComputedStyle(ltrList.shadowRoot!.querySelector<HTMLElement>('.message')!).direction).to.equal('rtl');
+  });
+});
