@@ -114,11 +114,13 @@ describe('heed-widget languages', () => {
         // the reply starts at the start edge of the thread, the visitor's bubble at its end
         expect(Math.round(fromStart(reply) - fromStart(list))).to.equal(12);
         expect(Math.round(fromEnd(user) - fromEnd(list))).to.equal(12);
-        // the reply's text begins at its start edge: the first line's start is the bubble's padding away
+        // the reply's text begins at the start edge of its own direction (each message is dir="auto":
+        // this English reply reads left to right in a right-to-left widget): the bubble's padding away
         const range = document.createRange();
         range.selectNodeContents(inPanel(widget, ['heed-message-list', '.assistant .md p']));
         const firstLine = range.getClientRects()[0]!;
-        expect(Math.round(fromStart(firstLine) - fromStart(reply))).to.equal(12);
+        expect(getComputedStyle(inPanel(widget, ['heed-message-list', '.assistant'])).direction).to.equal('ltr');
+        expect(Math.round(firstLine.left - reply.left)).to.equal(12);
         // the send button follows the textbox in reading order: to its left in RTL
         const textarea = box(inPanel(widget, ['heed-composer', 'textarea']));
         const send = box(inPanel(widget, ['heed-composer', 'button']));
