@@ -25,7 +25,7 @@ import { formatReport } from './report.ts';
 import { loadChaosSettings, PIPELINE, WATCHDOG_MS } from './settings.ts';
 import { appEnv, REDIS_PREFIX } from './stack/app-env.ts';
 import { AppProcess } from './stack/fleet.ts';
-import { freePort } from './stack/free-port.ts';
+import { freePort } from '../api/src/embedded/free-port.ts';
 import { startChaosModel } from './stack/model.ts';
 import { createChaosDatabase, type ChaosDatabase } from './stack/postgres.ts';
 import { ChaosRedis } from './stack/redis-server.ts';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { waitUntil } from './free-port.ts';
+import { waitUntil } from './wait-until.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

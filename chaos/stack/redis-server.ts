@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { freePort, waitUntil } from './free-port.ts';
+import { freePort } from '../../api/src/embedded/free-port.ts';
+import { waitUntil } from './wait-until.ts';
 
 /**
  * The suite's own redis-server on a spare port of 127.0.0.1, with no persistence

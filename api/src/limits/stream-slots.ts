@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../redis/client.ts';
+import { isInProcess, type Redis } from '../redis/client.ts';
 
 /** How long a slot lives without a heartbeat: a process that dies leaks its streams' slots for at most this. */
 export const SLOT_TTL_MS = 60_000;
@@ -107,7 +107,8 @@ export class StreamSlots {
 
   /** Runs a Redis call when Redis is ready; null when it is not or the call failed (the caller falls back). */
   private async inRedis<T>(call: () => Promise<T>): Promise<T | null> {
-    if (!this.redis.isReady) return null;
+    // in process (the embedded mode's one process) the local count is the whole count
+    if (!this.redis.isReady || isInProcess(this.redis)) return null;
     try {
       return await call();
     } catch {

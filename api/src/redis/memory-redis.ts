@@ -103,11 +103,11 @@ class MemoryMulti {
  * channels in memory. Only the commands Heed uses exist; `test/api/memory-redis.test.ts` runs
  * the same scenarios against a real Redis and this store and expects the same answers.
  *
- * `isReady` is false on purpose: the rate limiters and stream slots then count in this
- * process's memory, as they do while a real Redis is away — which, in one process, is exact.
+ * Rate limits and stream slots do not run through it: they see `isInProcess` and count in
+ * this process's memory (exact, since this mode is one process).
  */
 export class MemoryRedis {
-  readonly isReady = false;
+  readonly isReady = true;
   isOpen = true;
   private readonly store: MemoryStore;
   private readonly subscriptions = new Map<string, Set<Listener>>();

@@ -1,4 +1,6 @@
+import type { TitleCheckOutcome } from '../../db/generated/client.ts';
 import type { DbLike } from '../../db/types.ts';
+import type { TitleCheckFacts } from '../../titles/title-writes.ts';
 import { itemRowsById } from './items-by-id.ts';
 import { toConversationItem, type ConversationItem } from './item.ts';
 import { titleHistory, type TitleHistoryEntry } from './title-history.ts';
@@ -37,17 +39,8 @@ export interface Transcript {
   inputRequests: { id: string; question: string; choices: string[]; status: 'open' | 'answered' | 'superseded'; createdAt: string }[];
   todos: { id: string; text: string; status: 'open' | 'done'; createdAt: string; completedAt: string | null }[];
   titleHistory: TitleHistoryEntry[];
-  titleChecks: {
-    id: string;
-    outcome: 'changed' | 'kept' | 'failed' | 'rejected' | 'skipped';
-    model: string;
-    promptTokens: number | null;
-    completionTokens: number | null;
-    costUsd: number | null;
-    latencyMs: number | null;
-    errorCode: string | null;
-    createdAt: string;
-  }[];
+  /** the audit's content-free facts of each title check (`TitleCheckFacts`), with its outcome */
+  titleChecks: (TitleCheckFacts & { id: string; outcome: TitleCheckOutcome; createdAt: string })[];
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
-import { quoted, tablesInDependencyOrder } from './tables.ts';
+import { appliedMigrations, quoted, tablesInDependencyOrder } from './tables.ts';
 
 /** Rows per line of the export: bounded memory on either side, whatever the table's size. */
 const PAGE = 1_000;
@@ -28,10 +28,7 @@ export async function exportData(databaseUrl: string, out: Writable): Promise<{ 
   const counts: Record<string, number> = {};
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows: applied } = await client.query<{ migration_name: string }>(
-      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name',
-    );
-    const header: ExportHeader = { heed: 'export', format: 1, exportedAt: new Date().toISOString(), migrations: applied.map((m) => m.migration_name) };
+    const header: ExportHeader = { heed: 'export', format: 1, exportedAt: new Date().toISOString(), migrations: await appliedMigrations(client) };
     await write(out, header);
     for (const table of await tablesInDependencyOrder(client)) {
       let count = 0;

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import pg from 'pg';
 import type { ExportHeader } from './export-data.ts';
-import { quoted, tablesInDependencyOrder, type TableShape } from './tables.ts';
+import { appliedMigrations, quoted, tablesInDependencyOrder, type TableShape } from './tables.ts';
 
 /**
  * Loads an export (`exportData`) into an empty, migrated Heed database in one transaction:
@@ -19,15 +19,13 @@ export async function importData(databaseUrl: string, input: Readable): Promise<
     const shapes = new Map((await tablesInDependencyOrder(client)).map((t) => [t.name, t]));
     const { rows: sites } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM "Site"');
     if ((sites[0]?.n ?? 0) > 0) throw new Error('the target database already holds sites: import into an empty Heed database');
-    const { rows: applied } = await client.query<{ migration_name: string }>(
-      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name',
-    );
+    const applied = await appliedMigrations(client);
     let header: ExportHeader | null = null;
     for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
       if (!line.trim()) continue;
       const item = JSON.parse(line) as ExportHeader | { table: string; rows: unknown[] };
       if ('heed' in item) {
-        header = checkHeader(item, applied.map((m) => m.migration_name));
+        header = checkHeader(item, applied);
         continue;
       }
       if (!header) throw new Error('not a Heed export: the first line must be its header');

@@ -51,3 +51,11 @@ export async function tablesInDependencyOrder(client: pg.Client | pg.PoolClient)
 
 /** `"Message"`: an identifier quoted for SQL (names come from the catalogue, never from input). */
 export const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The migrations applied to a database, by name in order: an export and its target must agree on them. */
+export async function appliedMigrations(client: pg.Client | pg.PoolClient): Promise<string[]> {
+  const { rows } = await client.query<{ migration_name: string }>(
+    'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name',
+  );
+  return rows.map((m) => m.migration_name);
+}
