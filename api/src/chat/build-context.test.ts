@@ -12,6 +12,7 @@ function row(role: ContextRow['role'], content: string, extra: Partial<ContextRo
     seq: nextSeq,
     role,
     content,
+    provenanceLabel: null,
     state: role === 'user' ? 'answered' : null,
     error: null,
     createdAt: new Date(base + Number(nextSeq) * 1000),
@@ -22,7 +23,8 @@ function row(role: ContextRow['role'], content: string, extra: Partial<ContextRo
 const user = (content: string, state: ContextRow['state'] = 'answered') => row('user', content, { state });
 const reply = (content: string) => row('assistant', content);
 const failedReply = (content: string) => row('assistant', content, { error: 'model_unavailable' });
-const operator = (content: string) => row('operator', content);
+const operator = (content: string) => row('operator', content, { provenanceLabel: 'Sam' });
+const notice = () => row('notice', '', { provenanceLabel: 'Sam' });
 
 /** The highest seq handed out so far: what a claim made right now records as its watermark. */
 const now = () => nextSeq;
@@ -39,19 +41,20 @@ describe('buildContext', () => {
     expect(SYSTEM_PROMPT).toMatch(/skip none/i);
   });
 
-  test('history keeps answered questions, completed replies and operator messages in the order they were said', () => {
+  test('history keeps answered questions, completed replies and operator messages (labelled as the person’s) in the order they were said; notices are nobody’s words', () => {
     const q1 = user('What are your hours?');
     const a1 = reply('We are open 9 to 5.');
+    const joined = notice();
     const op = operator('Hi, Sam from support here.');
     const q2 = user('Thanks Sam!');
     const a2 = reply('You are welcome.');
     const claimed = [user('One more thing', 'claimed')];
     // loaded newest first, as the loader reads them
-    const messages = buildContext({ rows: [a2, q2, op, a1, q1], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
+    const messages = buildContext({ rows: [a2, q2, op, joined, a1, q1], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
     expect(messages.slice(1, -1)).toEqual([
       { role: 'user', content: 'What are your hours?' },
       { role: 'assistant', content: 'We are open 9 to 5.' },
-      { role: 'assistant', content: '[A human operator wrote] Hi, Sam from support here.' },
+      { role: 'assistant', content: "[Sam from the site's team wrote this, not the assistant] Hi, Sam from support here." },
       { role: 'user', content: 'Thanks Sam!' },
       { role: 'assistant', content: 'You are welcome.' },
     ]);

@@ -8,8 +8,10 @@ import { toolResult, userInputArguments } from './tools.ts';
 export interface ContextRow {
   id: string;
   seq: bigint;
-  role: 'user' | 'assistant' | 'operator';
+  role: 'user' | 'assistant' | 'operator' | 'notice';
   content: string;
+  /** an operator message's label: the operator's name */
+  provenanceLabel: string | null;
   state: 'pending' | 'claimed' | 'answered' | 'failed' | null;
   /** set on failed replies, which the model never sees */
   error: string | null;
@@ -23,13 +25,14 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
  * History is what was said and answered before this batch: never a claimed row (those are
  * the final turn), never a row that arrived after the claim (`seq` above the claim's
  * watermark, or still pending: it waits for the next run), never a failed reply or a
- * message still waiting for one. Note a reply to an earlier batch can have a higher `seq`
+ * message still waiting for one, never a notice ("Ana joined": a line about the conversation,
+ * nobody's words). Note a reply to an earlier batch can have a higher `seq`
  * than a claimed row sent while it streamed; it is history all the same.
  */
 export function selectHistory(rows: readonly ContextRow[], claimed: readonly ContextRow[], watermark: bigint): ContextRow[] {
   const claimedIds = new Set(claimed.map((c) => c.id));
   return rows
-    .filter((r) => !claimedIds.has(r.id) && r.seq <= watermark)
+    .filter((r) => !claimedIds.has(r.id) && r.seq <= watermark && r.role !== 'notice')
     .filter((r) => (r.role === 'user' ? r.state === 'answered' : r.error === null))
     .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
 }
@@ -47,10 +50,16 @@ export function boundHistory(history: readonly ContextRow[], tokenBudget: number
   return kept;
 }
 
+/**
+ * An operator's words are assistant-side history (they spoke for the site), labelled as a
+ * person's, so the model neither repeats nor contradicts them after hand back.
+ */
+export const operatorLabel = (name: string | null): string => `[${name ?? 'A person'} from the site's team wrote this, not the assistant]`;
+
 const toParam = (r: ContextRow): ChatCompletionMessageParam =>
   r.role === 'user'
     ? { role: 'user', content: r.content }
-    : { role: 'assistant', content: r.role === 'operator' ? `[A human operator wrote] ${r.content}` : r.content };
+    : { role: 'assistant', content: r.role === 'operator' ? `${operatorLabel(r.provenanceLabel)} ${r.content}` : r.content };
 
 /** An input request (a `request_user_input` call) as the context builder sees it. */
 export interface ContextRequest {

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { loadConversationView } from '../conversations/queries.ts';
+import { claimProactive, refuseProactive, type ClaimedProactive, type ProactiveRefusal } from '../proactive/claim-proactive.ts';
 
 export interface ClaimedBatch {
   runId: string;
@@ -11,8 +12,10 @@ export interface ClaimedBatch {
   /** the conversation's site: whose spend the run counts in */
   siteId: string;
   fence: number;
-  /** ids of the claimed messages, oldest first */
+  /** ids of the claimed messages, oldest first (none when the run writes an unsolicited message) */
   messageIds: string[];
+  /** set when the run writes an unsolicited message instead of answering the visitor */
+  proactive: ClaimedProactive | null;
   /** highest message `seq` of the conversation at the claim: anything later waits for the next run */
   watermark: bigint;
 }
@@ -20,8 +23,14 @@ export interface ClaimedBatch {
 /**
  * In ONE transaction: take the next fencing number, retire runs whose lease ran out,
  * claim every pending (or previously failed) user message of the conversation, and open
- * a run. Returns null when there is nothing to answer or a live run still holds a lease.
- * The caller must hold the conversation's Redis lock; the fence makes that lock advisory.
+ * a run. Returns null when there is nothing to answer, a live run still holds a lease, or an
+ * operator holds the conversation (took it over: the hold is a column, so every worker and
+ * every restart respects it). The caller must hold the conversation's Redis lock; the fence
+ * makes that lock advisory.
+ *
+ * With no visitor message to answer, the run may write an unsolicited message instead: the
+ * conversation's oldest pending proactive request (an intent, a check-in), if the budget still
+ * allows it at this moment; a refusal is recorded after the claim rolls back.
  */
 export async function claimBatch(
   db: Db,
@@ -33,7 +42,7 @@ export async function claimBatch(
     return await transactWithEvents(db, bus, async (tx, emit) => {
       // Row lock on the conversation: claims and fenced writes of one conversation serialize here.
       const [conv] = await tx.$queryRaw<{ fence: number; visitorId: string; siteId: string }[]>`
-        UPDATE "Conversation" SET fence = fence + 1 WHERE id = ${opts.conversationId}::uuid
+        UPDATE "Conversation" SET fence = fence + 1 WHERE id = ${opts.conversationId}::uuid AND "heldById" IS NULL
         RETURNING fence, "visitorId", "siteId"`;
       if (!conv) throw new NothingToClaim();
 
@@ -56,7 +65,13 @@ export async function claimBatch(
         WHERE "conversationId" = ${opts.conversationId}::uuid AND role = 'user'
           AND state IN ('pending', 'claimed', 'failed')
         RETURNING id, seq`;
-      if (claimed.length === 0) throw new NothingToClaim();
+      let proactive: ClaimedProactive | null = null;
+      if (claimed.length === 0) {
+        const found = await claimProactive(tx, { conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, runId });
+        if (!found) throw new NothingToClaim();
+        if ('refused' in found) throw new NothingToClaim(found.refused);
+        proactive = found;
+      }
 
       const messageIds = (claimed as { id: string; seq: bigint }[])
         .sort((a, b) => (a.seq < b.seq ? -1 : 1))
@@ -66,13 +81,18 @@ export async function claimBatch(
       emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
       const conversation = await loadConversationView(tx, opts.conversationId);
       emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
-      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, watermark };
+      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, proactive, watermark };
     });
   } catch (err) {
-    if (err instanceof NothingToClaim) return null;
-    throw err;
+    if (!(err instanceof NothingToClaim)) throw err;
+    if (err.refusal) await refuseProactive(db, err.refusal);
+    return null;
   }
 }
 
 /** Rolls the claim transaction back (the fence bump included) when there is nothing to do. */
-class NothingToClaim extends Error {}
+class NothingToClaim extends Error {
+  constructor(readonly refusal?: ProactiveRefusal) {
+    super('nothing to claim');
+  }
+}

@@ -12,8 +12,10 @@ export interface DueBatches {
  * any restart and any Redis loss):
  * - pending messages are due `debounce` after the newest one, but never later than
  *   `maxWait` after the oldest one (continuous typing still gets an answer);
- * - a batch whose run lost its lease (its worker died) is due at once.
- * Conversations with a run inside its lease are skipped: one run per conversation.
+ * - a batch whose run lost its lease (its worker died) is due at once;
+ * - a pending proactive request (an intent, a check-in) is due at once.
+ * Conversations with a run inside its lease are skipped (one run per conversation), and so are
+ * conversations an operator holds: their messages wait for the operator, or for hand back.
  */
 export async function dueBatches(
   db: Db,
@@ -28,12 +30,15 @@ export async function dueBatches(
       UNION ALL
       SELECT r."conversationId", r."leaseUntil" FROM "Run" r
       WHERE r.status IN ('claimed', 'streaming') AND r."leaseUntil" <= now()
+      UNION ALL
+      SELECT p."conversationId", p."createdAt" FROM "ProactiveRequest" p WHERE p.status = 'pending'
     )
     SELECT b.id, (extract(epoch FROM min(b.due_at) - now()) * 1000)::float8 AS wait_ms
     FROM batches b
     WHERE NOT EXISTS (
       SELECT 1 FROM "Run" r WHERE r."conversationId" = b.id
         AND r.status IN ('claimed', 'streaming') AND r."leaseUntil" > now())
+      AND NOT EXISTS (SELECT 1 FROM "Conversation" c WHERE c.id = b.id AND c."heldById" IS NOT NULL)
       AND b.id <> ALL(${opts.exclude ?? []}::uuid[])
     GROUP BY b.id
     ORDER BY wait_ms

@@ -3,6 +3,7 @@ import type { EventBus } from '../events/event-bus.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { loadConversationView } from '../conversations/queries.ts';
 import { messageSelect, toMessageView } from '../conversations/views.ts';
+import { speakToVisitor } from '../conversations/speak-to-visitor.ts';
 import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../shared/excerpt.ts';
 import { requestTitle } from '../titles/request-title.ts';
 import { addSiteUsage } from '../limits/site-usage.ts';
@@ -42,9 +43,13 @@ export async function completeRun(
   const question = reply.question ?? null;
   await transactWithEvents(db, bus, async (tx, emit) => {
     await assertFence(tx, batch);
-    const created = await tx.message.create({
-      data: { conversationId: batch.conversationId, visitorId: batch.visitorId, role: 'assistant', content: reply.text, runId: batch.runId },
-      select: { id: true, createdAt: true },
+    const created = await speakToVisitor(tx, {
+      conversationId: batch.conversationId,
+      visitorId: batch.visitorId,
+      role: 'assistant',
+      content: reply.text,
+      runId: batch.runId,
+      ...(question ? { excerpt: excerptOf(question.question) } : {}),
     });
     if (question) {
       // Under the conversation row lock taken by assertFence: at most one request is ever open.
@@ -79,10 +84,6 @@ export async function completeRun(
         firstTokenAt: reply.firstTokenAt ?? null,
       },
     });
-    await tx.conversation.update({
-      where: { id: batch.conversationId },
-      data: { lastAssistantAt: message.createdAt, excerpt: excerptOf(question?.question ?? reply.text), updatedAt: message.createdAt },
-    });
     await requestTitle(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'reply.completed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
     const conversation = await loadConversationView(tx, batch.conversationId);
@@ -116,22 +117,19 @@ export async function failRun(
     // still throw after the commit (the COMMIT's answer lost with a terminated connection), and
     // the visitor would then see the reply followed by "Reply failed" (found by `npm run chaos`).
     if ((await tx.run.count({ where: { id: batch.runId, status: { in: ['claimed', 'streaming'] } } })) === 0) return;
-    const message = await tx.message.create({
-      data: { conversationId: batch.conversationId, visitorId: batch.visitorId, role: 'assistant', content: text, error: failure.code, runId: batch.runId },
-      select: messageSelect,
+    const message = await speakToVisitor(tx, {
+      conversationId: batch.conversationId,
+      visitorId: batch.visitorId,
+      role: 'assistant',
+      content: text,
+      error: failure.code,
+      runId: batch.runId,
+      excerpt: truncateOnWord(`Reply failed: ${text}`, EXCERPT_MAX),
     });
     await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'failed' } });
     await tx.run.update({
       where: { id: batch.runId },
       data: { status: 'failed', error: failure.code, endedAt: message.createdAt, attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null },
-    });
-    await tx.conversation.update({
-      where: { id: batch.conversationId },
-      data: {
-        lastAssistantAt: message.createdAt,
-        excerpt: truncateOnWord(`Reply failed: ${text}`, EXCERPT_MAX),
-        updatedAt: message.createdAt,
-      },
     });
     emit(batch.visitorId, { type: 'reply.failed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
     const conversation = await loadConversationView(tx, batch.conversationId);

@@ -8,7 +8,7 @@ import { recall } from './recall.ts';
 /** How many earlier messages are read before the token budget trims them. */
 const HISTORY_ROWS = 200;
 
-const rowSelect = { id: true, seq: true, role: true, content: true, state: true, error: true, createdAt: true } as const;
+const rowSelect = { id: true, seq: true, role: true, content: true, provenanceLabel: true, state: true, error: true, createdAt: true } as const;
 const requestSelect = {
   toolCallId: true,
   messageId: true,

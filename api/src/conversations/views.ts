@@ -1,5 +1,6 @@
 import { attentionOf, isInputNeeded, isUnread, type Attention } from '../shared/attention.ts';
 import type { Prisma } from '../db/client.ts';
+import { asProvenance, type Provenance } from '../shared/provenance.ts';
 
 /** Columns of a message a visitor may see; nothing else ever leaves the server. */
 export const messageSelect = {
@@ -11,25 +12,33 @@ export const messageSelect = {
   clientMessageId: true,
   state: true,
   provenance: true,
+  provenanceLabel: true,
   runId: true,
   error: true,
   createdAt: true,
   inputRequest: { select: { id: true, choices: true, allowFreeText: true, status: true } },
 } satisfies Prisma.MessageSelect;
 
-type MessageRow = Prisma.MessageGetPayload<{ select: typeof messageSelect }>;
+export type MessageRow = Prisma.MessageGetPayload<{ select: typeof messageSelect }>;
 
 export interface MessageView {
   id: string;
   /** total order within the conversation (a decimal string: it is a bigint) */
   seq: string;
   conversationId: string;
-  role: 'user' | 'assistant' | 'operator';
+  /** `notice`: a line about the conversation ("Ana joined"): `provenance` says which, `content` is empty */
+  role: 'user' | 'assistant' | 'operator' | 'notice';
   content: string;
   clientMessageId: string | null;
   /** outbox state of a user message: pending → claimed → answered (or failed) */
   state: 'pending' | 'claimed' | 'answered' | 'failed' | null;
-  provenance: string | null;
+  /**
+   * why the message appeared when it does not answer the visitor's words (null on replies and the
+   * visitor's own messages): see `Provenance` in ../shared/provenance.ts
+   */
+  provenance: Provenance | null;
+  /** the label's words: the operator's name, the intent's label, the site's name */
+  provenanceLabel: string | null;
   runId: string | null;
   /** set on a failed reply */
   error: string | null;
@@ -54,6 +63,7 @@ export function toMessageView(m: MessageRow): MessageView {
   const r = m.inputRequest;
   return {
     ...m,
+    provenance: asProvenance(m.provenance),
     seq: m.seq.toString(),
     createdAt: m.createdAt.toISOString(),
     inputRequest: r && { id: r.id, choices: r.choices, allowFreeText: r.allowFreeText, status: r.status === 'open' ? 'open' : 'answered' },
@@ -77,6 +87,9 @@ export const conversationSelect = {
   lastReadAt: true,
   createdAt: true,
   updatedAt: true,
+  waitingSince: true,
+  private: true,
+  heldBy: { select: { name: true } },
   runs: {
     orderBy: { fence: 'desc' },
     take: 1,
@@ -144,6 +157,12 @@ export interface ConversationView {
   failed: boolean;
   unread: boolean;
   attention: Attention;
+  /** the assistant handed the conversation to a person who has not taken it over yet */
+  waitingForPerson: boolean;
+  /** the name of the operator who holds the conversation (took it over); null while the assistant answers */
+  heldBy: string | null;
+  /** the visitor marked it private (never recalled elsewhere, never model-titled, words hidden from the console) */
+  private: boolean;
 }
 
 export function toConversationView(c: ConversationRow, now = new Date()): ConversationView {
@@ -153,6 +172,7 @@ export function toConversationView(c: ConversationRow, now = new Date()): Conver
   const request = c.inputRequest;
   const base = {
     live,
+    waitingForPerson: c.waitingSince !== null,
     inputRequest: request,
     lastAssistantAt: c.lastAssistantAt?.toISOString() ?? null,
     lastReadAt: c.lastReadAt?.toISOString() ?? null,
@@ -180,5 +200,8 @@ export function toConversationView(c: ConversationRow, now = new Date()): Conver
     live,
     lastAssistantAt: base.lastAssistantAt,
     lastReadAt: base.lastReadAt,
+    waitingForPerson: base.waitingForPerson,
+    heldBy: c.heldBy?.name ?? null,
+    private: c.private,
   };
 }

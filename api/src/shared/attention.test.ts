@@ -51,12 +51,19 @@ describe('isInputNeeded', () => {
 });
 
 describe('attentionOf', () => {
-  test('priority is live, then input needed, then unviewed, then default', () => {
-    expect(ATTENTION_PRIORITY).toEqual(['live', 'input_needed', 'unviewed', 'default']);
-    expect(attentionOf({ ...unread, live: true, inputRequest: { createdAt: T2 } })).toBe('live');
-    expect(attentionOf({ ...unread, inputRequest: { createdAt: T2 } })).toBe('input_needed');
-    expect(attentionOf(unread)).toBe('unviewed');
+  test('priority is live, then input needed, then unviewed, then waiting for a person, then default', () => {
+    expect(ATTENTION_PRIORITY).toEqual(['live', 'input_needed', 'unviewed', 'waiting', 'default']);
+    expect(attentionOf({ ...unread, live: true, inputRequest: { createdAt: T2 }, waitingForPerson: true })).toBe('live');
+    expect(attentionOf({ ...unread, inputRequest: { createdAt: T2 }, waitingForPerson: true })).toBe('input_needed');
+    expect(attentionOf({ ...unread, waitingForPerson: true })).toBe('unviewed');
+    expect(attentionOf({ ...quiet, waitingForPerson: true })).toBe('waiting');
     expect(attentionOf(quiet)).toBe('default');
+  });
+
+  test('a conversation waiting for a person raises no badge once its messages are read', () => {
+    const counts = countAttention([{ ...quiet, waitingForPerson: true, lastAssistantAt: T1, lastReadAt: T1 }]);
+    expect(badgeOf(counts)).toBeNull();
+    expect(badgeOf(countAttention([{ ...unread, waitingForPerson: true }]))).toEqual({ state: 'unviewed', count: 1 });
   });
 
   test('a viewed open question falls back to default (or unviewed when a newer reply came)', () => {

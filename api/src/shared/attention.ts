@@ -5,8 +5,15 @@
  * app badge) agrees by construction.
  */
 
-/** Highest priority first. */
-export const ATTENTION_PRIORITY = ['live', 'input_needed', 'unviewed', 'default'] as const;
+/**
+ * Highest priority first. `waiting` (the assistant handed the conversation to a person, who has
+ * not taken it over yet) ranks below `unviewed` on purpose: an unread message must always show
+ * and raise the badge (the one unread predicate is never hidden by a calmer state), and once read,
+ * the row says a person will reply. Waiting is information for the visitor, not a call to act, so
+ * no badge counts it; the console queues waiting conversations on their own (its filter and the
+ * top of its list), whatever their attention state.
+ */
+export const ATTENTION_PRIORITY = ['live', 'input_needed', 'unviewed', 'waiting', 'default'] as const;
 export type Attention = (typeof ATTENTION_PRIORITY)[number];
 
 type Instant = Date | string | null | undefined;
@@ -29,6 +36,8 @@ export interface AttentionInput {
   inputRequest?: { createdAt: Instant } | null;
   lastAssistantAt: Instant;
   lastReadAt: Instant;
+  /** the assistant handed the conversation to a person who has not taken it over yet */
+  waitingForPerson?: boolean;
 }
 
 /**
@@ -41,11 +50,12 @@ export function isInputNeeded(c: Pick<AttentionInput, 'inputRequest' | 'lastRead
   return c.inputRequest != null && instantMs(c.inputRequest.createdAt) > instantMs(c.lastReadAt);
 }
 
-/** The single state a sidebar row shows, by priority live > input needed > unviewed > default. */
+/** The single state a sidebar row shows, by priority live > input needed > unviewed > waiting > default. */
 export function attentionOf(c: AttentionInput): Attention {
   if (c.live) return 'live';
   if (isInputNeeded(c)) return 'input_needed';
   if (isUnread(c)) return 'unviewed';
+  if (c.waitingForPerson) return 'waiting';
   return 'default';
 }
 
@@ -55,7 +65,7 @@ export interface AttentionCounts {
   inputNeeded: number;
 }
 
-/** Counts per state over a list; a conversation counts once, under its highest-priority state. */
+/** Counts per state over a list; a conversation counts once, under its highest-priority state (`waiting` is not counted: see ATTENTION_PRIORITY). */
 export function countAttention(list: readonly AttentionInput[]): AttentionCounts {
   const counts: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
   for (const c of list) {

@@ -90,6 +90,12 @@ export const siteSettingsFields = {
       .regex(/^$|^[A-Za-z0-9][\w.:/@+-]*$/, 'a model name such as gpt-4o-mini'),
   ),
   replyMaxTokens: z.union([z.null(), z.number().int().min(16, 'at least 16').max(8192, 'at most 8192')]),
+  /** the model may hand a conversation to a person (the `handoff_to_human` tool) */
+  handoffEnabled: z.boolean(),
+  /** check in after this many minutes of silence (open question or todo); null = never */
+  checkInAfterMinutes: z.union([z.null(), z.number().int().min(1, 'at least 1 minute').max(10080, 'at most a week (10080 minutes)')]),
+  /** unsolicited messages (intents, check-ins) per visitor per day; 0 turns them off */
+  unsolicitedPerDay: z.number().int().min(0, 'at least 0').max(20, 'at most 20'),
 };
 
 const optionalFields = Object.fromEntries(Object.entries(siteSettingsFields).map(([k, v]) => [k, v.optional()])) as {

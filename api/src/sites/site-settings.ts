@@ -19,6 +19,9 @@ const SETTINGS_SELECT = {
   systemPrompt: true,
   model: true,
   replyMaxTokens: true,
+  handoffEnabled: true,
+  checkInAfterMinutes: true,
+  unsolicitedPerDay: true,
   createdAt: true,
 } as const satisfies Prisma.SiteSelect;
 

@@ -1,0 +1,72 @@
+import type { Tx } from '../db/types.ts';
+import { excerptOf } from '../shared/excerpt.ts';
+import type { Provenance } from '../shared/provenance.ts';
+import { messageSelect, type MessageRow } from './views.ts';
+
+/** A message for the visitor to read: a reply, a failed reply, an operator's words, an unsolicited message. */
+export interface VisitorFacingMessage {
+  conversationId: string;
+  visitorId: string;
+  role: 'assistant' | 'operator';
+  content: string;
+  /** null on a reply to the visitor's own words */
+  provenance?: Provenance | null;
+  provenanceLabel?: string | null;
+  operatorId?: string | null;
+  runId?: string | null;
+  /** a failed reply's code */
+  error?: string | null;
+  /** the excerpt when it is not the content's first line (a question, a failure), already bounded */
+  excerpt?: string;
+}
+
+/**
+ * THE unread write: stores a message the visitor should read and moves the conversation's
+ * unread metadata with it (`lastAssistantAt`, the bounded excerpt, the activity order), in the
+ * caller's transaction. Every voice writes through here (fenced replies and failed replies,
+ * operators, intents, check-ins, server-to-server messages), so the one unread predicate sees
+ * them all alike: there is no second path to forget (the failure to avoid, ARCHITECTURE.md).
+ */
+export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<MessageRow> {
+  const message = await tx.message.create({
+    data: {
+      conversationId: m.conversationId,
+      visitorId: m.visitorId,
+      role: m.role,
+      content: m.content,
+      provenance: m.provenance ?? null,
+      provenanceLabel: m.provenanceLabel ?? null,
+      operatorId: m.operatorId ?? null,
+      runId: m.runId ?? null,
+      error: m.error ?? null,
+    },
+    select: messageSelect,
+  });
+  await tx.conversation.update({
+    where: { id: m.conversationId },
+    data: { lastAssistantAt: message.createdAt, excerpt: m.excerpt ?? excerptOf(m.content), updatedAt: message.createdAt },
+  });
+  return message;
+}
+
+/**
+ * A line about the conversation itself ("Ana joined", "A person will reply here"): shown in the
+ * thread, never unread (it moves no unread metadata), never sent to the model as anyone's words.
+ */
+export async function addNotice(
+  tx: Tx,
+  n: { conversationId: string; visitorId: string; provenance: 'operator_joined' | 'operator_left' | 'handoff_requested'; provenanceLabel: string | null; operatorId?: string | null },
+): Promise<MessageRow> {
+  return tx.message.create({
+    data: {
+      conversationId: n.conversationId,
+      visitorId: n.visitorId,
+      role: 'notice',
+      content: '',
+      provenance: n.provenance,
+      provenanceLabel: n.provenanceLabel,
+      operatorId: n.operatorId ?? null,
+    },
+    select: messageSelect,
+  });
+}
