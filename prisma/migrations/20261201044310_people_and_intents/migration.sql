@@ -18,6 +18,9 @@ ALTER TABLE "Message" ADD COLUMN     "operatorId" UUID,
 ADD COLUMN     "provenanceLabel" VARCHAR(120);
 
 -- AlterTable
+ALTER TABLE "Operator" ADD COLUMN     "siteIds" UUID[] DEFAULT ARRAY[]::UUID[];
+
+-- AlterTable
 ALTER TABLE "Run" ADD COLUMN     "proactiveId" UUID;
 
 -- AlterTable
