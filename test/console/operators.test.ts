@@ -28,10 +28,17 @@ const errorOf = async (call: Promise<unknown>) => {
 const emailOf = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.test`;
 
 /**
- * What an agent may call: reading the team and the sites, and everything about conversations
- * and the overview. Every other console procedure must be owner-only.
+ * What an agent may call: reading the team and the sites (their intent rules, API key names
+ * and proactive figures too), and everything about conversations and the overview. Every other console procedure must be owner-only.
  */
-const AGENT_MAY = [/^console\.auth\./, /^console\.conversations\./, /^console\.overview\./, /^console\.sites\.(list|get|deletion)$/, /^console\.operators\.list$/];
+const AGENT_MAY = [
+  /^console\.auth\./,
+  /^console\.conversations\./,
+  /^console\.overview\./,
+  /^console\.sites\.(list|get|deletion)$/,
+  /^console\.operators\.list$/,
+  /^console\.proactive\.(intentRules\.list|apiKeys\.list|stats)$/,
+];
 
 describe('roles', () => {
   test('every owner-only console procedure refuses an agent with FORBIDDEN owner_only, and changes nothing', async () => {
@@ -71,7 +78,7 @@ describe('invitations', () => {
   test('an owner invites: the link is shown once, only its hash is stored; the invitee sets a password, is signed in, and the link is spent', async () => {
     const email = emailOf('agent');
     const { operator, inviteUrl } = await owner.api.console.operators.invite.mutate({ email: email.toUpperCase(), name: '  Bo   Agent ', role: 'agent' });
-    expect(operator).toEqual({ id: expect.any(String), email, name: 'Bo Agent', role: 'agent', pending: true, createdAt: expect.any(String) });
+    expect(operator).toEqual({ id: expect.any(String), email, name: 'Bo Agent', role: 'agent', siteIds: [], pending: true, createdAt: expect.any(String) });
     const token = new RegExp(`^${heed.url}/admin/#/invite/([\\w-]{43})$`).exec(inviteUrl)?.[1];
     expect(token).toBeDefined();
     const row = await heed.services.db.operator.findUniqueOrThrow({ where: { email }, select: { inviteTokenHash: true, inviteExpiresAt: true, passwordHash: true } });

@@ -62,6 +62,9 @@ describe('creating and reading sites', () => {
       systemPrompt: 'Answer in French.\nBe brief.',
       model: 'gpt-4o-mini',
       replyMaxTokens: 512,
+      handoffEnabled: false,
+      checkInAfterMinutes: null,
+      unsolicitedPerDay: 2,
       snippet: `<script src="${heed.url}/widget.js" data-site="anas-shop" async></script>`,
       createdAt: expect.any(String),
     });

@@ -27,8 +27,9 @@ export class ReleaseRun extends Error {}
  * Answers one claimed batch: builds the context, talks with the model (streaming, with the
  * tool loop) while renewing the lease, then stores the reply, or the question it asked, or a
  * failed reply, with fenced writes. A site at its daily spend cap gets a polite failed reply
- * (`spend_cap`) without any model call. Never throws for a model or lease problem: the
- * outcome says what happened.
+ * (`spend_cap`) without any model call. A run claimed for an unsolicited message stores a fixed
+ * message as is (no model call), or has the model write it without relaying it live. Never
+ * throws for a model or lease problem: the outcome says what happened.
  */
 export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock, shutdown?: AbortSignal): Promise<AnswerOutcome> {
   // every line of this run, here and in the tool loop, carries runId and conversationId (and the worker's workerId)
@@ -41,7 +42,8 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
   const started = performance.now();
   /** stored with the run's outcome (a fenced write), so the console shows its time to first token */
   let firstTokenAt: Date | null = null;
-  const relay = new ReplyRelay(
+  // An unsolicited message is not relayed while it is written: should it fail, the visitor saw nothing of it.
+  const relay = new (batch.proactive ? QuietRelay : ReplyRelay)(
     deps.redis,
     deps.keys,
     batch,
@@ -65,6 +67,12 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
   }, Math.max(50, Math.floor(deps.leaseMs / 3)));
 
   try {
+    const fixed = batch.proactive?.text;
+    if (fixed) {
+      // a fixed message (an intent rule's, said as is): no model call, stored like any reply
+      await completeRun(deps.db, deps.bus, batch, { text: fixed, attempts: 0, promptTokens: null, completionTokens: null });
+      return 'completed';
+    }
     if (await spendCapReached(deps.db, batch.siteId, deps.spendCapUsd)) {
       deps.logger.warn({ siteId: batch.siteId }, 'site reached its daily spend cap; the model is not called');
       await failRun(deps.db, deps.bus, batch, { code: 'spend_cap', attempts: 0 });
@@ -100,6 +108,12 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
     clearInterval(heartbeat);
     await relay.clear().catch(() => undefined);
   }
+}
+
+/** A relay that shows nothing live: an unsolicited message appears only once it is stored. */
+class QuietRelay extends ReplyRelay {
+  override async delta(): Promise<void> {}
+  override async restart(): Promise<void> {}
 }
 
 /** An aborted run: released by a shutdown (the batch goes to another worker now), or its lease was lost. */

@@ -4,6 +4,7 @@ import type { EventBus } from '../events/event-bus.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { loadConversationView } from '../conversations/queries.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
+import { requestHandoff } from '../handoff/request-handoff.ts';
 import { assertFence } from './fence.ts';
 import { toolResult, type ParsedToolCall, type UserInputArgs } from './tools.ts';
 
@@ -18,8 +19,9 @@ export interface ToolOutcome {
 }
 
 /**
- * Carries out one model round's tool calls. Todo changes are written in one fenced
- * transaction (a run that lost its lease changes nothing) with a `conversation.updated`
+ * Carries out one model round's tool calls. Todo changes and a request for a person
+ * (`handoff_to_human`: the conversation waits for a person, with its notice) are written in
+ * one fenced transaction (a run that lost its lease changes nothing) with a `conversation.updated`
  * event; refused calls (invalid arguments, unknown tools, a second question) get an error
  * result the model reads in the next round. The question itself is stored by `completeRun`.
  */
@@ -30,13 +32,18 @@ export async function applyToolCalls(db: Db, bus: EventBus, batch: ClaimedBatch,
     if (call.name === 'invalid') results.set(call.callId, { error: call.error });
     if (call.name === 'request_user_input' && call !== question) results.set(call.callId, { error: 'ask one question at a time' });
   }
-  const todoCalls = calls.filter((c) => c.name === 'todo_add' || c.name === 'todo_complete');
-  if (todoCalls.length > 0) {
+  const effects = calls.filter((c) => c.name === 'todo_add' || c.name === 'todo_complete' || c.name === 'handoff_to_human');
+  if (effects.length > 0) {
     await transactWithEvents(db, bus, async (tx, emit) => {
       await assertFence(tx, batch);
       let changed = false;
-      for (const call of todoCalls) {
-        const done = call.name === 'todo_add' ? await addTodo(tx, batch, call.args.text) : await completeTodo(tx, batch, call.args.id);
+      for (const call of effects) {
+        const done =
+          call.name === 'todo_add'
+            ? await addTodo(tx, batch, call.args.text)
+            : call.name === 'todo_complete'
+              ? await completeTodo(tx, batch, call.args.id)
+              : await requestHandoff(tx, batch, emit);
         changed ||= done.changed;
         results.set(call.callId, done.result);
       }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { buildContext, estimateTokens, historyWindow, type ContextRequest, type ContextRow } from './build-context.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
+import { proactiveSection } from '../proactive/proactive-section.ts';
 
 let nextSeq = 0n;
 const base = Date.parse('2026-01-15T12:00:00Z');
@@ -265,5 +266,35 @@ describe('buildContext with questions, todos and recall', () => {
     const claimed = [user('now', 'claimed')];
     const window = historyWindow({ rows: [...rows, ...claimed], claimed, watermark: now(), tokenBudget: estimateTokens(old.content) * 2 + 1 });
     expect(window.map((r) => r.content)).toEqual(['new question.......', 'new answer.........']);
+  });
+});
+
+describe('buildContext for an unsolicited message', () => {
+  test('no claimed rows: system prompt, history, then the proactive section last (no user turn)', () => {
+    const rows = [user('Do you have jackets?'), reply('Yes. Which size do you wear?')];
+    const brief = { kind: 'check_in' as const, silentMinutes: 9 };
+    const messages = buildContext({ rows, claimed: [], watermark: now(), timeZone: 'UTC', tokenBudget: 1000, proactive: brief });
+    expect(messages[0]).toEqual({ role: 'system', content: SYSTEM_PROMPT });
+    expect(messages.slice(1, 3)).toEqual([
+      { role: 'user', content: 'Do you have jackets?' },
+      { role: 'assistant', content: 'Yes. Which size do you wear?' },
+    ]);
+    expect(messages).toHaveLength(4);
+    expect(messages[3]).toEqual({ role: 'system', content: proactiveSection(brief) });
+  });
+
+  test('earlier unsolicited messages are history labelled as sent unprompted (or by the site’s server)', () => {
+    const rows = [
+      row('assistant', 'Comparing plans?', { provenance: 'intent', provenanceLabel: 'viewed Pricing' }),
+      user('Yes, the pro one.'),
+      row('assistant', 'Your invoice is ready.', { provenance: 'server', provenanceLabel: 'Shop' }),
+    ];
+    const claimed = [user('thanks', 'claimed')];
+    const messages = buildContext({ rows: [...rows, ...claimed], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
+    expect(historyTexts(messages)).toEqual([
+      '[Sent unprompted, because the visitor viewed Pricing] Comparing plans?',
+      'Yes, the pro one.',
+      "[Sent by Shop's own system, not the assistant] Your invoice is ready.",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { contextSections, type OpenTodo, type RecallHit } from './context-sections.ts';
 import { pendingTurn } from './pending-turn.ts';
+import { proactiveSection, unsolicitedLabel, type ProactiveBrief } from '../proactive/proactive-section.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { toolResult, userInputArguments } from './tools.ts';
 
@@ -10,8 +11,10 @@ export interface ContextRow {
   seq: bigint;
   role: 'user' | 'assistant' | 'operator' | 'notice';
   content: string;
-  /** an operator message's label: the operator's name */
+  /** an operator message's label: the operator's name (an intent's label, the site's name) */
   provenanceLabel: string | null;
+  /** why an assistant-side message appeared unasked (`intent`, `check_in`, `server`…); null on replies */
+  provenance?: string | null;
   state: 'pending' | 'claimed' | 'answered' | 'failed' | null;
   /** set on failed replies, which the model never sees */
   error: string | null;
@@ -56,10 +59,12 @@ export function boundHistory(history: readonly ContextRow[], tokenBudget: number
  */
 export const operatorLabel = (name: string | null): string => `[${name ?? 'A person'} from the site's team wrote this, not the assistant]`;
 
-const toParam = (r: ContextRow): ChatCompletionMessageParam =>
-  r.role === 'user'
-    ? { role: 'user', content: r.content }
-    : { role: 'assistant', content: r.role === 'operator' ? `${operatorLabel(r.provenanceLabel)} ${r.content}` : r.content };
+const toParam = (r: ContextRow): ChatCompletionMessageParam => {
+  if (r.role === 'user') return { role: 'user', content: r.content };
+  if (r.role === 'operator') return { role: 'assistant', content: `${operatorLabel(r.provenanceLabel)} ${r.content}` };
+  const unsolicited = r.provenance ? unsolicitedLabel(r.provenance, r.provenanceLabel) : null;
+  return { role: 'assistant', content: unsolicited ? `${unsolicited} ${r.content}` : r.content };
+};
 
 /** An input request (a `request_user_input` call) as the context builder sees it. */
 export interface ContextRequest {
@@ -91,6 +96,8 @@ export interface ContextInput {
   todos?: readonly OpenTodo[];
   /** recall's hits for this batch, best first */
   recall?: readonly RecallHit[];
+  /** set when the run writes an unsolicited message (an intent, a check-in): nothing is claimed */
+  proactive?: ProactiveBrief | null;
 }
 
 /** The history this run shows the model, oldest first (what recall must look beyond). */
@@ -108,7 +115,9 @@ export function historyWindow(input: Pick<ContextInput, 'rows' | 'claimed' | 'wa
  *    prompt so the stable prefix (system prompt and history) stays cacheable;
  * 4. when this batch answers a question: that call and its result;
  * 5. the rest of the batch as the final user turn (absent when the batch is only the answer:
- *    the model then continues from the tool result, as after any tool call).
+ *    the model then continues from the tool result, as after any tool call);
+ * 6. for an unsolicited message (no batch), a final system section instead: the visitor did not
+ *    write, and why the assistant speaks first (`proactiveSection`).
  * Pure, so causality is unit-tested without a database.
  */
 export function buildContext(input: ContextInput): ChatCompletionMessageParam[] {
@@ -152,6 +161,7 @@ export function buildContext(input: ContextInput): ChatCompletionMessageParam[] 
     ...(sections ? [{ role: 'system' as const, content: sections }] : []),
     ...render(history.length, items.length),
     ...(turn.length > 0 ? [{ role: 'user' as const, content: pendingTurn(turn, input.timeZone) }] : []),
+    ...(input.proactive ? [{ role: 'system' as const, content: proactiveSection(input.proactive) }] : []),
   ];
 }
 

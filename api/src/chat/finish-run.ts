@@ -1,5 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../events/event-bus.ts';
+import type { DurableEvent } from '../events/event-types.ts';
+import type { Tx } from '../db/types.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { loadConversationView } from '../conversations/queries.ts';
 import { messageSelect, toMessageView } from '../conversations/views.ts';
@@ -23,6 +25,9 @@ import type { UserInputArgs } from './tools.ts';
  * A reply that asks the visitor something (`question`) also opens its input request (the
  * conversation's previous open one, if any, is superseded) and ends the run `awaiting_input`;
  * the question is unread like any reply, and its excerpt is the question.
+ *
+ * A run that wrote an unsolicited message (`batch.proactive`) stores it labelled with its
+ * provenance through the same unread write, marks its request `delivered`, and asks for no title.
  */
 export async function completeRun(
   db: Db,
@@ -43,14 +48,18 @@ export async function completeRun(
   const question = reply.question ?? null;
   await transactWithEvents(db, bus, async (tx, emit) => {
     await assertFence(tx, batch);
+    const proactive = batch.proactive;
     const created = await speakToVisitor(tx, {
       conversationId: batch.conversationId,
       visitorId: batch.visitorId,
       role: 'assistant',
       content: reply.text,
       runId: batch.runId,
+      // an unsolicited message says why it appeared: its kind and the intent's label (a check-in's is the widget's word)
+      ...(proactive ? { provenance: proactive.kind, provenanceLabel: proactive.label } : {}),
       ...(question ? { excerpt: excerptOf(question.question) } : {}),
     });
+    if (proactive) await decideRequest(tx, batch, { status: 'delivered', messageId: created.id });
     if (question) {
       // Under the conversation row lock taken by assertFence: at most one request is ever open.
       await tx.inputRequest.updateMany({
@@ -84,7 +93,8 @@ export async function completeRun(
         firstTokenAt: reply.firstTokenAt ?? null,
       },
     });
-    await requestTitle(tx, batch.conversationId);
+    // titles read only the visitor's own words: an unsolicited message gives them nothing new
+    if (!proactive) await requestTitle(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'reply.completed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
     const conversation = await loadConversationView(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
@@ -117,6 +127,7 @@ export async function failRun(
     // still throw after the commit (the COMMIT's answer lost with a terminated connection), and
     // the visitor would then see the reply followed by "Reply failed" (found by `npm run chaos`).
     if ((await tx.run.count({ where: { id: batch.runId, status: { in: ['claimed', 'streaming'] } } })) === 0) return;
+    if (batch.proactive) return failUnsolicited(tx, emit, batch, failure);
     const message = await speakToVisitor(tx, {
       conversationId: batch.conversationId,
       visitorId: batch.visitorId,
@@ -135,6 +146,39 @@ export async function failRun(
     const conversation = await loadConversationView(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
     await addSiteUsage(tx, batch.siteId, failure.code === 'spend_cap' ? { capRefusals: 1 } : { modelRequests: failure.attempts });
+  });
+}
+
+/**
+ * A failed unsolicited message shows the visitor nothing (nobody asked for it, so there is
+ * nothing to retry): no message, no unread change; the request is `failed` with the code, the
+ * run `failed`, and the conversation's live state ends (`conversation.updated`).
+ */
+async function failUnsolicited(
+  tx: Tx,
+  emit: (visitorId: string, event: DurableEvent) => void,
+  batch: ClaimedBatch,
+  failure: { code: ReplyErrorCode; attempts: number; firstTokenAt?: Date | null },
+): Promise<void> {
+  await decideRequest(tx, batch, { status: 'failed', reason: failure.code });
+  await tx.run.update({
+    where: { id: batch.runId },
+    data: { status: 'failed', error: failure.code, endedAt: new Date(), attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null },
+  });
+  const conversation = await loadConversationView(tx, batch.conversationId);
+  emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
+  await addSiteUsage(tx, batch.siteId, failure.code === 'spend_cap' ? { capRefusals: 1 } : { modelRequests: failure.attempts });
+}
+
+/** Settles the run's proactive request, only while this run holds it (the WHERE is the rule). */
+async function decideRequest(
+  tx: Tx,
+  batch: ClaimedBatch,
+  outcome: { status: 'delivered'; messageId: string } | { status: 'failed'; reason: string },
+): Promise<void> {
+  await tx.proactiveRequest.updateMany({
+    where: { id: batch.proactive!.requestId, runId: batch.runId, status: 'claimed' },
+    data: outcome.status === 'delivered' ? { status: 'delivered', messageId: outcome.messageId, decidedAt: new Date() } : { status: 'failed', reason: outcome.reason, decidedAt: new Date() },
   });
 }
 

@@ -4,11 +4,12 @@ import { buildContext, historyWindow, type ContextRequest, type ContextRow } fro
 import type { ClaimedBatch } from './claim-batch.ts';
 import { TODOS_SHOWN_MAX } from './context-sections.ts';
 import { recall } from './recall.ts';
+import type { ProactiveBrief } from '../proactive/proactive-section.ts';
 
 /** How many earlier messages are read before the token budget trims them. */
 const HISTORY_ROWS = 200;
 
-const rowSelect = { id: true, seq: true, role: true, content: true, provenanceLabel: true, state: true, error: true, createdAt: true } as const;
+const rowSelect = { id: true, seq: true, role: true, content: true, provenance: true, provenanceLabel: true, state: true, error: true, createdAt: true } as const;
 const requestSelect = {
   toolCallId: true,
   messageId: true,
@@ -67,5 +68,15 @@ export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: numb
     requests: requests as ContextRequest[],
     todos,
     recall: hits,
+    proactive: proactiveBrief(batch),
   });
+}
+
+/** What the model is told about an unsolicited message this run writes (null for a reply). */
+function proactiveBrief(batch: ClaimedBatch): ProactiveBrief | null {
+  const p = batch.proactive;
+  if (!p) return null;
+  if (p.kind === 'check_in') return { kind: 'check_in', silentMinutes: p.silentMinutes ?? 0 };
+  if (p.kind === 'intent' && p.intent) return { kind: 'intent', name: p.intent.name, label: p.label, instruction: p.intent.instruction, data: p.intent.data };
+  return null;
 }

@@ -5,7 +5,8 @@ import type { ClaimedBatch } from './claim-batch.ts';
 import { EmptyReplyError } from './model-errors.ts';
 import { ReplyFailedError, streamReply } from './model-stream.ts';
 import type { ReplyRelay } from './reply-relay.ts';
-import { parseToolCall, TOOLS, type UserInputArgs } from './tools.ts';
+import { handoffOffered } from '../handoff/handoff-offer.ts';
+import { offeredTools, parseToolCall, type UserInputArgs } from './tools.ts';
 
 /**
  * Most model requests one run makes. Rounds before the last may call tools; the last is sent
@@ -29,7 +30,8 @@ export interface LoopResult {
 /**
  * Talks with the model until it answers in text or asks the visitor something: each round
  * streams a reply (text relayed live, retried on transient errors); todo calls are applied
- * (fenced) and their results appended for the next round; a `request_user_input` call ends
+ * (fenced) and their results appended for the next round (so is `handoff_to_human`, offered
+ * only where the site enabled it and the conversation is neither private nor held); a `request_user_input` call ends
  * the run; a refused call (invalid arguments, unknown tool) gets an error result the model
  * can correct in the next round. Throws ReplyFailedError when no usable answer came.
  */
@@ -41,6 +43,8 @@ export async function runToolLoop(
 ): Promise<LoopResult> {
   let messages = context;
   let text = '';
+  // an unsolicited message (an intent, a check-in) never asks for a person on its own
+  const tools = offeredTools({ handoff: batch.proactive === null && (await handoffOffered(deps.db, batch.conversationId)) });
   const usage = { attempts: 0, promptTokens: null as number | null, completionTokens: null as number | null };
   for (let round = 1; ; round++) {
     const last = round === MAX_MODEL_ROUNDS;
@@ -54,7 +58,7 @@ export async function runToolLoop(
         maxTokens: deps.maxTokens,
         timeoutMs: deps.timeoutMs,
         signal: io.signal,
-        tools: TOOLS,
+        tools,
         toolChoice: last ? 'none' : 'auto',
         onDelta: async (delta) => {
           if (separate) await io.relay.delta(ROUND_SEPARATOR);
@@ -80,7 +84,7 @@ export async function runToolLoop(
       if (text.trim() === '') throw new ReplyFailedError({ code: 'model_empty_reply', transient: true }, usage.attempts, new EmptyReplyError());
       return { text, ...usage, question: null };
     }
-    const outcome = await applyToolCalls(deps.db, deps.bus, batch, calls.map(parseToolCall));
+    const outcome = await applyToolCalls(deps.db, deps.bus, batch, calls.map((c) => parseToolCall(c, tools)));
     if (outcome.question) return { text: questionText(text, outcome.question.question), ...usage, question: outcome.question };
     messages = [
       ...messages,

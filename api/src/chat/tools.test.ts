@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseToolCall, TOOLS, userInputArguments } from './tools.ts';
+import { offeredTools, parseToolCall, TOOLS, userInputArguments } from './tools.ts';
 
 const call = (name: string, args: unknown) => ({ id: 'call_1', name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
 
@@ -11,6 +11,14 @@ describe('TOOLS', () => {
     expect(ask.required).toEqual(['question']);
     expect(Object.keys(ask.properties)).toEqual(['question', 'choices', 'allow_free_text']);
     expect(JSON.stringify(TOOLS)).not.toContain('$schema');
+  });
+
+  test('handoff_to_human is offered only when asked for (the site enabled it), with no arguments to fill in', () => {
+    expect(offeredTools({ handoff: false })).toBe(TOOLS);
+    const offered = offeredTools({ handoff: true });
+    expect(offered.map((t) => t.function.name)).toEqual(['request_user_input', 'todo_add', 'todo_complete', 'handoff_to_human']);
+    expect(offered[3]!.function.parameters).toMatchObject({ type: 'object', properties: {} });
+    expect(offered[3]!.function.description).toMatch(/person/);
   });
 });
 
@@ -37,6 +45,11 @@ describe('parseToolCall', () => {
   test('an unknown tool or arguments that are not JSON are refused with a reason the model can act on', () => {
     expect(parseToolCall(call('delete_everything', {}))).toEqual({ callId: 'call_1', name: 'invalid', error: 'unknown tool "delete_everything"' });
     expect(parseToolCall(call('todo_add', '{"text": "half'))).toEqual({ callId: 'call_1', name: 'invalid', error: 'the arguments are not valid JSON' });
+  });
+
+  test('a tool this run did not offer is refused like an unknown one', () => {
+    expect(parseToolCall(call('handoff_to_human', {}))).toEqual({ callId: 'call_1', name: 'invalid', error: 'unknown tool "handoff_to_human"' });
+    expect(parseToolCall(call('handoff_to_human', ''), offeredTools({ handoff: true }))).toEqual({ callId: 'call_1', name: 'handoff_to_human', args: {} });
   });
 
   test('a stored question replays as the arguments of the call that asked it', () => {

@@ -32,6 +32,7 @@ export const toolArgs = {
   todo_complete: z.object({
     id: z.string().uuid().describe('The id of an open todo, as listed in the context.'),
   }),
+  handoff_to_human: z.object({}),
 } as const;
 
 export type ToolName = keyof typeof toolArgs;
@@ -42,13 +43,27 @@ const DESCRIPTIONS: Record<ToolName, string> = {
     'Your reply ends here; the conversation waits for their answer, which comes back as this call’s result.',
   todo_add: 'Remember something you promised to do or must follow up on in this conversation. Returns its id.',
   todo_complete: 'Mark an open todo of this conversation as done, by its id.',
+  handoff_to_human:
+    'Ask a person from the site’s team to take this conversation over: when the visitor asks for a person, or needs ' +
+    'something only a person can do. A person will reply here later; tell the visitor so briefly.',
 };
 
-/** The function tools offered to the model on every run. */
-export const TOOLS: ChatCompletionFunctionTool[] = (Object.keys(toolArgs) as ToolName[]).map((name) => {
+function toolOf(name: ToolName): ChatCompletionFunctionTool {
   const { $schema: _ignored, ...parameters } = z.toJSONSchema(toolArgs[name], { io: 'input' });
   return { type: 'function', function: { name, description: DESCRIPTIONS[name], parameters } };
-});
+}
+
+/** The function tools offered to the model on every run. */
+export const TOOLS: ChatCompletionFunctionTool[] = (['request_user_input', 'todo_add', 'todo_complete'] as const).map(toolOf);
+
+/** Asks for a person; offered only where the site enabled it (see `offeredTools`). */
+export const HANDOFF_TOOL = toolOf('handoff_to_human');
+
+/**
+ * The tools of one run: every run's, plus `handoff_to_human` when `handoff` (the site enabled
+ * it, the conversation is not private and nobody holds it: `handoffOffered`).
+ */
+export const offeredTools = (o: { handoff: boolean }): ChatCompletionFunctionTool[] => (o.handoff ? [...TOOLS, HANDOFF_TOOL] : TOOLS);
 
 /** A tool call as the model streamed it. */
 export interface RawToolCall {
@@ -63,6 +78,7 @@ export type ParsedToolCall =
   | { callId: string; name: 'request_user_input'; args: UserInputArgs }
   | { callId: string; name: 'todo_add'; args: z.infer<(typeof toolArgs)['todo_add']> }
   | { callId: string; name: 'todo_complete'; args: z.infer<(typeof toolArgs)['todo_complete']> }
+  | { callId: string; name: 'handoff_to_human'; args: z.infer<(typeof toolArgs)['handoff_to_human']> }
   | { callId: string; name: 'invalid'; error: string };
 
 /** `request_user_input` arguments with the defaults applied. */
@@ -73,16 +89,17 @@ export interface UserInputArgs {
 }
 
 /**
- * Validates one tool call. Never throws: an unknown tool, arguments that are not JSON or
+ * Validates one tool call against the tools this run offered (`offered`, by default every
+ * run's `TOOLS`). Never throws: an unknown or unoffered tool, arguments that are not JSON or
  * that fail the schema become `invalid`, and the caller sends the error back to the model as
  * the call's result, so it can correct itself in the next round.
  *
  * @example parseToolCall({ id: 'c1', name: 'todo_add', arguments: '{"text":"Send the invoice"}' })
  * // { callId: 'c1', name: 'todo_add', args: { text: 'Send the invoice' } }
  */
-export function parseToolCall(call: RawToolCall): ParsedToolCall {
+export function parseToolCall(call: RawToolCall, offered: readonly ChatCompletionFunctionTool[] = TOOLS): ParsedToolCall {
   const callId = call.id;
-  if (!(call.name in toolArgs)) return { callId, name: 'invalid', error: `unknown tool "${call.name.slice(0, 64)}"` };
+  if (!offered.some((t) => t.function.name === call.name)) return { callId, name: 'invalid', error: `unknown tool "${call.name.slice(0, 64)}"` };
   let json: unknown;
   try {
     json = JSON.parse(call.arguments === '' ? '{}' : call.arguments);

@@ -9,6 +9,7 @@ import type { AnswerDeps } from './answer-deps.ts';
 import { claimBatch } from './claim-batch.ts';
 import { dueBatches } from './due-batches.ts';
 import { ConversationLock } from './lock.ts';
+import { CHECK_IN_EVERY_MS, scheduleCheckIns } from '../proactive/check-ins.ts';
 
 export interface WorkerOptions extends AnswerDeps {
   subscriber: Redis;
@@ -38,6 +39,8 @@ export class ReplyWorker {
   /** conversations waiting on their visitor's model-run limit, until when (ms since epoch) */
   private readonly deferred = new Map<string, number>();
   private running = false;
+  /** when this worker next looks for due check-ins (ms since epoch) */
+  private nextCheckInAt = 0;
   private wakeUp: (() => void) | null = null;
   /** a wake-up that arrived while polling; the next sleep returns at once */
   private woken = false;
@@ -96,6 +99,7 @@ export class ReplyWorker {
           if (nextInMs !== null) waitMs = Math.min(waitMs, nextInMs);
           for (const until of this.deferred.values()) waitMs = Math.min(waitMs, until - Date.now());
         }
+        waitMs = Math.min(waitMs, await this.checkIns());
       } catch (err) {
         this.log.error({ err }, 'worker poll failed');
       }
@@ -146,6 +150,19 @@ export class ReplyWorker {
     } finally {
       await lock.release().catch(() => undefined);
     }
+  }
+
+  /**
+   * Every CHECK_IN_EVERY_MS, asks for the check-ins that silent conversations are due (durable
+   * rows, so any worker may do it); answers the ms until the next look.
+   */
+  private async checkIns(): Promise<number> {
+    if (Date.now() >= this.nextCheckInAt) {
+      this.nextCheckInAt = Date.now() + CHECK_IN_EVERY_MS;
+      const due = await scheduleCheckIns(this.opts.db);
+      if (due.length > 0) await this.opts.redis.publish(this.opts.keys.scheduleChannel(), due[0]!).catch(() => undefined);
+    }
+    return this.nextCheckInAt - Date.now();
   }
 
   /** Conversations still waiting on a limit (the ones whose wait is over are forgotten). */

@@ -16,6 +16,8 @@ export interface VisitorFacingMessage {
   runId?: string | null;
   /** a failed reply's code */
   error?: string | null;
+  /** the writer's idempotency key (an operator's console send) */
+  clientMessageId?: string | null;
   /** the excerpt when it is not the content's first line (a question, a failure), already bounded */
   excerpt?: string;
 }
@@ -39,6 +41,7 @@ export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<M
       operatorId: m.operatorId ?? null,
       runId: m.runId ?? null,
       error: m.error ?? null,
+      clientMessageId: m.clientMessageId ?? null,
     },
     select: messageSelect,
   });

@@ -93,7 +93,7 @@ export const conversationSelect = {
   runs: {
     orderBy: { fence: 'desc' },
     take: 1,
-    select: { id: true, status: true, leaseUntil: true },
+    select: { id: true, status: true, leaseUntil: true, proactiveId: true },
   },
 } satisfies Prisma.ConversationSelect;
 
@@ -124,7 +124,11 @@ export interface OpenItems {
   awaitingReply: boolean;
 }
 
-type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }> & OpenItems;
+type SelectedConversation = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }>;
+/** `proactiveId` is optional so rows read with older selects still fit (they read as not proactive). */
+type ConversationRow = Omit<SelectedConversation, 'runs'> & {
+  runs: (Omit<SelectedConversation['runs'][number], 'proactiveId'> & { proactiveId?: string | null })[];
+} & OpenItems;
 
 export interface ConversationView {
   id: string;
@@ -139,7 +143,8 @@ export interface ConversationView {
   updatedAt: string;
   /**
    * a reply is on its way: a run is claimed or streaming (within its lease), or visitor
-   * messages wait for the pipeline (from the moment of sending, through the debounce)
+   * messages wait for the pipeline (from the moment of sending, through the debounce), unless
+   * an operator holds the conversation (then they wait for the person, and nothing is live)
    */
   live: boolean;
   /** the id of the run claimed or streaming, so clients can match deltas; null while messages only wait */
@@ -168,7 +173,8 @@ export interface ConversationView {
 export function toConversationView(c: ConversationRow, now = new Date()): ConversationView {
   const run = c.runs[0];
   const running = !!run && (run.status === 'claimed' || run.status === 'streaming') && run.leaseUntil > now;
-  const live = running || c.awaitingReply;
+  // a held conversation's visitor messages wait for the operator, not for a reply on its way
+  const live = running || (c.awaitingReply && c.heldBy === null);
   const request = c.inputRequest;
   const base = {
     live,
@@ -185,7 +191,8 @@ export function toConversationView(c: ConversationRow, now = new Date()): Conver
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
     liveRunId: running ? run!.id : null,
-    failed: run?.status === 'failed' && !live,
+    // a failed unsolicited message shows nothing: there is no reply the visitor could retry
+    failed: run?.status === 'failed' && !run.proactiveId && !live,
     inputRequest: request && {
       id: request.id,
       question: request.question,

@@ -11,6 +11,7 @@ import { METRICS_PATH, metricsRoute } from '../metrics/metrics-route.ts';
 import { CONSOLE_EXPORT_PREFIX, consoleExportRoute } from './console-export.ts';
 import { isConsolePath, serveConsole } from './console-page.ts';
 import { assignRequestId, requestIdOf } from './request-id.ts';
+import { SITE_MESSAGES_PREFIX, siteMessagesRoute } from './site-messages.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -85,6 +86,7 @@ export function createHttpServer(s: Services, extraRoutes: Record<string, Route>
       if (path === CRON_TITLES_PATH) return cronTitles(req, res);
       if (isConsolePath(path)) return serveConsole(req, res, path, s.config.NODE_ENV === 'production');
       if (path.startsWith(CONSOLE_EXPORT_PREFIX)) return consoleExportRoute(s)(req, res);
+      if (path.startsWith(SITE_MESSAGES_PREFIX)) return siteMessagesRoute(s)(req, res);
       const route = routes.find(([prefix]) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
       if (route) return route[1](req, res);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');

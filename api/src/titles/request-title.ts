@@ -11,8 +11,9 @@ export const TITLE_BACKOFF_CAP_S = 3600;
  *
  * Coalescing: an open request keeps its time, so a burst of replies makes one request.
  * Only `first_message` and `generated` titles are eligible, and not once the pass gave up
- * (`failed`); a request that lands while a pass is generating is kept for the next pass,
- * which then sees the newest messages. Only title columns are written: `updatedAt` (the
+ * (`failed`), and never for a private conversation (its words never reach the title model);
+ * a request that lands while a pass is generating is kept for the next pass, which then sees
+ * the newest messages. Only title columns are written: `updatedAt` (the
  * sidebar's activity order) is untouched, and raw SQL guarantees no ORM bumps it.
  * Returns whether the conversation has an open request now.
  */
@@ -25,7 +26,8 @@ export async function requestTitle(db: DbLike, conversationId: string): Promise<
     END)
     WHERE id = ${conversationId}::uuid
       AND "titleSource" IN ('first_message', 'generated')
-      AND "titleState" IN ('pending', 'generating', 'generated')`;
+      AND "titleState" IN ('pending', 'generating', 'generated')
+      AND NOT private`;
   return n === 1;
 }
 
@@ -45,6 +47,23 @@ export async function requestRetitle(db: DbLike, conversationId: string): Promis
           THEN (CASE WHEN "titleSource" = 'generated' THEN 'generated' ELSE 'pending' END)::"TitleState"
           ELSE "titleState" END
     WHERE id = ${conversationId}::uuid
-      AND "titleSource" IN ('first_message', 'generated')`;
+      AND "titleSource" IN ('first_message', 'generated')
+      AND NOT private`;
   return n === 1;
+}
+
+/**
+ * A conversation just turned private: its pending title request is dropped and a claim being
+ * generated right now is given back (its answer then finds the row no longer `generating`
+ * and is only audited `skipped`), so no title made from its words is stored. Only title
+ * columns are written. Call it in the transaction that sets `private`.
+ */
+export async function dropTitleRequest(db: DbLike, conversationId: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE "Conversation"
+    SET "titleRequestedAt" = NULL, "titleLeaseUntil" = NULL,
+        "titleState" = CASE WHEN "titleState" = 'generating'
+          THEN (CASE WHEN "titleSource" = 'generated' THEN 'generated' ELSE 'pending' END)::"TitleState"
+          ELSE "titleState" END
+    WHERE id = ${conversationId}::uuid`;
 }

@@ -13,7 +13,8 @@ export interface ClaimedTitle {
 
 /**
  * Claims up to `limit` due title requests in one statement: they become `generating` with a
- * lease and their request is cleared (a reply during the generation sets a new one). Rows
+ * lease and their request is cleared (a reply during the generation sets a new one). A private
+ * conversation is never claimed: its words never reach the title model. Rows
  * another pass is claiming are skipped, not waited for, and a row whose state changed under
  * the lock no longer matches, so two passes never claim the same conversation.
  */
@@ -28,6 +29,7 @@ export function claimTitleRequests(db: DbLike, opts: { limit: number; leaseMs: n
       WHERE "titleRequestedAt" <= now()
         AND "titleSource" IN ('first_message', 'generated')
         AND "titleState" IN ('pending', 'generated')
+        AND NOT private
       ORDER BY "titleRequestedAt"
       FOR UPDATE SKIP LOCKED
       LIMIT ${opts.limit}::int)
@@ -44,7 +46,7 @@ export function recoverTitleLeases(db: DbLike): Promise<number> {
     UPDATE "Conversation"
     SET "titleState" = CASE WHEN "titleSource" = 'generated' THEN 'generated'::"TitleState" ELSE 'pending'::"TitleState" END,
         "titleLeaseUntil" = NULL,
-        "titleRequestedAt" = COALESCE("titleRequestedAt", now())
+        "titleRequestedAt" = CASE WHEN private THEN NULL ELSE COALESCE("titleRequestedAt", now()) END
     WHERE "titleState" = 'generating'
       AND ("titleLeaseUntil" IS NULL OR "titleLeaseUntil" < now())
       AND "titleSource" IN ('first_message', 'generated')`;

@@ -26,7 +26,8 @@ interface WriteDeps {
 /**
  * Stores the pass's title (source `generated`) with compare-and-set: only while the row is
  * still ours (`generating`) and still replaceable. A rename in the meantime made it `manual`,
- * so nothing matches, nothing is written, and the check is audited `skipped`. Success resets
+ * so nothing matches, nothing is written, and the check is audited `skipped` (so does a
+ * conversation turned private meanwhile). Success resets
  * the attempts. A visible change (text or source) is a `conversation.updated` event in the
  * same transaction, so the widget updates live. `updatedAt` is not in the SET list: a title
  * is not activity.
@@ -41,7 +42,7 @@ export async function storeTitle(
     const n = await tx.$executeRaw`
       UPDATE "Conversation"
       SET title = ${decision.title}, "titleSource" = 'generated', "titleState" = 'generated', "titleLeaseUntil" = NULL, "titleAttempts" = 0
-      WHERE id = ${claim.id}::uuid AND "titleState" = 'generating' AND "titleSource" IN ('first_message', 'generated')`;
+      WHERE id = ${claim.id}::uuid AND "titleState" = 'generating' AND "titleSource" IN ('first_message', 'generated') AND NOT private`;
     const outcome = n === 1 ? decision.outcome : 'skipped';
     await audit(tx, claim, outcome, facts);
     if (n === 1 && (decision.title !== claim.title || claim.source !== 'generated')) {

@@ -5,6 +5,7 @@ import { messageRouter } from './routers/message.ts';
 import { eventsRouter } from './routers/events.ts';
 import { adminRouter } from './routers/admin.ts';
 import { consoleRouter } from './routers/console/index.ts';
+import { intentRouter } from './routers/intent.ts';
 
 /** The API served at /trpc: the visitor API, `admin` for automation (bearer ADMIN_TOKEN) and `console` for the operator console (session cookie). The widget imports only this type. */
 export const appRouter = router({
@@ -14,6 +15,7 @@ export const appRouter = router({
   events: eventsRouter,
   admin: adminRouter,
   console: consoleRouter,
+  intent: intentRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,7 +3,7 @@ import { state } from 'lit/decorators.js';
 import '../../../widget/src/conversation-row/conversation-row.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { ConversationFilter, ConversationItem, SiteSummary } from '../state/contract.ts';
-import { applyChange } from '../state/conversation-feed.ts';
+import { applyChange, applyWaitingChange } from '../state/conversation-feed.ts';
 import { hrefOf } from '../state/route.ts';
 import { rowViewOf } from '../state/row-view.ts';
 import { visitorLabel } from '../state/visitor-label.ts';
@@ -15,14 +15,24 @@ export const FILTERS: { value: ConversationFilter; label: string }[] = [
   { value: 'input_needed', label: 'Input needed' },
   { value: 'failed', label: 'Failed' },
   { value: 'unread', label: 'Unread' },
+  { value: 'waiting', label: 'Waiting for a person' },
 ];
+
+/** How many waiting conversations the queue at the top shows (oldest wait first). */
+const WAITING_MAX = 50;
 
 /**
  * Every conversation of the operator's sites, newest activity first: a site selector, the
- * filters (All, Live, Input needed, Failed, Unread — unread for this operator), a search
+ * filters (All, Live, Input needed, Failed, Unread — unread for this operator — and Waiting
+ * for a person), a search
  * over message text, "Load more" pages (cursor), and "Export CSV" of the same list. Rows are
  * the widget's own `heed-conversation-row` (the four attention states look the same
- * everywhere), with the site, the visitor and the latest excerpt beside them.
+ * everywhere), with the site, the visitor and the latest excerpt beside them, who holds it
+ * ("Held by Ana") and whether it waits for a person; a private conversation's row says
+ * "Private conversation" (the server sends no title or excerpt for it).
+ *
+ * Above the list, "Waiting for a person (N)": the operators' queue, its own list call (filter
+ * `waiting`, oldest wait first), kept live by the same stream, whatever the filter below.
  *
  * Live without polling: `console.conversations.changes` (SSE) upserts rows — a new
  * conversation appears, one with new activity moves to the top, a state changes in place.
@@ -32,6 +42,7 @@ export class HeedConsoleConversations extends ConsoleElement {
   static override styles = styles;
 
   @state() private items: ConversationItem[] = [];
+  @state() private waiting: ConversationItem[] = [];
   @state() private nextCursor: string | null = null;
   @state() private sites: SiteSummary[] = [];
   @state() private siteId = '';
@@ -42,7 +53,9 @@ export class HeedConsoleConversations extends ConsoleElement {
   @state() private connection: 'connecting' | 'connected' | 'off' = 'connecting';
   private unsubscribe?: () => void;
   private held: ConversationItem[] | null = null;
+  private waitingHeld: ConversationItem[] | null = null;
   private loadSeq = 0;
+  private waitingSeq = 0;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -81,6 +94,7 @@ export class HeedConsoleConversations extends ConsoleElement {
         ${FILTERS.map((f) => html`<button type="button" aria-pressed=${this.filter === f.value ? 'true' : 'false'} @click=${() => this.pickFilter(f.value)}>${f.label}</button>`)}
       </div>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      ${this.queue()}
       <ul class="list" aria-label="Conversations" aria-busy=${this.loading ? 'true' : 'false'} @heed-select=${this.open}>
         ${this.items.map((c) => this.row(c))}
       </ul>
@@ -88,15 +102,28 @@ export class HeedConsoleConversations extends ConsoleElement {
       ${this.nextCursor ? html`<button type="button" class="more" ?disabled=${this.loading} @click=${this.loadMore}>Load more</button>` : nothing}`;
   }
 
+  /** The queue at the top; the Waiting filter lists the same conversations, so it hides there. */
+  private queue() {
+    if (this.waiting.length === 0 || this.filter === 'waiting') return nothing;
+    return html`<section class="queue" aria-labelledby="waiting-h">
+      <h2 id="waiting-h">Waiting for a person (${this.waiting.length})</h2>
+      <ul class="list" aria-labelledby="waiting-h" @heed-select=${this.open}>
+        ${this.waiting.map((c) => this.row(c))}
+      </ul>
+    </section>`;
+  }
+
   private row(c: ConversationItem) {
-    return html`<li data-id=${c.id} data-attention=${c.attention}>
+    return html`<li data-id=${c.id} data-attention=${c.attention} data-waiting=${c.waitingForPerson ? 'true' : 'false'}>
       <heed-conversation-row .conversation=${rowViewOf(c)}></heed-conversation-row>
       <p class="meta">
         ${c.failed ? html`<span class="failed">Failed</span>` : nothing}
+        ${c.waitingForPerson && c.attention !== 'waiting' ? html`<span class="waiting">Waiting for a person</span>` : nothing}
+        ${c.heldBy ? html`<span class="held">Held by ${c.heldBy.name || 'an operator'}</span>` : nothing}
         <span>${c.siteName}</span>
         <span>${visitorLabel(c.visitor)}</span>
         <span>${c.messageCount} ${c.messageCount === 1 ? 'message' : 'messages'}</span>
-        ${c.excerpt ? html`<span class="excerpt">${c.excerpt}</span>` : nothing}
+        ${c.excerpt && !c.private ? html`<span class="excerpt">${c.excerpt}</span>` : nothing}
       </p>
     </li>`;
   }
@@ -134,6 +161,21 @@ export class HeedConsoleConversations extends ConsoleElement {
   private reload() {
     this.subscribe();
     void this.load(null);
+    void this.loadWaiting();
+  }
+
+  private async loadWaiting() {
+    const seq = ++this.waitingSeq;
+    this.waitingHeld = [];
+    try {
+      const page = await this.api.conversations({ filter: 'waiting', limit: WAITING_MAX, ...(this.siteId ? { siteId: this.siteId } : {}) });
+      if (seq !== this.waitingSeq) return;
+      this.waiting = page.items;
+      for (const item of this.waitingHeld ?? []) this.waiting = applyWaitingChange(this.waiting, item, this.siteId || undefined);
+      this.waitingHeld = null;
+    } catch (err) {
+      if (seq === this.waitingSeq) this.error = this.failed(err).message;
+    }
   }
 
   private loadMore() {
@@ -175,6 +217,8 @@ export class HeedConsoleConversations extends ConsoleElement {
         if (change.type !== 'upsert') return;
         if (this.held) this.held.push(change.item);
         else this.upsert(change.item);
+        if (this.waitingHeld) this.waitingHeld.push(change.item);
+        else this.waitWith(change.item);
       },
       onState: (s) => void (this.connection = s),
       onError: (err) => {
@@ -188,6 +232,12 @@ export class HeedConsoleConversations extends ConsoleElement {
     const isNew = !this.items.some((c) => c.id === item.id);
     this.items = applyChange(this.items, item, { filter: this.filter, siteId: this.siteId || undefined, search: this.search || undefined });
     if (isNew && this.items.some((c) => c.id === item.id)) this.announce(`New conversation: ${item.title ?? 'New conversation'}.`);
+  }
+
+  private waitWith(item: ConversationItem) {
+    const before = this.waiting.some((c) => c.id === item.id);
+    this.waiting = applyWaitingChange(this.waiting, item, this.siteId || undefined);
+    if (!before && this.waiting.some((c) => c.id === item.id)) this.announce(`Waiting for a person: ${item.private ? 'a private conversation' : (item.title ?? 'New conversation')}.`);
   }
 
   private open(e: CustomEvent<{ conversationId: string }>) {

@@ -78,6 +78,25 @@ export const styles = [
       text-overflow: ellipsis;
       white-space: nowrap;
     }
+    .queue {
+      margin-bottom: 16px;
+      padding: 10px;
+      border: 1px solid #c9b8f0;
+      background: #f7f3ff;
+      border-radius: 12px;
+    }
+    .queue h2 {
+      font-size: 1rem;
+      margin: 2px 4px 10px;
+    }
+    .waiting {
+      color: #5b2bb5;
+      font-weight: 700;
+    }
+    .held {
+      color: var(--c-ok);
+      font-weight: 700;
+    }
     .failed {
       color: var(--c-danger);
       font-weight: 700;

@@ -7,13 +7,16 @@ import type { ConversationItem } from '../state/contract.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 12, 0, s)).toISOString();
 
-async function list(first: ConversationItem[], nextCursor: string | null = null, more: ConversationItem[] = []) {
-  const fake = fakeConsoleApi({ conversations: async (input) => (input.cursor ? { items: more, nextCursor: null } : { items: first, nextCursor }) });
+async function list(first: ConversationItem[], nextCursor: string | null = null, more: ConversationItem[] = [], waiting: ConversationItem[] = []) {
+  const fake = fakeConsoleApi({
+    conversations: async (input) => (input.filter === 'waiting' && input.limit ? { items: waiting, nextCursor: null } : input.cursor ? { items: more, nextCursor: null } : { items: first, nextCursor }),
+  });
   const el = await fixture<HeedConsoleConversations>(html`<heed-console-conversations .api=${fake.api} .me=${owner}></heed-console-conversations>`);
   const root = el.shadowRoot!;
-  const titles = () => [...root.querySelectorAll('li heed-conversation-row')].map((r) => r.shadowRoot!.querySelector('.title')!.textContent);
-  const states = () => [...root.querySelectorAll('li heed-conversation-row')].map((r) => r.shadowRoot!.querySelector('button')!.dataset.state);
-  await waitUntil(() => root.querySelectorAll('li').length === first.length && fake.openStreams === 1, 'first page shown');
+  const titles = () => [...root.querySelectorAll('ul[aria-label=Conversations] li heed-conversation-row')].map((r) => r.shadowRoot!.querySelector('.title')!.textContent);
+  const states = () => [...root.querySelectorAll('ul[aria-label=Conversations] li heed-conversation-row')].map((r) => r.shadowRoot!.querySelector('button')!.dataset.state);
+  await waitUntil(() => root.querySelectorAll('ul[aria-label=Conversations] li').length === first.length && fake.openStreams === 1, 'first page shown');
+  await waitUntil(() => root.querySelectorAll('.queue li').length === waiting.length, 'waiting queue shown');
   return { el, root, fake, titles, states };
 }
 
@@ -48,7 +51,8 @@ describe('heed-console-conversations', () => {
     root.querySelector<HTMLInputElement>('input[type=search]')!.value = 'invoice';
     root.querySelector<HTMLFormElement>('form[role=search]')!.requestSubmit();
     await el.updateComplete;
-    expect(fake.callsOf('conversations').map(([input]) => input)).to.deep.equal([{ filter: 'all' }, { filter: 'input_needed' }, { filter: 'input_needed', search: 'invoice' }]);
+    const pages = fake.callsOf('conversations').map(([input]) => input as { filter: string });
+    expect(pages.filter((p) => p.filter !== 'waiting')).to.deep.equal([{ filter: 'all' }, { filter: 'input_needed' }, { filter: 'input_needed', search: 'invoice' }]);
     expect(root.querySelector('a[download]')!.getAttribute('href')).to.equal('/admin/export/conversations.csv?filter=input_needed&search=invoice');
   });
 
@@ -58,7 +62,7 @@ describe('heed-console-conversations', () => {
     root.querySelector<HTMLButtonElement>('button.more')!.click();
     await waitUntil(() => titles().length === 2);
     expect(titles()).to.deep.equal(['One', 'Two']);
-    expect(fake.callsOf('conversations')[1]![0]).to.deep.equal({ filter: 'all', cursor: 'cursor-2' });
+    expect(fake.callsOf('conversations').at(-1)![0]).to.deep.equal({ filter: 'all', cursor: 'cursor-2' });
     await el.updateComplete;
     expect(root.querySelector('button.more')).to.equal(null);
   });
@@ -71,8 +75,45 @@ describe('heed-console-conversations', () => {
     location.hash = '';
   });
 
+  it('queues conversations waiting for a person at the top, oldest wait first, and keeps the queue live', async () => {
+    const older = item({ title: 'Refund please', waitingForPerson: true, attention: 'waiting', updatedAt: at(5) });
+    const newer = item({ title: 'Talk to a human', waitingForPerson: true, attention: 'unviewed', updatedAt: at(8) });
+    const { el, root, fake } = await list([newer, older], null, [], [older, newer]);
+    expect(fake.callsOf('conversations').map(([input]) => input)).to.deep.include({ filter: 'waiting', limit: 50 });
+    const queue = () => root.querySelector('.queue')!;
+    expect(queue().querySelector('h2')!.textContent).to.equal('Waiting for a person (2)');
+    expect([...queue().querySelectorAll('li')].map((li) => li.querySelector('heed-conversation-row')!.shadowRoot!.querySelector('.title')!.textContent)).to.deep.equal(['Refund please', 'Talk to a human']);
+    // an unread waiting row says both: its state is "New response", the marker says it waits
+    expect(queue().querySelectorAll('li')[1]!.querySelector('.waiting')!.textContent).to.equal('Waiting for a person');
+    const third = item({ title: 'Need a person', waitingForPerson: true, attention: 'waiting', updatedAt: at(9) });
+    fake.emit(third);
+    await el.updateComplete;
+    expect(queue().querySelector('h2')!.textContent).to.equal('Waiting for a person (3)');
+    fake.emit({ ...older, waitingForPerson: false, attention: 'default', heldBy: { id: 'op-2', name: 'Ana' }, updatedAt: at(10) });
+    await el.updateComplete;
+    expect(queue().querySelector('h2')!.textContent).to.equal('Waiting for a person (2)');
+    const row = root.querySelector(`ul[aria-label=Conversations] li[data-id="${older.id}"]`)!;
+    expect(row.querySelector('.held')!.textContent).to.equal('Held by Ana');
+  });
+
+  it('offers the Waiting for a person filter, which asks the server for the waiting list', async () => {
+    const { el, root, fake } = await list([]);
+    [...root.querySelectorAll<HTMLButtonElement>('[role=group] button')].find((b) => b.textContent === 'Waiting for a person')!.click();
+    await el.updateComplete;
+    expect(fake.callsOf('conversations').map(([input]) => input)).to.deep.include({ filter: 'waiting' });
+  });
+
+  it('shows a private conversation’s metadata without its words', async () => {
+    const { root } = await list([item({ private: true, title: null, excerpt: null, messageCount: 4 })]);
+    const li = root.querySelector('ul[aria-label=Conversations] li')!;
+    expect(li.querySelector('heed-conversation-row')!.shadowRoot!.querySelector('.title')!.textContent).to.equal('Private conversation');
+    expect(li.querySelector('.meta')!.textContent).to.contain('4 messages');
+    expect(li.querySelector('.excerpt')).to.equal(null);
+  });
+
   it('is accessible', async () => {
-    const { el } = await list([item({ attention: 'input_needed' }), item({ attention: 'default' })]);
+    const waits = item({ attention: 'waiting', waitingForPerson: true });
+    const { el } = await list([item({ attention: 'input_needed' }), item({ attention: 'default', heldBy: { id: 'op-2', name: 'Ana' } }), waits], null, [], [waits]);
     await expect(el).shadowDom.to.be.accessible();
   });
 });

@@ -1,13 +1,14 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ConsoleElement } from '../shared/console-element.ts';
-import type { OperatorRow } from '../state/contract.ts';
+import type { OperatorRow, SiteSummary } from '../state/contract.ts';
 import { styles } from './operators.styles.ts';
 
 /**
  * The console's operators: who they are, their role, whether their invitation is still
- * pending. Owners invite (the link is shown once, to pass on by hand) and remove (never
- * themselves; the server also keeps the last owner).
+ * pending, and the sites they work on. Owners invite (the link is shown once, to pass on by
+ * hand), remove (never themselves; the server also keeps the last owner), and choose an
+ * agent's sites ("Change sites": none chosen means every site; owners act on every site).
  */
 export class HeedConsoleOperators extends ConsoleElement {
   static override styles = styles;
@@ -17,11 +18,19 @@ export class HeedConsoleOperators extends ConsoleElement {
   @state() private fields: Record<string, string> = {};
   @state() private inviteUrl: string | null = null;
   @state() private busy = false;
+  @state() private sites: SiteSummary[] = [];
+  /** the agent whose sites the form below the table edits */
+  @state() private choosing: OperatorRow | null = null;
+  @state() private sitesError: string | null = null;
 
   override connectedCallback() {
     super.connectedCallback();
     this.emit('heed-title', { title: null });
     void this.load();
+    void this.api
+      .sites()
+      .then((s) => (this.sites = s))
+      .catch((err) => (this.error = this.failed(err).message));
   }
 
   override render() {
@@ -31,19 +40,24 @@ export class HeedConsoleOperators extends ConsoleElement {
       ${this.operators === null
         ? html`<p class="muted">Loading…</p>`
         : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Operators table"><table>
-            <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Status</th>${this.isOwner ? html`<th><span class="sr-only">Actions</span></th>` : nothing}</tr></thead>
+            <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Status</th><th>Sites</th>${this.isOwner ? html`<th><span class="sr-only">Actions</span></th>` : nothing}</tr></thead>
             <tbody>${this.operators.map(
               (o) => html`<tr>
                 <td>${o.name ?? '—'}</td>
                 <td>${o.email}</td>
                 <td>${o.role}</td>
                 <td>${o.pending ? 'Invited' : 'Active'}</td>
+                <td class="sites">${this.sitesOf(o)}</td>
                 ${this.isOwner
-                  ? html`<td>${o.id === this.me?.id ? html`<span class="muted">You</span>` : html`<button type="button" class="danger" aria-label="Remove ${o.email}" @click=${() => this.removeOperator(o)}>Remove</button>`}</td>`
+                  ? html`<td class="row-actions">
+                      ${o.role === 'agent' ? html`<button type="button" aria-label="Change sites of ${o.email}" @click=${() => this.chooseSites(o)}>Change sites</button>` : nothing}
+                      ${o.id === this.me?.id ? html`<span class="muted">You</span>` : html`<button type="button" class="danger" aria-label="Remove ${o.email}" @click=${() => this.removeOperator(o)}>Remove</button>`}
+                    </td>`
                   : nothing}
               </tr>`,
             )}</tbody>
           </table></div>`}
+      ${this.choosing ? this.sitesForm(this.choosing) : nothing}
       ${this.isOwner
         ? html`<section aria-labelledby="invite-h">
             <h2 id="invite-h">Invite an operator</h2>
@@ -66,6 +80,65 @@ export class HeedConsoleOperators extends ConsoleElement {
               : nothing}
           </section>`
         : nothing}`;
+  }
+
+  private sitesOf(o: OperatorRow) {
+    if (o.role === 'owner') return 'Every site (owner)';
+    if (o.siteIds.length === 0) return 'Every site';
+    const names = new Map(this.sites.map((s) => [s.id, s.name]));
+    return o.siteIds.map((id) => names.get(id) ?? 'a deleted site').join(', ');
+  }
+
+  private sitesForm(o: OperatorRow) {
+    const who = o.name || o.email;
+    return html`<form class="sites-form card" @submit=${this.saveSites} aria-labelledby="sites-h">
+      <h2 id="sites-h">Sites of ${who}</h2>
+      <fieldset aria-describedby="sites-hint">
+        <legend>Sites ${who} works on</legend>
+        ${this.sites.map(
+          (s) => html`<label class="inline"><input type="checkbox" name="siteId" value=${s.id} .checked=${o.siteIds.includes(s.id)} /> ${s.name}</label>`,
+        )}
+      </fieldset>
+      <p id="sites-hint" class="hint">None chosen: every site. An agent sees and acts on the conversations of their sites only.</p>
+      ${this.sitesError ? html`<p class="error" role="alert">${this.sitesError}</p>` : nothing}
+      <div class="row-actions">
+        <button type="submit" class="primary" ?disabled=${this.busy}>Save sites</button>
+        <button type="button" @click=${this.closeSites}>Cancel</button>
+      </div>
+    </form>`;
+  }
+
+  private async chooseSites(o: OperatorRow) {
+    this.choosing = o;
+    this.sitesError = null;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('.sites-form input')?.focus();
+  }
+
+  private async closeSites() {
+    const o = this.choosing;
+    this.choosing = null;
+    await this.updateComplete;
+    if (o) this.renderRoot.querySelector<HTMLElement>(`button[aria-label="Change sites of ${CSS.escape(o.email)}"]`)?.focus();
+  }
+
+  private async saveSites(e: SubmitEvent) {
+    e.preventDefault();
+    const o = this.choosing;
+    if (!o) return;
+    const siteIds = new FormData(e.target as HTMLFormElement).getAll('siteId').map(String);
+    this.busy = true;
+    this.sitesError = null;
+    try {
+      await this.api.setOperatorSites(o.id, siteIds);
+      this.announce(`${o.name || o.email} now works on ${siteIds.length === 0 ? 'every site' : `${siteIds.length} ${siteIds.length === 1 ? 'site' : 'sites'}`}.`);
+      await this.load();
+      await this.closeSites();
+    } catch (err) {
+      this.sitesError = this.failed(err).message;
+    } finally {
+      this.busy = false;
+    }
   }
 
   private async load() {

@@ -19,6 +19,24 @@ export const styles = [
       gap: 12px;
       max-width: 420px;
     }
+    .sites {
+      max-width: 220px;
+    }
+    .sites-form {
+      margin-top: 16px;
+      max-width: 520px;
+    }
+    .sites-form fieldset {
+      border: 1px solid var(--c-border);
+      border-radius: 8px;
+      padding: 8px 12px;
+      display: grid;
+      gap: 6px;
+    }
+    .sites-form legend {
+      font-weight: 600;
+      padding: 0 4px;
+    }
     .invite {
       margin-top: 12px;
       border: 1px solid #f0c58a;

@@ -6,12 +6,17 @@ import { fakeConsoleApi, owner } from '../test-support/fake-console-api.ts';
 import type { OperatorRow } from '../state/contract.ts';
 
 const team: OperatorRow[] = [
-  { id: owner.id, email: owner.email, name: owner.name, role: 'owner', pending: false, createdAt: '2026-01-01T00:00:00Z' },
-  { id: 'op-9', email: 'agent@example.test', name: null, role: 'agent', pending: true, createdAt: '2026-01-02T00:00:00Z' },
+  { id: owner.id, email: owner.email, name: owner.name, role: 'owner', pending: false, createdAt: '2026-01-01T00:00:00Z', siteIds: [] },
+  { id: 'op-9', email: 'agent@example.test', name: null, role: 'agent', pending: true, createdAt: '2026-01-02T00:00:00Z', siteIds: [] },
 ];
 
-async function operators(me = owner) {
-  const fake = fakeConsoleApi({ operators: async () => team });
+const sites = [
+  { id: 'site-1', key: 'shop', name: 'Shop', conversations: 2, createdAt: '2026-01-01T00:00:00Z' },
+  { id: 'site-2', key: 'blog', name: 'Blog', conversations: 0, createdAt: '2026-01-01T00:00:00Z' },
+];
+
+async function operators(me = owner, rows = team) {
+  const fake = fakeConsoleApi({ operators: async () => rows, sites: async () => sites });
   const el = await fixture<HeedConsoleOperators>(html`<heed-console-operators .api=${fake.api} .me=${me}></heed-console-operators>`);
   const root = el.shadowRoot!;
   await waitUntil(() => root.querySelector('tbody tr'), 'team shown');
@@ -35,6 +40,36 @@ describe('heed-console-operators', () => {
     await waitUntil(() => root.querySelector('[aria-label="Invitation link"] pre'));
     expect(fake.callsOf('invite')[0]).to.deep.equal([{ email: 'new@example.test', name: 'Nia', role: 'agent' }]);
     expect(root.querySelector('[aria-label="Invitation link"] pre')!.textContent).to.equal('http://api.test/admin/#/invite/t0k3n');
+  });
+
+  it('shows each operator’s sites: owners and agents with none chosen work on every site', async () => {
+    const { root } = await operators(owner, [team[0]!, { ...team[1]!, siteIds: ['site-2'] }, { ...team[1]!, id: 'op-8', email: 'all@example.test', siteIds: [] }]);
+    await waitUntil(() => root.querySelector('tbody tr:nth-child(2) .sites')!.textContent === 'Blog');
+    expect([...root.querySelectorAll('tbody .sites')].map((td) => td.textContent)).to.deep.equal(['Every site (owner)', 'Blog', 'Every site']);
+  });
+
+  it('lets an owner choose an agent’s sites, none meaning every site', async () => {
+    const { el, root, fake } = await operators();
+    expect(root.querySelector(`button[aria-label="Change sites of ${owner.email}"]`)).to.equal(null);
+    root.querySelector<HTMLButtonElement>('button[aria-label="Change sites of agent@example.test"]')!.click();
+    await el.updateComplete;
+    const form = root.querySelector<HTMLFormElement>('.sites-form')!;
+    expect(form.querySelector('legend')!.textContent).to.equal('Sites agent@example.test works on');
+    const boxes = [...form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
+    expect(boxes.map((b) => b.labels![0]!.textContent!.trim())).to.deep.equal(['Shop', 'Blog']);
+    expect(root.activeElement).to.equal(boxes[0]);
+    boxes[1]!.click();
+    [...form.querySelectorAll('button')].find((b) => b.textContent === 'Save sites')!.click();
+    await waitUntil(() => fake.callsOf('setOperatorSites').length === 1);
+    expect(fake.callsOf('setOperatorSites')[0]).to.deep.equal(['op-9', ['site-2']]);
+    await waitUntil(() => !root.querySelector('.sites-form'));
+  });
+
+  it('is accessible with the sites form open', async () => {
+    const { el, root } = await operators();
+    root.querySelector<HTMLButtonElement>('button[aria-label="Change sites of agent@example.test"]')!.click();
+    await el.updateComplete;
+    await expect(el).shadowDom.to.be.accessible();
   });
 
   it('shows an agent the team without invite or remove', async () => {

@@ -1,5 +1,8 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import '../api-keys/api-keys.ts';
+import '../intent-rules/intent-rules.ts';
+import '../proactive-stats/proactive-stats.ts';
 import '../site-delete/site-delete.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { SiteDeletion, SiteSettings } from '../state/contract.ts';
@@ -7,13 +10,19 @@ import { hrefOf } from '../state/route.ts';
 import { changedFields, siteInput } from '../state/site-form.ts';
 import { styles } from './site-editor.styles.ts';
 
+const wholeIn = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
+
 /**
  * A site's settings (`siteId` null: a new site): name, key (new sites only; generated when
  * blank), allowed origins, identity (required or not; secret generate / rotate, shown once),
  * the assistant's name, greeting, accent colour and launcher position, the system prompt,
- * model and reply token cap. The embed snippet with "Copy snippet". Owners edit; agents
- * read. Field errors from the server show beside their fields. Changes apply to the next run
- * and the next widget load.
+ * model and reply token cap; whether the assistant may hand a conversation to a person, the
+ * check-in delay and the daily budget of unsolicited messages. The embed snippet with "Copy
+ * snippet". Owners edit; agents read. Field errors from the server show beside their fields.
+ * Changes apply to the next run and the next widget load.
+ *
+ * An existing site's page also holds its intent rules (`heed-intent-rules`), its server API
+ * keys (`heed-api-keys`) and the last week of unsolicited messages (`heed-proactive-stats`).
  */
 export class HeedSiteEditor extends ConsoleElement {
   static override styles = styles;
@@ -64,10 +73,22 @@ export class HeedSiteEditor extends ConsoleElement {
           ${this.text('model', 'Model', s?.model, { hint: 'Blank for the server’s default model.' })}
           ${this.text('replyMaxTokens', 'Reply token cap', s?.replyMaxTokens?.toString(), { type: 'number', hint: 'Most tokens one reply may use; blank for the default.' })}
         </fieldset>
+        <fieldset ?disabled=${readOnly || this.busy}>
+          <legend>People and unsolicited messages</legend>
+          <label class="inline"><input type="checkbox" name="handoffEnabled" ?checked=${s?.handoffEnabled ?? false} aria-describedby="handoffEnabled-note" /> Let the assistant hand conversations to a person</label>
+          <span id="handoffEnabled-note" class="hint">The conversation then waits for a person in the console, and the visitor is told someone will reply.</span>
+          ${this.number('checkInAfterMinutes', 'Check in after minutes of silence', s?.checkInAfterMinutes, 'Only after a reply that ended with an open question or todo. Blank: never check in.', 1, 10080)}
+          ${this.number('unsolicitedPerDay', 'Unsolicited messages per visitor per day', s?.unsolicitedPerDay ?? 2, 'Intents, check-ins and your server’s messages together. 0 turns them off; blank for 2.', 0, 20)}
+        </fieldset>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         ${readOnly ? nothing : html`<button type="submit" class="primary" ?disabled=${this.busy}>${s ? 'Save changes' : 'Create site'}</button>`}
       </form>
       ${s && !readOnly ? this.identity(s) : nothing}
+      ${s
+        ? html`<heed-intent-rules .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-intent-rules>
+            <heed-api-keys .api=${this.api} .me=${this.me} .siteId=${s.id} .siteKey=${s.key}></heed-api-keys>
+            <heed-proactive-stats .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-proactive-stats>`
+        : nothing}
       ${s && !readOnly
         ? html`<section class="danger-zone" aria-labelledby="danger-h"><h2 id="danger-h">Delete</h2>
             <heed-site-delete .api=${this.api} .me=${this.me} .siteId=${s.id} .siteKey=${s.key} .siteName=${s.name} @heed-site-deleted=${this.deleted}></heed-site-delete></section>`
@@ -108,6 +129,17 @@ export class HeedSiteEditor extends ConsoleElement {
     </label>`;
   }
 
+  /** A number field whose accessible name is its label alone (the hint is its description). */
+  private number(name: string, label: string, value: number | null | undefined, hint: string, min: number, max: number) {
+    const err = this.fields[name];
+    return html`<div class="field">
+      <label for=${name}>${label}</label>
+      <input id=${name} name=${name} type="number" inputmode="numeric" min=${min} max=${max} step="1" .value=${value?.toString() ?? ''}
+        aria-invalid=${err ? 'true' : 'false'} aria-describedby="${name}-note" />
+      <span id="${name}-note" class=${err ? 'field-error' : 'hint'}>${err ?? hint}</span>
+    </div>`;
+  }
+
   private area(name: string, label: string, value: string | null | undefined, hint: string, rows: number) {
     const err = this.fields[name];
     return html`<label>${label}
@@ -137,6 +169,8 @@ export class HeedSiteEditor extends ConsoleElement {
     const fields: Record<string, string> = {};
     if (!input.name) fields.name = 'Give the site a name.';
     if (input.replyMaxTokens !== null && !(Number.isInteger(input.replyMaxTokens) && input.replyMaxTokens > 0)) fields.replyMaxTokens = 'A whole number above 0.';
+    if (input.checkInAfterMinutes !== null && !wholeIn(input.checkInAfterMinutes, 1, 10080)) fields.checkInAfterMinutes = 'A whole number of minutes from 1 to 10080, or blank.';
+    if (!wholeIn(input.unsolicitedPerDay, 0, 20)) fields.unsolicitedPerDay = 'A whole number from 0 to 20.';
     this.fields = fields;
     if (Object.keys(fields).length > 0) {
       this.error = 'Some fields need a change.';

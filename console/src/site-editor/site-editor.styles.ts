@@ -31,6 +31,10 @@ export const styles = [
     section {
       margin: 20px 0;
     }
+    .field {
+      display: grid;
+      gap: 4px;
+    }
     .ok {
       color: var(--c-ok);
       margin-inline-start: 8px;

@@ -51,6 +51,35 @@ describe('heed-site-editor', () => {
     expect(root.querySelector('.secret pre')!.textContent).to.equal('sec_once');
   });
 
+  it('edits the handoff, the check-in delay and the daily budget of unsolicited messages', async () => {
+    const { root, button, fake } = await editor('site-1');
+    await waitUntil(() => root.querySelector('#snippet'));
+    const byLabel = <T extends HTMLElement>(text: string) => [...root.querySelectorAll('label')].find((l) => l.textContent!.trim() === text)!.control as T;
+    const handoff = byLabel<HTMLInputElement>('Let the assistant hand conversations to a person');
+    const checkIn = byLabel<HTMLInputElement>('Check in after minutes of silence');
+    const perDay = byLabel<HTMLInputElement>('Unsolicited messages per visitor per day');
+    expect([handoff.checked, checkIn.value, perDay.value]).to.deep.equal([false, '', '2']);
+    handoff.click();
+    checkIn.value = '0';
+    perDay.value = '3';
+    button('Save changes').click();
+    await waitUntil(() => root.querySelector('#checkInAfterMinutes-note.field-error'));
+    expect(fake.callsOf('updateSite')).to.have.length(0);
+    checkIn.value = '30';
+    button('Save changes').click();
+    await waitUntil(() => fake.callsOf('updateSite').length === 1);
+    expect(fake.callsOf('updateSite')[0]).to.deep.equal(['site-1', { handoffEnabled: true, checkInAfterMinutes: 30, unsolicitedPerDay: 3 }]);
+  });
+
+  it('holds the site’s intents, API keys and unsolicited message counts', async () => {
+    const { root, fake } = await editor('site-1');
+    await waitUntil(() => root.querySelector('heed-intent-rules'));
+    expect(root.querySelector('heed-api-keys')).to.exist;
+    expect(root.querySelector('heed-proactive-stats')).to.exist;
+    await waitUntil(() => fake.callsOf('intentRules').length === 1 && fake.callsOf('apiKeys').length === 1 && fake.callsOf('proactiveStats').length === 1);
+    expect(fake.callsOf('intentRules')[0]).to.deep.equal(['site-1']);
+  });
+
   it('is read-only for an agent', async () => {
     const { root } = await editor('site-1', fakeConsoleApi(), { ...owner, role: 'agent' });
     await waitUntil(() => root.querySelector('#snippet'));
@@ -58,7 +87,9 @@ describe('heed-site-editor', () => {
     expect(root.querySelector('heed-site-delete')).to.equal(null);
   });
 
-  it('is accessible', async () => {
+  it('is accessible', async function () {
+    // axe walks the intents, keys and counts too: seconds on a busy machine
+    this.timeout(20_000);
     const { el, root } = await editor('site-1');
     await waitUntil(() => root.querySelector('#snippet'));
     await expect(el).shadowDom.to.be.accessible();

@@ -1,18 +1,25 @@
 import { callProcedure, openStream } from '../../../widget/src/state/trpc-wire.ts';
 import { type ChangeHandlers, sharedChanges } from './shared-changes.ts';
 import type {
+  ApiKeyRow,
   ConversationChange,
+  CreatedApiKey,
+  IntentRuleInput,
+  IntentRuleView,
   ConversationFilter,
   ConversationPage,
   Me,
   OperatorRow,
   OverviewRange,
   OverviewSeries,
+  ProactiveStats,
   SiteDeletion,
   SiteFields,
   SiteSettings,
   SiteSummary,
   Transcript,
+  TranscriptHead,
+  TranscriptMessage,
 } from './contract.ts';
 
 export type { ChangeHandlers };
@@ -54,6 +61,8 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     operators: () => query<OperatorRow[]>('operators.list'),
     invite: (input: { email: string; name: string; role: 'owner' | 'agent' }) => mutate<{ operator: OperatorRow; inviteUrl: string }>('operators.invite', input),
     removeOperator: (operatorId: string) => mutate<{ removed: true }>('operators.remove', { operatorId }),
+    /** an agent's sites; none: every site */
+    setOperatorSites: (operatorId: string, siteIds: string[]) => mutate<OperatorRow>('operators.setSites', { operatorId, siteIds }),
 
     sites: () => query<SiteSummary[]>('sites.list'),
     site: (siteId: string) => query<SiteSettings>('sites.get', { siteId }),
@@ -69,6 +78,19 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     retry: (conversationId: string) => mutate<unknown>('conversations.retry', { conversationId }),
     rename: (conversationId: string, title: string, pin: boolean) => mutate<unknown>('conversations.rename', { conversationId, title, pin }),
     retitle: (conversationId: string) => mutate<unknown>('conversations.retitle', { conversationId }),
+    /** this operator holds the conversation from now: no run is claimed until they hand it back */
+    takeOver: (conversationId: string) => mutate<TranscriptHead>('conversations.takeOver', { conversationId }),
+    /** `clientMessageId` makes a resend after a lost answer the same message */
+    reply: (input: { conversationId: string; text: string; clientMessageId: string }) => mutate<TranscriptMessage>('conversations.reply', input),
+    handBack: (conversationId: string) => mutate<TranscriptHead>('conversations.handBack', { conversationId }),
+
+    intentRules: (siteId: string) => query<IntentRuleView[]>('proactive.intentRules.list', { siteId }),
+    saveIntentRule: (input: IntentRuleInput) => mutate<IntentRuleView>('proactive.intentRules.save', input),
+    removeIntentRule: (siteId: string, id: string) => mutate<{ ok: true }>('proactive.intentRules.remove', { siteId, id }),
+    apiKeys: (siteId: string) => query<ApiKeyRow[]>('proactive.apiKeys.list', { siteId }),
+    createApiKey: (siteId: string, name: string) => mutate<CreatedApiKey>('proactive.apiKeys.create', { siteId, name }),
+    revokeApiKey: (siteId: string, id: string) => mutate<{ ok: true }>('proactive.apiKeys.revoke', { siteId, id }),
+    proactiveStats: (siteId: string, days = 7) => query<ProactiveStats>('proactive.stats', { siteId, days }),
 
     overview: (range: OverviewRange, siteId?: string) => query<OverviewSeries>('overview.series', siteId ? { range, siteId } : { range }),
 

@@ -6,15 +6,21 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../api/src/trpc/app-router.ts';
 import type {
+  ApiKeyRow,
   ConversationChange,
+  CreatedApiKey,
+  IntentRuleView,
   ConversationPage,
   Me,
   OperatorRow,
   OverviewSeries,
+  ProactiveStats,
   SiteDeletion,
   SiteSettings,
   SiteSummary,
   Transcript,
+  TranscriptHead,
+  TranscriptMessage,
 } from './contract.ts';
 
 type Out = inferRouterOutputs<AppRouter>['console'];
@@ -28,6 +34,7 @@ export type ContractChecks = [
   Fits<Out['auth']['acceptInvite'], { operator: Me }>,
   Fits<Out['operators']['list'][number], OperatorRow>,
   Fits<Out['operators']['invite'], { operator: OperatorRow; inviteUrl: string }>,
+  Fits<Out['operators']['setSites'], OperatorRow>,
   Fits<Out['sites']['list'][number], SiteSummary>,
   Fits<Out['sites']['get'], SiteSettings>,
   Fits<Out['sites']['create'], SiteSettings>,
@@ -39,4 +46,12 @@ export type ContractChecks = [
   Fits<Yielded<Out['conversations']['changes']>, ConversationChange>,
   Fits<Out['conversations']['transcript'], Transcript>,
   Fits<Out['overview']['series'], OverviewSeries>,
+  Fits<Out['conversations']['takeOver'], TranscriptHead>,
+  Fits<Out['conversations']['reply'], TranscriptMessage>,
+  Fits<Out['conversations']['handBack'], TranscriptHead>,
+  Fits<Out['proactive']['intentRules']['list'][number], IntentRuleView>,
+  Fits<Out['proactive']['intentRules']['save'], IntentRuleView>,
+  Fits<Out['proactive']['apiKeys']['list'][number], ApiKeyRow>,
+  Fits<Out['proactive']['apiKeys']['create'], CreatedApiKey>,
+  Fits<Out['proactive']['stats'], ProactiveStats>,
 ];

@@ -36,6 +36,12 @@ export interface SiteFields {
   systemPrompt: string | null;
   model: string | null;
   replyMaxTokens: number | null;
+  /** the assistant may hand a conversation to a person (its `handoff_to_human` tool) */
+  handoffEnabled: boolean;
+  /** check in after this many minutes of silence; null: never */
+  checkInAfterMinutes: number | null;
+  /** unsolicited messages (intents, check-ins, server) per visitor per day */
+  unsolicitedPerDay: number;
 }
 
 export interface SiteSettings extends SiteFields {
@@ -63,20 +69,37 @@ export interface OperatorRow {
   /** invited, the invitation not accepted yet */
   pending: boolean;
   createdAt: string | Date;
+  /** an agent's sites; empty: every site (owners act on every site) */
+  siteIds: string[];
 }
 
-export type ConversationFilter = 'all' | 'live' | 'input_needed' | 'failed' | 'unread';
+export type ConversationFilter = 'all' | 'live' | 'input_needed' | 'failed' | 'unread' | 'waiting';
+
+/** The operator who took a conversation over. */
+export interface Holder {
+  id: string;
+  name: string | null;
+}
 
 /** One row of the console's conversation list; `attention` is for THIS operator. */
 export interface ConversationItem {
   id: string;
   siteId: string;
   siteName: string;
+  /** null for a private conversation, as the excerpt */
   title: string | null;
   titleSource: string | null;
   attention: Attention;
   failed: boolean;
   excerpt: string | null;
+  /** the assistant asked for a person and nobody has taken it over yet */
+  waitingForPerson: boolean;
+  /** the operator who took it over; null while the assistant answers */
+  heldBy: Holder | null;
+  /** the visitor marked it private: the console shows its metadata, never its words */
+  private: boolean;
+  /** since when it waits for a person */
+  waitingSince?: string | Date | null;
   lastAssistantAt: string | Date | null;
   updatedAt: string | Date;
   createdAt: string | Date;
@@ -96,9 +119,16 @@ export interface ConversationChange {
 
 export interface TranscriptMessage {
   id: string;
+  /** user, assistant, operator, or notice (a line about the conversation: "Ana joined") */
   role: string;
+  /** '' when `redacted` (a private conversation) and for notices */
   content: string;
+  /** why it appeared (`Provenance` in api/src/shared/provenance.ts); null for plain turns */
   provenance: string | null;
+  /** the label's words: the operator's name, the intent's label, the site's name */
+  provenanceLabel?: string | null;
+  /** the conversation is private: the words are withheld, the metadata stays */
+  redacted?: boolean;
   state: string | null;
   error: string | null;
   createdAt: string | Date;
@@ -122,6 +152,12 @@ export interface TranscriptRun {
 
 export interface Transcript {
   conversation: ConversationItem & { visitorTimeZone: string | null };
+  /** the same as `conversation.heldBy` */
+  heldBy: Holder | null;
+  /** since when it waits for a person; null when it does not */
+  waitingSince: string | Date | null;
+  /** the same as `conversation.private` */
+  private: boolean;
   messages: TranscriptMessage[];
   runs: TranscriptRun[];
   inputRequests: { id: string; question: string; choices: string[]; status: string; createdAt: string | Date }[];
@@ -160,4 +196,59 @@ export interface OverviewPoint {
 export interface OverviewSeries {
   bucket: 'hour' | 'day';
   points: OverviewPoint[];
+}
+
+/** What takeOver and handBack answer: the transcript's head, the conversation as the list shows it. */
+export type TranscriptHead = ConversationItem & { visitorTimeZone: string | null };
+
+/** A site's intent rule: what happens when the host page fires `Heed('intent', name)`. */
+export interface IntentRuleView {
+  id: string;
+  /** what the host page passes, e.g. viewed_pricing */
+  name: string;
+  /** completes "Because you …", e.g. "viewed Pricing" */
+  label: string;
+  /** exactly one of instruction (for the assistant) and fixedMessage (said as is) */
+  instruction: string | null;
+  fixedMessage: string | null;
+  enabled: boolean;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+}
+
+export interface IntentRuleInput {
+  siteId: string;
+  /** absent: a new rule */
+  id?: string;
+  name: string;
+  label: string;
+  instruction: string | null;
+  fixedMessage: string | null;
+  enabled: boolean;
+}
+
+/** A site API key as listed (the key itself is never sent again). */
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  /** the key's first characters, to tell keys apart */
+  prefix: string;
+  createdAt: string | Date;
+  lastUsedAt: string | Date | null;
+  revokedAt: string | Date | null;
+}
+
+/** A new key: `key` is shown this once. */
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string | Date;
+  key: string;
+}
+
+/** Unsolicited messages of a site over the last days: delivered by kind, refused by reason. */
+export interface ProactiveStats {
+  delivered: { kind: string; count: number }[];
+  refused: { reason: string; count: number }[];
 }

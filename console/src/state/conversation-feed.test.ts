@@ -1,7 +1,7 @@
 /// <reference types="mocha" />
 import { expect } from '@open-wc/testing';
 import { item } from '../test-support/fake-console-api.ts';
-import { applyChange, matchesFilter } from './conversation-feed.ts';
+import { applyChange, applyWaitingChange, matchesFilter } from './conversation-feed.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
 
@@ -43,5 +43,27 @@ describe('the live conversation feed', () => {
     expect(matchesFilter(item({ attention: 'input_needed' }), 'input_needed')).to.be.true;
     expect(matchesFilter(item({ failed: true }), 'failed')).to.be.true;
     expect(matchesFilter(item({ attention: 'default' }), 'live')).to.be.false;
+  });
+
+  it('keeps the waiting queue in the server’s order: a new wait joins the end, a taken-over one leaves', () => {
+    const a = item({ waitingForPerson: true });
+    const b = item({ waitingForPerson: true });
+    let queue = [a, b];
+    queue = applyWaitingChange(queue, { ...a, updatedAt: at(30) });
+    expect(queue.map((c) => c.id)).to.deep.equal([a.id, b.id]);
+    const c = item({ waitingForPerson: true });
+    queue = applyWaitingChange(queue, c);
+    expect(queue.map((x) => x.id)).to.deep.equal([a.id, b.id, c.id]);
+    queue = applyWaitingChange(queue, { ...b, waitingForPerson: false, heldBy: { id: 'op-1', name: 'Ana' }, updatedAt: at(30) });
+    expect(queue.map((x) => x.id)).to.deep.equal([a.id, c.id]);
+    expect(applyWaitingChange(queue, item({ waitingForPerson: true, siteId: 'other' }), 'site-1')).to.have.length(2);
+  });
+
+  it('keeps the Waiting for a person filter in wait order too', () => {
+    const a = item({ waitingForPerson: true, updatedAt: at(1) });
+    const b = item({ waitingForPerson: true, updatedAt: at(2) });
+    expect(applyChange([a, b], { ...a, updatedAt: at(9) }, { filter: 'waiting' }).map((c) => c.id)).to.deep.equal([a.id, b.id]);
+    expect(applyChange([a, b], { ...a, waitingForPerson: false, updatedAt: at(9) }, { filter: 'waiting' }).map((c) => c.id)).to.deep.equal([b.id]);
+    expect(matchesFilter(a, 'waiting')).to.be.true;
   });
 });

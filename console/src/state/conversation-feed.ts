@@ -20,6 +20,8 @@ export function matchesFilter(item: ConversationItem, filter: ConversationFilter
       return item.failed;
     case 'unread':
       return item.attention === 'unviewed';
+    case 'waiting':
+      return item.waitingForPerson;
   }
 }
 
@@ -33,7 +35,8 @@ export interface FeedScope {
 /**
  * The list after one live change: the changed row replaced (or added, when new and in
  * scope), dropped when it no longer matches the filter, and the list kept in activity
- * order, so a conversation with new activity moves to the top. An older change than the row
+ * order, so a conversation with new activity moves to the top (the waiting filter keeps
+ * its wait order instead: `applyWaitingChange`). An older change than the row
  * shown (events can cross a page load) is ignored.
  *
  * @example items = applyChange(items, change.item, { filter: 'all' });
@@ -42,8 +45,27 @@ export function applyChange(items: readonly ConversationItem[], item: Conversati
   const i = items.findIndex((c) => c.id === item.id);
   const shown = i >= 0 ? items[i]! : null;
   if (shown && ms(shown.updatedAt) > ms(item.updatedAt)) return [...items];
+  // the waiting list is in wait order, not activity order
+  if (scope.filter === 'waiting' && (shown || !scope.search)) return applyWaitingChange(items, item, scope.siteId);
   const rest = items.filter((c) => c.id !== item.id);
   const inScope = (!scope.siteId || item.siteId === scope.siteId) && matchesFilter(item, scope.filter);
   if (!inScope || (!shown && scope.search)) return rest;
   return [...rest, item].sort(byActivity);
+}
+
+/**
+ * The "waiting for a person" queue after one live change: oldest wait first is the server's
+ * order, and rows carry no wait time, so a row still waiting keeps its place, a newly waiting
+ * one joins at the end (the newest wait), and one taken over or handed back leaves.
+ *
+ * @example waiting = applyWaitingChange(waiting, change.item, siteId);
+ */
+export function applyWaitingChange(items: readonly ConversationItem[], item: ConversationItem, siteId?: string): ConversationItem[] {
+  const i = items.findIndex((c) => c.id === item.id);
+  const shown = i >= 0 ? items[i]! : null;
+  if (shown && ms(shown.updatedAt) > ms(item.updatedAt)) return [...items];
+  const waits = item.waitingForPerson && (!siteId || item.siteId === siteId);
+  if (!waits) return items.filter((c) => c.id !== item.id);
+  if (shown) return items.map((c) => (c.id === item.id ? item : c));
+  return [...items, item];
 }

@@ -3,7 +3,8 @@ import { expect } from '@open-wc/testing';
 import { ServerError, NetworkError } from '../../../widget/src/state/trpc-wire.ts';
 import { errorText } from './error-text.ts';
 import { chartsOf, totalsOf } from './overview-charts.ts';
-import { provenanceLabel } from './provenance.ts';
+import { noticeText, provenanceLabel } from './provenance.ts';
+import { reasonText } from './proactive-words.ts';
 import { changedFields, siteInput } from './site-form.ts';
 import { bothTimes, duration, exactTime, usd } from './times.ts';
 import { visitorLabel } from './visitor-label.ts';
@@ -43,11 +44,25 @@ describe('console helpers', () => {
     expect([usd(0.00012), usd('0.5'), usd(3.456), usd(null)]).to.deep.equal(['$0.00012', '$0.5', '$3.46', '—']);
   });
 
-  it('name who wrote a message', () => {
-    expect(provenanceLabel('user', null)).to.equal('Visitor');
-    expect(provenanceLabel('assistant', null)).to.equal('AI');
-    expect(provenanceLabel('assistant', 'proactive')).to.equal('AI · proactive');
-    expect(provenanceLabel('operator', 'operator')).to.equal('Operator');
+  it('name who wrote a message, or why it appeared', () => {
+    const m = (role: string, provenance: string | null, label: string | null = null) => ({ role, provenance, provenanceLabel: label });
+    expect(provenanceLabel(m('user', null))).to.equal('Visitor');
+    expect(provenanceLabel(m('assistant', null))).to.equal('AI');
+    expect(provenanceLabel(m('operator', 'operator', 'Ana'))).to.equal('Operator — Ana');
+    expect(provenanceLabel(m('assistant', 'intent', 'viewed Pricing'))).to.equal('Because you viewed Pricing');
+    expect(provenanceLabel(m('assistant', 'check_in'))).to.equal('Check-in');
+    expect(provenanceLabel(m('assistant', 'server', 'Shop'))).to.equal('From Shop');
+    expect(provenanceLabel(m('assistant', 'server'), 'Outdoors')).to.equal('From Outdoors');
+    expect([noticeText(m('notice', 'operator_joined', 'Ana')), noticeText(m('notice', 'operator_left', 'Ana')), noticeText(m('notice', 'handoff_requested'))]).to.deep.equal([
+      'Ana joined',
+      'Ana left',
+      'Waiting for a person',
+    ]);
+  });
+
+  it('say why an unsolicited message was refused', () => {
+    expect(reasonText('daily_budget')).to.equal('Daily budget used up');
+    expect(reasonText('something_new')).to.equal('something new');
   });
 
   it('name visitors by name, verified id, or an anonymous tag', () => {

@@ -18,9 +18,10 @@ export function rowViewOf(item: ConversationItem): ConversationView {
   const state = item.attention;
   return {
     id: item.id,
-    title: item.title,
+    // a private conversation has no title to show (the server withholds its words)
+    title: item.private ? 'Private conversation' : item.title,
     titleSource: item.titleSource as ConversationView['titleSource'],
-    excerpt: item.excerpt,
+    excerpt: item.private ? null : item.excerpt,
     createdAt: iso(item.createdAt)!,
     updatedAt,
     live: state === 'live',
@@ -35,5 +36,8 @@ export function rowViewOf(item: ConversationItem): ConversationView {
     lastReadAt: state === 'unviewed' || state === 'input_needed' ? null : iso(item.lastAssistantAt),
     unread: state === 'unviewed',
     attention: state,
+    waitingForPerson: state === 'waiting',
+    heldBy: item.heldBy?.name ?? null,
+    private: item.private,
   };
 }

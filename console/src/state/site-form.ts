@@ -3,7 +3,7 @@ import type { LauncherPosition, SiteFields, SiteSettings } from './contract.ts';
 /**
  * The site settings form's values to the procedure's input: blank optional texts become
  * null (the site's defaults apply), allowed origins are one per line, the reply token cap
- * a whole number or null. The server checks every field again (zod); this only shapes.
+ * a whole number or null, the check-in delay in minutes or null (off). The server checks every field again (zod); this only shapes.
  *
  * @example siteInput(new FormData(form)) // { name: 'Shop', allowedOrigins: ['https://shop.example'], … }
  */
@@ -11,6 +11,8 @@ export function siteInput(form: FormData): SiteFields & { key?: string } {
   const text = (name: string) => String(form.get(name) ?? '').trim();
   const orNull = (name: string) => text(name) || null;
   const cap = text('replyMaxTokens');
+  const checkIn = text('checkInAfterMinutes');
+  const perDay = text('unsolicitedPerDay');
   const key = text('key');
   return {
     ...(key ? { key } : {}),
@@ -27,6 +29,11 @@ export function siteInput(form: FormData): SiteFields & { key?: string } {
     systemPrompt: orNull('systemPrompt'),
     model: orNull('model'),
     replyMaxTokens: cap === '' ? null : Number(cap),
+    handoffEnabled: form.get('handoffEnabled') === 'on',
+    // blank: no check-ins
+    checkInAfterMinutes: checkIn === '' ? null : Number(checkIn),
+    // blank: the default budget
+    unsolicitedPerDay: perDay === '' ? 2 : Number(perDay),
   };
 }
 

@@ -16,6 +16,9 @@ export function item(over: Partial<ConversationItem> = {}): ConversationItem {
     attention: 'default',
     failed: false,
     excerpt: null,
+    waitingForPerson: false,
+    heldBy: null,
+    private: false,
     lastAssistantAt: null,
     updatedAt: new Date(Date.UTC(2026, 0, 1, 10, 0, i)).toISOString(),
     createdAt: '2026-01-01T09:00:00.000Z',
@@ -56,6 +59,9 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     systemPrompt: null,
     model: null,
     replyMaxTokens: null,
+    handoffEnabled: false,
+    checkInAfterMinutes: null,
+    unsolicitedPerDay: 2,
     snippet: '<script src="http://api.test/widget.js" data-site="shop" async></script>',
     createdAt: '2026-01-01T00:00:00.000Z',
   };
@@ -65,8 +71,9 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     signOut: async () => ({}),
     acceptInvite: async () => ({ operator: owner }),
     operators: async () => [],
-    invite: async (input) => ({ operator: { id: 'op-2', ...input, pending: true, createdAt: '2026-01-01T00:00:00Z' }, inviteUrl: 'http://api.test/admin/#/invite/t0k3n' }),
+    invite: async (input) => ({ operator: { id: 'op-2', ...input, pending: true, createdAt: '2026-01-01T00:00:00Z', siteIds: [] }, inviteUrl: 'http://api.test/admin/#/invite/t0k3n' }),
     removeOperator: async () => ({ removed: true }),
+    setOperatorSites: async (operatorId, siteIds) => ({ id: operatorId, email: 'agent@example.test', name: null, role: 'agent', pending: false, createdAt: '2026-01-01T00:00:00Z', siteIds }),
     sites: async () => [{ id: site.id, key: site.key, name: site.name, conversations: 2, createdAt: site.createdAt }],
     site: async () => site,
     createSite: async (input) => ({ ...site, ...input, id: 'site-new' }) as SiteSettings,
@@ -82,6 +89,16 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     retry: async () => ({}),
     rename: async () => ({}),
     retitle: async () => ({}),
+    takeOver: async (conversationId) => ({ ...item({ id: conversationId, heldBy: { id: owner.id, name: owner.name } }), visitorTimeZone: null }),
+    reply: async (input) => ({ id: `m-${input.clientMessageId}`, role: 'operator', content: input.text, provenance: 'operator', provenanceLabel: owner.name, state: null, error: null, createdAt: '2026-01-01T10:01:00.000Z', runId: null }),
+    handBack: async (conversationId) => ({ ...item({ id: conversationId }), visitorTimeZone: null }),
+    intentRules: async () => [],
+    saveIntentRule: async (input) => ({ ...input, id: input.id ?? 'rule-new', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' }),
+    removeIntentRule: async () => ({ ok: true }),
+    apiKeys: async () => [],
+    createApiKey: async (_siteId, name) => ({ id: 'key-new', name, prefix: 'hk_live_ab12', createdAt: '2026-01-01T00:00:00Z', key: 'hk_live_ab12_secret_once' }),
+    revokeApiKey: async () => ({ ok: true }),
+    proactiveStats: async () => ({ delivered: [], refused: [] }),
     overview: async () => ({ bucket: 'day', points: [] }),
     closeChanges: () => streams.clear(),
     changes: (_siteId, h) => {
@@ -122,6 +139,9 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
     : { id: 'm4', role: 'assistant', content: 'All three answered.', provenance: null, state: null, error: null, createdAt: at(9), runId: 'run-1' };
   return {
     conversation: c,
+    heldBy: c.heldBy,
+    waitingSince: null,
+    private: c.private,
     messages: [...users, reply],
     runs: [
       {

@@ -1,8 +1,9 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import '../takeover/takeover.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { Transcript, TranscriptMessage, TranscriptRun } from '../state/contract.ts';
-import { provenanceLabel } from '../state/provenance.ts';
+import { noticeText, provenanceLabel } from '../state/provenance.ts';
 import { hrefOf } from '../state/route.ts';
 import { between, bothTimes, duration, exactTime, usd } from '../state/times.ts';
 import { visitorLabel } from '../state/visitor-label.ts';
@@ -16,11 +17,17 @@ const RELOAD_DEBOUNCE_MS = 150;
  * its exact time in the operator's zone and the visitor's; every run (model, attempts,
  * tokens in/out, time to first token, duration, error kind, the messages it claimed); the
  * questions asked and todos kept; the title's history and every title check with its cost.
- * Actions: "Retry" on a failed reply, "Rename" (optionally pinned), "Retitle".
+ * Actions: "Retry" on a failed reply, "Rename" (optionally pinned), "Retitle", and the
+ * takeover below the messages ("Take over", "Reply", "Send", "Hand back": `heed-console-takeover`).
+ * Notices ("Ana joined", "Waiting for a person") are centred lines between the messages;
+ * operator and unsolicited messages carry their provenance label ("Operator — Ana",
+ * "Because you viewed Pricing", "Check-in", "From Shop"). A private conversation shows its
+ * metadata and says its words are hidden (the server sends none of them).
  *
  * Opening it marks the conversation read for this operator (never for the visitor). It
  * follows `console.conversations.changes` for this conversation, reloading once per burst
- * of changes, so a reply or a failure shows without a refresh and without polling.
+ * of changes, so a reply, a failure, or a visitor's message while an operator holds the
+ * conversation shows without a refresh and without polling.
  */
 export class HeedConsoleTranscript extends ConsoleElement {
   static override styles = styles;
@@ -67,13 +74,24 @@ export class HeedConsoleTranscript extends ConsoleElement {
         <span>${visitorLabel(c.visitor)}</span>
         <span>Visitor's time zone: ${c.visitorTimeZone ?? 'unknown'}</span>
         <span>State: ${c.failed ? 'failed' : c.attention.replace('_', ' ')}</span>
+        ${c.waitingForPerson ? html`<span class="waiting">Waiting for a person${this.waitingSince(d)}</span>` : nothing}
       </p>
+      ${c.private ? html`<p class="private" role="note">Private — the visitor's words are hidden</p>` : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing} ${this.actions(d)}
       <section aria-labelledby="messages-h">
         <h2 id="messages-h">Messages</h2>
         <ol class="messages" aria-label="Messages">
           ${d.messages.map((m, i) => this.message(m, i + 1, c.visitorTimeZone, d))}
         </ol>
+        <heed-console-takeover
+          .api=${this.api}
+          .me=${this.me}
+          .conversationId=${this.conversationId}
+          .heldBy=${c.heldBy ?? null}
+          .isPrivate=${c.private}
+          .waiting=${c.waitingForPerson}
+          @heed-conversation-changed=${this.changedHere}
+        ></heed-console-takeover>
       </section>
       <section aria-labelledby="runs-h">
         <h2 id="runs-h">Runs</h2>
@@ -92,22 +110,31 @@ export class HeedConsoleTranscript extends ConsoleElement {
         <button type="submit" ?disabled=${this.busy !== null}>Rename</button>
         ${this.renameError ? html`<span class="field-error">${this.renameError}</span>` : nothing}
       </form>
-      <button type="button" ?disabled=${this.busy !== null} @click=${this.retitle}>Retitle</button>
+      ${c.private ? nothing : html`<button type="button" ?disabled=${this.busy !== null} @click=${this.retitle}>Retitle</button>`}
     </div>`;
+  }
+
+  private waitingSince(d: Transcript) {
+    return d.waitingSince ? html` since <time datetime=${new Date(d.waitingSince).toISOString()}>${exactTime(d.waitingSince)}</time>` : nothing;
   }
 
   private message(m: TranscriptMessage, n: number, visitorZone: string | null, d: Transcript) {
     const t = bothTimes(m.createdAt, visitorZone);
+    if (m.role === 'notice') {
+      return html`<li class="notice" data-role="notice" data-provenance=${m.provenance ?? nothing}>
+        <span>${noticeText(m)}</span> <time datetime=${new Date(m.createdAt).toISOString()}>${t.operator}</time>
+      </li>`;
+    }
     const failed = m.state === 'failed' || !!m.error;
     const lastFailed = failed && d.conversation.failed && m === d.messages.at(-1);
-    return html`<li class="message" data-role=${m.role} data-failed=${failed ? 'true' : 'false'}>
+    return html`<li class="message" data-role=${m.role} data-provenance=${m.provenance ?? nothing} data-failed=${failed ? 'true' : 'false'}>
       <div class="who">
         <span class="n">#${n}</span>
-        <strong>${provenanceLabel(m.role, m.provenance)}</strong>
+        <strong>${provenanceLabel(m, d.conversation.siteName)}</strong>
         <time datetime=${new Date(m.createdAt).toISOString()}>${t.operator}</time>
         ${t.visitor ? html`<span class="visitor-time">visitor: ${t.visitor}</span>` : nothing}
       </div>
-      ${m.content ? html`<div class="content">${m.content}</div>` : nothing}
+      ${m.redacted ? html`<div class="content muted">Words hidden</div>` : m.content ? html`<div class="content">${m.content}</div>` : nothing}
       ${failed ? html`<p class="error">Reply failed${m.error ? `: ${m.error}` : ''}.</p>` : nothing}
       ${lastFailed ? html`<button type="button" ?disabled=${this.busy !== null} @click=${this.retry}>Retry</button>` : nothing}
     </li>`;
@@ -138,8 +165,8 @@ export class HeedConsoleTranscript extends ConsoleElement {
     return html`<section aria-labelledby="tools-h">
       <h2 id="tools-h">Questions and todos</h2>
       <ul class="plain">
-        ${d.inputRequests.map((q) => html`<li>Asked: “${q.question}”${q.choices.length ? ` (${q.choices.join(' / ')})` : ''} — ${q.status} <span class="muted">${exactTime(q.createdAt)}</span></li>`)}
-        ${d.todos.map((t) => html`<li>Todo: ${t.text} — ${t.status}${t.completedAt ? html` <span class="muted">done ${exactTime(t.completedAt)}</span>` : nothing}</li>`)}
+        ${d.inputRequests.map((q) => html`<li>Asked: ${d.private ? 'a question (words hidden)' : `“${q.question}”`}${q.choices.length ? ` (${q.choices.join(' / ')})` : ''} — ${q.status} <span class="muted">${exactTime(q.createdAt)}</span></li>`)}
+        ${d.todos.map((t) => html`<li>Todo: ${d.private ? '(words hidden)' : t.text} — ${t.status}${t.completedAt ? html` <span class="muted">done ${exactTime(t.completedAt)}</span>` : nothing}</li>`)}
       </ul>
     </section>`;
   }
@@ -161,6 +188,12 @@ export class HeedConsoleTranscript extends ConsoleElement {
           </table></div>
           <p>Title checks cost ${usd(total)} in all.</p>`}
     </section>`;
+  }
+
+  /** The takeover changed the conversation here: show it now, not after the stream's echo. */
+  private changedHere() {
+    clearTimeout(this.reloadTimer);
+    void this.load(false);
   }
 
   private async load(first: boolean) {

@@ -60,6 +60,39 @@ export const styles = [
     .message[data-role='operator'] {
       border-inline-start-color: var(--c-ok);
     }
+    .message[data-role='operator'] strong {
+      color: var(--c-ok);
+    }
+    .message[data-provenance='intent'],
+    .message[data-provenance='check_in'],
+    .message[data-provenance='server'] {
+      border-inline-start-style: dashed;
+    }
+    .notice {
+      text-align: center;
+      color: var(--c-muted);
+      font-size: 0.9em;
+      padding: 2px 0;
+    }
+    .notice span {
+      font-weight: 600;
+    }
+    .notice time {
+      font-size: 0.9em;
+    }
+    .private {
+      border: 1px solid var(--c-border);
+      background: var(--c-surface);
+      border-radius: 8px;
+      padding: 8px 12px;
+    }
+    .waiting {
+      color: #8a4b00;
+      font-weight: 700;
+    }
+    heed-console-takeover {
+      margin-top: 12px;
+    }
     .message[data-failed='true'] {
       border-inline-start-color: var(--c-danger);
     }

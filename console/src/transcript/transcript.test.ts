@@ -2,12 +2,57 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import './transcript.ts';
 import type { HeedConsoleTranscript } from './transcript.component.ts';
-import { fakeConsoleApi, owner, transcript } from '../test-support/fake-console-api.ts';
+import type { Transcript, TranscriptMessage } from '../state/contract.ts';
+import { fakeConsoleApi, owner, refusal, transcript } from '../test-support/fake-console-api.ts';
+
+const msg = (id: string, role: string, provenance: string | null, provenanceLabel: string | null, content = ''): TranscriptMessage => ({
+  id,
+  role,
+  content,
+  provenance,
+  provenanceLabel,
+  state: null,
+  error: null,
+  createdAt: new Date(Date.UTC(2026, 0, 1, 10, 1, Number(id.slice(1)))).toISOString(),
+  runId: null,
+});
+
+/** A server that holds one conversation: takeOver, reply and handBack change what the next transcript answers. */
+function serverOf(data: Transcript) {
+  const add = (m: TranscriptMessage) => (data = { ...data, messages: [...data.messages, m] });
+  const hold = (heldBy: Transcript['conversation']['heldBy']) => (data = { ...data, conversation: { ...data.conversation, heldBy, waitingForPerson: false } });
+  let n = 10;
+  return {
+    get data() {
+      return data;
+    },
+    add,
+    over: {
+      transcript: async () => data,
+      takeOver: async () => {
+        hold({ id: owner.id, name: 'Ana' });
+        add(msg(`m${++n}`, 'notice', 'operator_joined', 'Ana'));
+        return data.conversation;
+      },
+      reply: async (input) => {
+        const m = msg(`m${++n}`, 'operator', 'operator', 'Ana', input.text);
+        add(m);
+        return m;
+      },
+      handBack: async () => {
+        hold(null);
+        add(msg(`m${++n}`, 'notice', 'operator_left', 'Ana'));
+        return data.conversation;
+      },
+    } satisfies Parameters<typeof fakeConsoleApi>[0],
+  };
+}
 
 async function open(failed = false, over: Parameters<typeof fakeConsoleApi>[0] = {}) {
   const data = transcript({}, failed);
   const fake = fakeConsoleApi({ transcript: async () => data, ...over });
-  const el = await fixture<HeedConsoleTranscript>(html`<heed-console-transcript .api=${fake.api} .me=${owner} .conversationId=${data.conversation.id}></heed-console-transcript>`);
+  const id = over.transcript ? (await over.transcript('')).conversation.id : data.conversation.id;
+  const el = await fixture<HeedConsoleTranscript>(html`<heed-console-transcript .api=${fake.api} .me=${owner} .conversationId=${id}></heed-console-transcript>`);
   const root = el.shadowRoot!;
   await waitUntil(() => root.querySelector('h1'), 'transcript shown');
   return { el, root, fake, data };
@@ -66,6 +111,68 @@ describe('heed-console-transcript', () => {
     const before = fake.callsOf('transcript').length;
     fake.emit({ ...data.conversation, attention: 'live' });
     await waitUntil(() => fake.callsOf('transcript').length === before + 1, 'reloaded');
+  });
+
+  it('shows notices as centred lines and labels operator and unsolicited messages by their provenance', async () => {
+    const data = transcript({ waitingForPerson: true });
+    data.messages.push(
+      msg('m51', 'notice', 'handoff_requested', 'Shop'),
+      msg('m52', 'notice', 'operator_joined', 'Ana'),
+      msg('m53', 'operator', 'operator', 'Ana', 'Hi, Ana here.'),
+      msg('m54', 'notice', 'operator_left', 'Ana'),
+      msg('m55', 'assistant', 'intent', 'viewed Pricing', 'Questions about plans?'),
+      msg('m56', 'assistant', 'check_in', null, 'Still there?'),
+      msg('m57', 'assistant', 'server', 'Shop', 'Your order shipped.'),
+    );
+    const { root } = await open(false, { transcript: async () => data });
+    expect([...root.querySelectorAll('.notice span')].map((n) => n.textContent)).to.deep.equal(['Waiting for a person', 'Ana joined', 'Ana left']);
+    expect([...root.querySelectorAll('.message strong')].map((s) => s.textContent).slice(4)).to.deep.equal(['Operator — Ana', 'Because you viewed Pricing', 'Check-in', 'From Shop']);
+    expect(root.querySelector('.facts .waiting')!.textContent).to.contain('Waiting for a person');
+  });
+
+  it('takes over, replies and hands back, each showing at once', async () => {
+    const server = serverOf(transcript({ waitingForPerson: true }));
+    const { root } = await open(false, server.over);
+    const takeover = () => root.querySelector('heed-console-takeover')!.shadowRoot!;
+    const button = (text: string) => [...takeover().querySelectorAll('button')].find((b) => b.textContent!.trim() === text);
+    button('Take over')!.click();
+    await waitUntil(() => takeover().querySelector('textarea'), 'reply box shown');
+    expect(takeover().querySelector('.held')!.textContent).to.contain('Held by Ana');
+    expect([...root.querySelectorAll('.notice span')].map((n) => n.textContent)).to.deep.equal(['Ana joined']);
+    takeover().querySelector('textarea')!.value = 'Hi, Ana here.';
+    button('Send')!.click();
+    await waitUntil(() => root.querySelector('.message[data-role=operator]'), 'reply shown');
+    expect(root.querySelector('.message[data-role=operator] .content')!.textContent).to.equal('Hi, Ana here.');
+    button('Hand back')!.click();
+    await waitUntil(() => button('Take over'), 'handed back');
+    expect([...root.querySelectorAll('.notice span')].map((n) => n.textContent)).to.deep.equal(['Ana joined', 'Ana left']);
+  });
+
+  it('shows a visitor’s message sent while held the moment the live stream reports the conversation', async () => {
+    const server = serverOf(transcript({ heldBy: { id: owner.id, name: 'Ana' } }));
+    const { root, fake } = await open(false, server.over);
+    server.add(msg('m60', 'user', null, null, 'Are you a person?'));
+    fake.emit({ ...server.data.conversation, updatedAt: '2026-01-01T10:05:00.000Z' });
+    await waitUntil(() => root.querySelector('.messages li:last-child .content')?.textContent === 'Are you a person?', 'new visitor message shown');
+    expect(root.querySelector('heed-console-takeover')!.shadowRoot!.querySelector('textarea')).to.exist;
+  });
+
+  it('hides a private conversation’s words and offers no takeover', async () => {
+    const data = transcript({ private: true, title: null });
+    data.messages = data.messages.map((m) => ({ ...m, content: '', redacted: true }));
+    const { root } = await open(false, { transcript: async () => data });
+    expect(root.querySelector('.private')!.textContent).to.equal('Private — the visitor\'s words are hidden');
+    expect([...root.querySelectorAll('.message .content')].map((c) => c.textContent)).to.deep.equal(['Words hidden', 'Words hidden', 'Words hidden', 'Words hidden']);
+    const takeover = root.querySelector('heed-console-takeover')!.shadowRoot!;
+    expect(takeover.querySelector('button')).to.equal(null);
+  });
+
+  it('shows a takeover refusal inline', async () => {
+    const { root } = await open(false, { takeOver: async () => Promise.reject(refusal('CONFLICT', 'held_by_other', 'Ben has already taken this conversation over.')) });
+    const takeover = root.querySelector('heed-console-takeover')!.shadowRoot!;
+    [...takeover.querySelectorAll('button')].find((b) => b.textContent === 'Take over')!.click();
+    await waitUntil(() => takeover.querySelector('[role=alert]'));
+    expect(takeover.querySelector('[role=alert]')!.textContent).to.equal('Ben has already taken this conversation over.');
   });
 
   it('is accessible', async () => {

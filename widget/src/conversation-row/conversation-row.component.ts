@@ -5,7 +5,7 @@ import { HeedElement } from '../shared/heed-element.ts';
 import { lang } from '../i18n/i18n.ts';
 import { t } from '../i18n/panel-strings.ts';
 import { chatIcon } from '../shared/icons.ts';
-import { messageIcon, questionIcon, radioIcon } from '../shared/panel-icons.ts';
+import { messageIcon, personIcon, questionIcon, radioIcon } from '../shared/panel-icons.ts';
 import { relativeTime } from '../shared/relative-time.ts';
 import type { Messages } from '../i18n/en.ts';
 import type { ConversationView } from '../state/types.ts';
@@ -15,6 +15,7 @@ const LOOK: Record<Attention, { icon: unknown; text: ((m: Messages) => string) |
   live: { icon: radioIcon(), text: (m) => m.live },
   input_needed: { icon: questionIcon(), text: (m) => m.inputNeeded },
   unviewed: { icon: messageIcon(), text: (m) => m.newResponse },
+  waiting: { icon: personIcon(), text: (m) => m.waitingForPerson },
   default: { icon: chatIcon(), text: null },
 };
 
@@ -22,7 +23,9 @@ const LOOK: Record<Attention, { icon: unknown; text: ((m: Messages) => string) |
  * One conversation in the sidebar, in the state the shared attention rule gives it:
  * live (emerald radio icon, pulsing ping dot, "Live"), input needed (amber question icon,
  * pulsing ping dot, "Input needed"), unviewed (blue message icon, solid blue dot, bold
- * title, "New response") or default (chat icon, its relative date). The state's text
+ * title, "New response"), waiting for a person (violet person icon, no dot: nothing to act
+ * on, so no badge counts it; "Waiting for a person") or default (chat icon, its relative
+ * date). The state's text
  * replaces the date, bold in the state's colour. Collapsed, only the icon and dot show; the
  * text stays for screen readers. No pulse for visitors who ask for reduced motion.
  *
@@ -36,7 +39,8 @@ const LOOK: Record<Attention, { icon: unknown; text: ((m: Messages) => string) |
  * @cssproperty --heed-live-color - Live icon, dot and border colour.
  * @cssproperty --heed-input-needed-color - Input-needed colour.
  * @cssproperty --heed-unviewed-color - Unviewed colour.
- * @cssproperty --heed-live-background - And likewise `-input-needed-` and `-unviewed-`; also `-border`.
+ * @cssproperty --heed-waiting-color - Waiting-for-a-person colour.
+ * @cssproperty --heed-live-background - And likewise `-input-needed-`, `-unviewed-` and `-waiting-`; also `-border`.
  */
 export class HeedConversationRow extends HeedElement {
   static override styles = styles;

@@ -127,6 +127,17 @@ export const styles = [
       background: var(--_unviewed);
     }
 
+    /* waiting for a person: calm, no dot (nothing for the visitor to do, no badge counts it) */
+    .row[data-state='waiting'] {
+      background: var(--heed-waiting-background, #f6f2ff);
+      border-color: var(--heed-waiting-border, #d8cdf6);
+      border-inline-start-color: var(--_waiting);
+    }
+    .row[data-state='waiting'] .icon,
+    .row[data-state='waiting'] .status {
+      color: var(--_waiting);
+    }
+
     :host([collapsed]) .row {
       grid-template-columns: auto;
       justify-content: center;

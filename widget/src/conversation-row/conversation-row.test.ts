@@ -106,6 +106,23 @@ describe('heed-conversation-row', () => {
     expect(event.composed && event.bubbles).to.be.true;
   });
 
+  it('shows waiting for a person with its own icon, colour and text, below unviewed, and no dot', async () => {
+    const { button, look, el } = await row(conversation({ waitingForPerson: true, updatedAt: '2026-01-01T09:00:00Z' }));
+    expect(button.dataset.state).to.equal('waiting');
+    expect(button.textContent).to.contain('Waiting for a person');
+    expect(button.textContent).to.not.contain('3 hours ago');
+    expect(look('.dot').display).to.equal('none');
+    expect(look('.status').color).to.equal('rgb(102, 57, 186)');
+    expect(look('.row').borderInlineStartColor).to.equal('rgb(102, 57, 186)');
+    const others = await Promise.all([conversation(), conversation(replied), conversation({ live: true })].map((c) => row(c)));
+    const icon = el.shadowRoot!.querySelector('svg')!.innerHTML;
+    for (const other of others) expect(other.el.shadowRoot!.querySelector('svg')!.innerHTML).to.not.equal(icon);
+    // an unread message still shows first: the one unread predicate is never hidden by a calmer state
+    expect((await row(conversation({ waitingForPerson: true, ...replied }))).button.dataset.state).to.equal('unviewed');
+    expect((await row(conversation({ waitingForPerson: true, live: true }))).button.dataset.state).to.equal('live');
+    await expect(el).shadowDom.to.be.accessible();
+  });
+
   it('is accessible', async () => {
     const { el } = await row(conversation({ inputNeeded: true }));
     await expect(el).shadowDom.to.be.accessible();

@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
-import { pencilIcon } from '../shared/panel-icons.ts';
+import { moreIcon, pencilIcon } from '../shared/panel-icons.ts';
 import type { ConnectionStatus } from '../state/types.ts';
 import { TITLE_MAX, titleFromInput } from './title-input.ts';
 import { styles } from './heading.styles.ts';
@@ -10,17 +10,24 @@ import { styles } from './heading.styles.ts';
 /**
  * The one heading every layout uses: the truncated title with an inline connection dot
  * that never wraps, the connection status in a fixed place below it, and the provenance
- * label of the latest message. Its status text is the widget's only `aria-live` region,
- * so assistive tech hears connection changes once, from one place.
+ * label (`provenance`: "Private · Operator — Ana", see `headingLabel`). Its status text is
+ * the widget's only `aria-live` region, so assistive tech hears connection changes once,
+ * from one place.
  *
  * When `renamable`, a "Rename conversation" button turns the title into a text field
  * named "Conversation title": Enter (or leaving the field) saves a changed, valid title
  * (1–64 characters once trimmed), Escape cancels; focus returns to the button.
  *
+ * With `options`, a "Conversation options" menu button opens a menu holding the "Private"
+ * toggle (a `menuitemcheckbox`, described by what private means). Opening focuses the
+ * toggle; Escape, Tab away or a click outside closes the menu, Escape returning focus to
+ * the button. The toggle only asks (`heed-private-change`); `private` shows the state.
+ *
  * @slot start - Buttons before the title (the drawer or back button).
  * @slot end - Buttons after the title (close).
  *
  * @event heed-rename - The visitor renamed the conversation: `detail: { title }` (trimmed, whitespace collapsed).
+ * @event heed-private-change - The visitor toggled "Private": `detail: { private }` (the wanted value).
  *
  * @csspart heading - The header bar.
  * @csspart title - The title.
@@ -29,6 +36,8 @@ import { styles } from './heading.styles.ts';
  * @csspart connection-dot - The connection dot; `data-status` holds the status.
  * @csspart status - The status text.
  * @csspart provenance - The provenance label.
+ * @csspart menu-button - The conversation menu's button.
+ * @csspart menu - The open menu.
  *
  * @cssproperty --heed-heading-background - Bar background.
  * @cssproperty --heed-heading-font-size - Title size.
@@ -44,10 +53,15 @@ export class HeedHeading extends HeedElement {
   @property({ reflect: true }) layout: 'wide' | 'narrow' = 'wide';
   /** offers the rename button (a thread is open) */
   @property({ type: Boolean }) renamable = false;
+  /** offers the conversation menu (a thread is open) */
+  @property({ type: Boolean }) options = false;
+  /** the open conversation is private (the menu's toggle shows it checked) */
+  @property({ type: Boolean, attribute: 'private' }) isPrivate = false;
 
   /** the title when renaming began; null when not renaming */
   @state() private draft: string | null = null;
   @state() private invalid = false;
+  @state() private menuOpen = false;
   @query('input') private input?: HTMLInputElement;
   @query('.rename') private renameButton?: HTMLButtonElement;
 
@@ -79,12 +93,84 @@ export class HeedHeading extends HeedElement {
           ${this.provenance ? html`<span class="provenance" part="provenance">${this.provenance}</span>` : nothing}
         </div>
       </div>
+      ${this.options ? this.menu() : nothing}
       <slot name="end"></slot>
     </header>`;
   }
 
+  private menu() {
+    const open = this.menuOpen;
+    return html`<div class="menu-wrap" @focusout=${this.menuFocusOut}>
+      <button
+        class="menu-button"
+        part="menu-button"
+        aria-haspopup="menu"
+        aria-expanded=${open ? 'true' : 'false'}
+        aria-controls=${open ? 'menu' : nothing}
+        @click=${() => this.setMenu(!open, !open)}
+      >
+        ${moreIcon()}<span class="sr-only">${t.conversationMenu}</span>
+      </button>
+      ${open
+        ? html`<div class="popup" part="menu" @keydown=${this.menuKeydown}>
+            <div id="menu" role="menu" aria-label=${t.conversationMenu}>
+              <button
+                class="item"
+                role="menuitemcheckbox"
+                aria-checked=${this.isPrivate ? 'true' : 'false'}
+                aria-describedby="private-hint"
+                @click=${() => this.emit('heed-private-change', { private: !this.isPrivate })}
+              >
+                <span class="check" aria-hidden="true">${this.isPrivate ? '✓' : ''}</span>${t.private}
+              </button>
+            </div>
+            <p id="private-hint" class="hint">${t.privateHint}</p>
+          </div>`
+        : nothing}
+    </div>`;
+  }
+
+  /** Opens (focusing the toggle) or closes the menu; `refocus` puts focus back on its button. */
+  private async setMenu(open: boolean, focusItem: boolean, refocus = false) {
+    this.menuOpen = open;
+    document.removeEventListener('pointerdown', this.outside, true);
+    if (open) document.addEventListener('pointerdown', this.outside, true);
+    await this.updateComplete;
+    if (open && focusItem) this.renderRoot.querySelector<HTMLElement>('[role="menuitemcheckbox"]')?.focus();
+    if (refocus) this.renderRoot.querySelector<HTMLElement>('.menu-button')?.focus();
+  }
+
+  private menuKeydown(e: KeyboardEvent) {
+    if (e.key === 'Escape') {
+      // the panel closes on Escape; here it only closes the menu
+      e.stopPropagation();
+      void this.setMenu(false, false, true);
+    } else if (['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) {
+      // one item: every move lands on it
+      e.preventDefault();
+      this.renderRoot.querySelector<HTMLElement>('[role="menuitemcheckbox"]')?.focus();
+    }
+  }
+
+  /** Tabbing away closes the menu; a click inside it (on the hint) does not. */
+  private menuFocusOut(e: FocusEvent) {
+    const to = e.relatedTarget as Node | null;
+    if (this.menuOpen && to && !this.renderRoot.querySelector('.menu-wrap')?.contains(to)) void this.setMenu(false, false);
+  }
+
+  private readonly outside = (e: Event) => {
+    const wrap = this.renderRoot.querySelector('.menu-wrap');
+    if (wrap && !e.composedPath().includes(wrap)) void this.setMenu(false, false);
+  };
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    document.removeEventListener('pointerdown', this.outside, true);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('renamable') && !this.renamable) this.draft = null;
+    if (changed.has('options') && !this.options && this.menuOpen) void this.setMenu(false, false);
   }
 
   /** Turns the title into a field holding it, focused with the text selected. */

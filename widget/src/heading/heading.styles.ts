@@ -121,6 +121,75 @@ export const styles = [
     input:focus-visible {
       outline: 2px solid var(--heed-focus-color, #1a5fd0);
     }
+    .menu-wrap {
+      position: relative;
+      flex: none;
+    }
+    .menu-button {
+      display: grid;
+      place-items: center;
+      width: 30px;
+      height: 30px;
+      padding: 0;
+      border: none;
+      border-radius: 6px;
+      background: none;
+      color: var(--heed-muted-color, #57606a);
+      cursor: pointer;
+    }
+    .menu-button:hover,
+    .menu-button[aria-expanded='true'] {
+      background: rgb(0 0 0 / 6%);
+    }
+    .popup {
+      position: absolute;
+      inset-block-start: calc(100% + 4px);
+      inset-inline-end: 0;
+      z-index: 3;
+      width: 15rem;
+      padding: 6px;
+      border: 1px solid var(--heed-border-color, #d0d7de);
+      border-radius: var(--heed-radius-small, 8px);
+      background: var(--heed-background, #fff);
+      box-shadow: 0 8px 24px rgb(0 0 0 / 16%);
+    }
+    .item {
+      display: flex;
+      align-items: center;
+      gap: 6px;
+      width: 100%;
+      padding: 6px 8px;
+      border: none;
+      border-radius: 6px;
+      background: none;
+      color: inherit;
+      font: inherit;
+      text-align: start;
+      cursor: pointer;
+    }
+    .item:hover {
+      background: rgb(0 0 0 / 6%);
+    }
+    .check {
+      display: inline-grid;
+      place-items: center;
+      width: 1.1em;
+      height: 1.1em;
+      border: 1px solid currentColor;
+      border-radius: 3px;
+      font-size: 0.85em;
+    }
+    .hint {
+      margin: 2px 8px 4px;
+      font-size: 12px;
+      line-height: 1.4;
+      color: var(--heed-muted-color, #57606a);
+      white-space: normal;
+    }
+    .menu-button:focus-visible,
+    .item:focus-visible {
+      outline: 2px solid var(--heed-focus-color, #1a5fd0);
+    }
     .rename svg {
       width: 15px;
       height: 15px;

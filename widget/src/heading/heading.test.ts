@@ -105,3 +105,83 @@ describe('titleFromInput', () => {
     expect(titleFromInput('🚢'.repeat(64)), 'code points, not UTF-16 units').to.equal('🚢'.repeat(64));
   });
 });
+
+describe('heed-heading conversation menu', () => {
+  async function menu(isPrivate = false) {
+    const el = await fixture<HeedHeading>(html`<div style="width: 480px">
+      <heed-heading label="Shipping" options ?private=${isPrivate} connection="connected" provenance="Private · Operator — Ana"></heed-heading>
+    </div>`).then((d) => d.querySelector('heed-heading')!);
+    const changes: boolean[] = [];
+    el.addEventListener('heed-private-change', (e) => changes.push((e as CustomEvent<{ private: boolean }>).detail.private));
+    const root = el.shadowRoot!;
+    const button = () => root.querySelector<HTMLButtonElement>('.menu-button')!;
+    const toggle = () => root.querySelector<HTMLButtonElement>('[role="menuitemcheckbox"]');
+    const open = async () => {
+      button().click();
+      await el.updateComplete;
+      await el.updateComplete;
+    };
+    return { el, root, button, toggle, open, changes };
+  }
+
+  it('offers a "Conversation options" menu button only with options', async () => {
+    expect((await setup('Chat', true)).root.querySelector('.menu-button')).to.be.null;
+    const { button } = await menu();
+    expect(button().textContent!.trim()).to.equal('Conversation options');
+    expect(button().getAttribute('aria-haspopup')).to.equal('menu');
+    expect(button().getAttribute('aria-expanded')).to.equal('false');
+  });
+
+  it('opens on the "Private" toggle, focused, named and described, with its state in aria-checked', async () => {
+    const { root, button, toggle, open, el } = await menu();
+    await open();
+    expect(button().getAttribute('aria-expanded')).to.equal('true');
+    expect(root.querySelector('[role="menu"]')!.getAttribute('aria-label')).to.equal('Conversation options');
+    expect(toggle()!.textContent!.trim()).to.equal('Private');
+    expect(toggle()!.getAttribute('aria-checked')).to.equal('false');
+    expect(root.getElementById(toggle()!.getAttribute('aria-describedby')!)!.textContent).to.contain('Never used in your other conversations');
+    expect(root.activeElement).to.equal(toggle());
+    await expect(el).shadowDom.to.be.accessible();
+  });
+
+  it('asks for the other state when toggled, and shows the state it is given', async () => {
+    const { el, toggle, open, changes } = await menu(false);
+    await open();
+    toggle()!.click();
+    expect(changes).to.deep.equal([true]);
+    el.isPrivate = true;
+    await el.updateComplete;
+    expect(toggle()!.getAttribute('aria-checked')).to.equal('true');
+    toggle()!.click();
+    expect(changes).to.deep.equal([true, false]);
+  });
+
+  it('closes on Escape without closing anything around it, giving focus back to its button', async () => {
+    const { el, root, button, toggle, open } = await menu();
+    let escapedOut = 0;
+    document.addEventListener('keydown', () => escapedOut++, { once: true });
+    await open();
+    toggle()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await el.updateComplete;
+    await el.updateComplete;
+    expect(toggle()).to.be.null;
+    expect(escapedOut).to.equal(0);
+    expect(root.activeElement).to.equal(button());
+  });
+
+  it('closes on a click outside it', async () => {
+    const { el, toggle, open } = await menu();
+    await open();
+    document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect(toggle()).to.be.null;
+  });
+
+  it('keeps the status the one live region, the label outside it', async () => {
+    const { root, open } = await menu(true);
+    await open();
+    expect(root.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"]')).to.have.length(1);
+    expect(root.querySelector('[aria-live] .provenance')).to.be.null;
+    expect(root.querySelector('.provenance')!.textContent).to.equal('Private · Operator — Ana');
+  });
+});

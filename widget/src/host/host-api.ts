@@ -1,5 +1,6 @@
 import type { HeedStore } from '../state/store.ts';
 import type { HeedWidget } from '../widget/widget.component.ts';
+import { fireIntent } from './intent.ts';
 
 export type HostEvent = 'unread' | 'open' | 'close' | 'message';
 type Listener = (payload?: unknown) => void;
@@ -21,9 +22,11 @@ export interface HostApiOptions {
 /**
  * The site owner's API, Intercom-style:
  * `Heed('open' | 'close' | 'toggle')`, `Heed('identify', { userId, token })`,
+ * `Heed('intent', name, data?)` (see `fireIntent`),
  * `Heed('on' | 'off', 'unread' | 'open' | 'close' | 'message', fn)`.
  * 'unread' listeners get `{ unread, live, inputNeeded }` whenever the counts change;
- * 'message' listeners get each new reply. Returns the function to install as `window.Heed`.
+ * 'message' listeners get each new reply, an operator's messages and unsolicited replies
+ * included. Returns the function to install as `window.Heed`.
  *
  * @example Heed('on', 'unread', (counts) => updateMyBadge(counts));
  */
@@ -42,7 +45,7 @@ export function createHostApi({ widget, store, identify }: HostApiOptions): { co
   widget.addEventListener('heed-opened', () => fire('open'));
   widget.addEventListener('heed-closed', () => fire('close'));
   store.onEvent((e) => {
-    if (e.type === 'reply.completed' || e.type === 'reply.failed') fire('message', e.message);
+    if (e.type === 'reply.completed' || e.type === 'reply.failed' || (e.type === 'message.created' && e.message.role === 'operator')) fire('message', e.message);
   });
 
   const command: HeedCommand = (name, ...args) => {
@@ -55,6 +58,8 @@ export function createHostApi({ widget, store, identify }: HostApiOptions): { co
         return widget.toggle();
       case 'identify':
         return identify?.(args[0]);
+      case 'intent':
+        return fireIntent(store, args[0], args[1]);
       case 'on':
       case 'off': {
         const [event, fn] = args as [HostEvent, Listener];

@@ -29,6 +29,13 @@ export const en = {
   },
   conversationTitle: 'Conversation title',
   rename: 'Rename conversation',
+  // the heading's menu and provenance label
+  conversationMenu: 'Conversation options',
+  private: 'Private',
+  privateHint: 'Never used in your other conversations; the site’s team sees that it happened, not what was said.',
+  waitingForPerson: 'Waiting for a person',
+  operator: 'Operator',
+  operatorNamed: (name: string) => `Operator — ${name}`,
   // sidebar, rows and inbox
   conversations: 'Conversations',
   expandSidebar: 'Expand sidebar',
@@ -52,6 +59,13 @@ export const en = {
   sending: 'Sending…',
   notSent: 'Not sent',
   choices: 'Choices',
+  // why a message appeared when it does not answer the visitor (provenance labels and notices)
+  operatorJoined: (name: string) => `${name} joined`,
+  operatorLeft: (name: string) => `${name} left — the assistant is back`,
+  handoffRequested: (site: string) => `A person from ${site} will reply here — you can leave this page.`,
+  becauseYou: (label: string) => `Because you ${label}`,
+  checkIn: 'Check-in',
+  fromSite: (site: string) => `From ${site}`,
   answerBelow: 'Type your answer below: your next message answers this question.',
   orAnswerBelow: 'Or type your answer below: your next message answers this question.',
   message: 'Message',

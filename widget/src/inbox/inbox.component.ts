@@ -9,9 +9,15 @@ import type { ConversationView, StreamingReply } from '../state/types.ts';
 import type { Messages } from '../i18n/en.ts';
 import { styles } from './inbox.styles.ts';
 
-const STATE_TEXT: Record<Attention, (m: Messages) => string> = { live: (m) => m.live, input_needed: (m) => m.inputNeeded, unviewed: (m) => m.newResponse, default: () => '' };
+const STATE_TEXT: Record<Attention, (m: Messages) => string> = {
+  live: (m) => m.live,
+  input_needed: (m) => m.inputNeeded,
+  unviewed: (m) => m.newResponse,
+  waiting: (m) => m.waitingForPerson,
+  default: () => '',
+};
 
-/** Conversations that need the visitor: any attention state, or a failed latest reply. */
+/** Conversations that need the visitor: any attention state (waiting for a person included: it says where the answer will come from), or a failed latest reply. */
 export function needingAttention(conversations: readonly ConversationView[]): ConversationView[] {
   return conversations.filter((c) => c.failed || attentionOf(c) !== 'default');
 }

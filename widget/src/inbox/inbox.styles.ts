@@ -32,6 +32,9 @@ export const styles = [
     li[data-state='unviewed'] {
       border-inline-start-color: var(--_unviewed);
     }
+    li[data-state='waiting'] {
+      border-inline-start-color: var(--_waiting);
+    }
     li.failed {
       border-inline-start-color: var(--heed-failed-border, #cf222e);
     }

@@ -21,4 +21,15 @@ describe('heed-inbox', () => {
     expect(getComputedStyle(items[0]!).borderInlineStartColor).to.equal('rgb(160, 79, 0)');
     await expect(el).shadowDom.to.be.accessible();
   });
+
+  it('shows a conversation waiting for a person with that text and its own colour', async () => {
+    const waiting = conversation({ title: 'Refund', waitingForPerson: true, excerpt: 'A person will reply here.' });
+    const el = await fixture<HeedInbox>(html`<heed-inbox .conversations=${[waiting, conversation()]}></heed-inbox>`);
+    const items = el.shadowRoot!.querySelectorAll('li');
+    expect(items).to.have.length(1);
+    expect(items[0]!.dataset.state).to.equal('waiting');
+    expect(items[0]!.querySelector('.state')!.textContent).to.equal('Waiting for a person');
+    expect(getComputedStyle(items[0]!).borderInlineStartColor).to.equal('rgb(102, 57, 186)');
+    await expect(el).shadowDom.to.be.accessible();
+  });
 });

@@ -8,6 +8,7 @@ import { sendingIn } from '../state/send-wait.ts';
 import type { MessageInputRequest, StreamingReply, ThreadMessage } from '../state/types.ts';
 import { arrange, type ThreadItem } from './arrange.ts';
 import { markdown } from './markdown.ts';
+import { noticeText, provenanceText } from './provenance-text.ts';
 import { styles } from './message-list.styles.ts';
 
 /** The site's greeting and who says it (the assistant's name, when the site set one). */
@@ -31,14 +32,23 @@ export const greetingBubble = (g: Greeting) =>
  * way; when free text is allowed, a hint says the next message answers it. It keeps the
  * view pinned to the bottom while the visitor is there.
  *
+ * Messages that do not answer the visitor carry their provenance label as text, which also
+ * names the bubble (an `article`) for screen readers: an operator's messages, on the reply
+ * side ("Operator — Ana"), and unsolicited replies ("Because you viewed Pricing",
+ * "Check-in", "From Acme"). Notices are centred lines, not bubbles ("Ana joined", "A person
+ * from Acme will reply here — you can leave this page.").
+ *
  * @event heed-retry - The visitor asked to retry a failed reply: `detail: { conversationId }`.
  * @event heed-answer - The visitor picked a choice: `detail: { conversationId, requestId, content }`.
  *
- * @csspart message - Every message bubble (also `user-message`, `assistant-message`, `streaming`).
+ * @csspart message - Every message bubble (also `user-message`, `assistant-message`, `operator-message`, `streaming`).
+ * @csspart provenance - A bubble's provenance label.
+ * @csspart notice - A line about the conversation ("Ana joined").
  * @csspart choice - A choice button of a question.
  *
  * @cssproperty --heed-visitor-background - The visitor's bubbles (also `--heed-visitor-text`).
  * @cssproperty --heed-reply-background - Reply bubbles.
+ * @cssproperty --heed-operator-background - An operator's bubbles (also `--heed-operator-border`).
  * @cssproperty --heed-failed-background - Failed replies (also `--heed-failed-border`).
  */
 export class HeedMessageList extends HeedElement {
@@ -55,6 +65,8 @@ export class HeedMessageList extends HeedElement {
    * never counts as unread.
    */
   @property({ attribute: false }) greeting: Greeting | null = null;
+  /** the site's name, for a handoff line or a server message whose label lacks it */
+  @property({ attribute: false }) siteName: string | null = null;
 
   private pinned = true;
   /** re-renders the countdown of sends that wait, once a second while any does */
@@ -98,8 +110,23 @@ export class HeedMessageList extends HeedElement {
       const mark = m.sendError ? t.notSent : m.pending ? (m.retryAt ? sendingIn(m.retryAt) : t.sending) : null;
       return html`<div class="message user ${m.pending ? 'pending' : ''}" dir="auto" part="message user-message" data-pending=${m.pending ? 'true' : nothing}>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
     }
-    return html`<div class="message assistant ${m.error ? 'failed' : ''}" dir="auto" part="message assistant-message">
-      ${m.provenance ? html`<span class="provenance">${m.provenance}</span>` : nothing}
+    if (m.role === 'notice') {
+      const line = noticeText(m, t, this.siteName);
+      return line ? html`<p class="notice" part="notice" dir="auto">${line}</p>` : nothing;
+    }
+    // Operator text is untrusted like model text: the same Markdown and sanitizer render it.
+    // The label has its own `dir`, so the bubble's direction still follows the message's words.
+    const operator = m.role === 'operator';
+    const label = provenanceText(m, t, this.siteName);
+    const labelId = `label-${m.id}`;
+    return html`<div
+      class="message assistant ${operator ? 'operator' : ''} ${m.error ? 'failed' : ''}"
+      dir="auto"
+      part=${operator ? 'message operator-message' : 'message assistant-message'}
+      role=${label ? 'article' : nothing}
+      aria-labelledby=${label ? labelId : nothing}
+    >
+      ${label ? html`<span class="provenance" part="provenance" id=${labelId} dir="auto">${label}</span>` : nothing}
       <div class="md" ${markdown(m.content)}></div>
       ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}
       ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>${t.retry}</button>` : nothing}

@@ -45,6 +45,18 @@ export const styles = [
       background: var(--heed-failed-background, #ffebe9);
       border: 1px solid var(--heed-failed-border, #ff8182);
     }
+    .operator {
+      background: var(--heed-operator-background, #eef4ff);
+      border: 1px solid var(--heed-operator-border, #c6d7f5);
+    }
+    .notice {
+      align-self: center;
+      max-width: 90%;
+      margin: 2px 0;
+      text-align: center;
+      font-size: 12.5px;
+      color: var(--heed-muted-color, #57606a);
+    }
     .provenance {
       display: block;
       font-size: 11.5px;

@@ -9,6 +9,9 @@ import type { HeedStore } from '../state/store.ts';
 import { ThreadSync } from '../state/thread-sync.ts';
 import { openQuestion } from '../state/open-question.ts';
 import { renameConversation } from '../state/rename.ts';
+import { setConversationPrivate } from '../state/private.ts';
+import { headingLabel } from '../heading/heading-label.ts';
+import { provenanceText } from '../message-list/provenance-text.ts';
 import type { HeedComposer } from '../composer/composer.component.ts';
 import { ConversationTitle, followsConversationTitle } from '../host/conversation-title.ts';
 import { readMarkDue } from './read-marking.ts';
@@ -20,7 +23,8 @@ export const NARROW_BELOW_PX = 640;
 type Layout = 'wide' | 'narrow';
 
 /**
- * The chat: sidebar, the one heading (where an open thread can be renamed), the open
+ * The chat: sidebar, the one heading (where an open thread can be renamed or marked
+ * private, and whose provenance label says who answers), the open
  * tasks, the live banner, the open thread (or the inbox when none is open) and the
  * composer. One layout switch: narrower than 640 px the sidebar turns into a drawer; the
  * same components render both ways. It marks the open thread read only while the panel
@@ -126,7 +130,9 @@ export class HeedPanel extends HeedElement {
     const narrow = this.currentLayout === 'narrow';
     const active = store.conversation(this.activeId);
     const thread = active ? s.threads.get(active.id) : undefined;
-    const latest = thread?.[thread.length - 1];
+    // the latest message that says why it appeared; a notice is told by the conversation's state
+    const latest = thread?.findLast((m) => m.role !== 'notice');
+    const siteName = s.site?.name ?? null;
     const question = openQuestion(active, thread);
     // a first-time visitor meets the greeting instead of an empty inbox
     const greeting = s.site?.greeting ? { text: s.site.greeting, name: s.site.assistantName ?? null } : null;
@@ -149,10 +155,13 @@ export class HeedPanel extends HeedElement {
         <heed-heading
           .label=${active ? (active.title ?? s.site?.assistantName ?? t.newConversation) : (s.site?.assistantName ?? s.site?.name ?? t.chat)}
           .connection=${s.connection}
-          .provenance=${latest?.provenance ?? null}
+          .provenance=${headingLabel(active, latest ? provenanceText(latest, t, siteName) : null, t)}
           ?renamable=${!!active}
+          ?options=${!!active}
+          ?private=${!!active?.private}
           layout=${this.currentLayout}
           @heed-rename=${this.onRename}
+          @heed-private-change=${this.onPrivate}
         >
           ${narrow
             ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
@@ -171,6 +180,7 @@ export class HeedPanel extends HeedElement {
               .reply=${s.replies.get(active.id)}
               .question=${question}
               .greeting=${greeting}
+              .siteName=${siteName}
               ?loading=${!thread}
               @heed-retry=${this.onRetry}
               @heed-answer=${this.onAnswer}
@@ -249,6 +259,11 @@ export class HeedPanel extends HeedElement {
   private readonly onRename = (e: CustomEvent<{ title: string }>) => {
     // a refused rename puts the old title back (renameConversation does); nothing else to show
     if (this.store && this.activeId) renameConversation(this.store, this.activeId, e.detail.title).catch(() => {});
+  };
+
+  private readonly onPrivate = (e: CustomEvent<{ private: boolean }>) => {
+    // a refused change puts the old state back (setConversationPrivate does); the toggle shows it
+    if (this.store && this.activeId) setConversationPrivate(this.store, this.activeId, e.detail.private).catch(() => {});
   };
 
   private readonly onAnswer = (e: CustomEvent<{ conversationId: string; requestId: string; content: string }>) => {

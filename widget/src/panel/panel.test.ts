@@ -13,7 +13,7 @@ async function setup(opts: { layout: 'wide' | 'narrow'; open?: boolean; width?: 
   const api = new FakeApi({ conversations: [c, conversation({ live: true, title: 'Live one' })] });
   api.messages.set(c.id, [
     message({ conversationId: c.id, role: 'user', content: 'Hi', createdAt: '2026-01-01T10:59:00.000Z' }),
-    message({ conversationId: c.id, content: 'Hello!', provenance: 'Proactive check-in', createdAt: '2026-01-01T11:00:00.000Z' }),
+    message({ conversationId: c.id, content: 'Hello!', provenance: 'check_in', createdAt: '2026-01-01T11:00:00.000Z' }),
   ]);
   const store = new HeedStore({ api, siteKey: 'site' });
   await store.start();
@@ -48,7 +48,7 @@ describe('heed-panel', () => {
       const d = dot.getBoundingClientRect();
       expect(d.top, 'dot stays on the title line').to.be.within(t.top, t.bottom);
       expect(d.left).to.be.at.least(t.right - 1);
-      expect(root.querySelector('.provenance')!.textContent).to.equal('Proactive check-in');
+      expect(root.querySelector('.provenance')!.textContent).to.equal('Check-in');
       // the status text changes in place; the title does not move
       store.reportOffline();
       await el.updateComplete;

@@ -15,3 +15,7 @@ export const expandIcon = () => icon(svg`<path d="M9 6l6 6-6 6"/>`);
 export const sendIcon = () => icon(svg`<path d="M4 12l16-8-6 16-2-7z"/>`);
 export const homeIcon = () => icon(svg`<path d="M4 11l8-7 8 7v9h-5v-6H9v6H4z"/>`);
 export const pencilIcon = () => icon(svg`<path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4"/>`);
+/** the conversation menu: three dots */
+export const moreIcon = () => icon(svg`<circle cx="12" cy="5" r="1"/><circle cx="12" cy="12" r="1"/><circle cx="12" cy="19" r="1"/>`);
+/** waiting for a person: a person */
+export const personIcon = () => icon(svg`<circle cx="12" cy="8" r="4"/><path d="M4 21a8 8 0 0 1 16 0"/>`);

@@ -25,6 +25,7 @@ export const stateColours = css`
     --_live: var(--heed-live-color, #047857);
     --_input: var(--heed-input-needed-color, #a04f00);
     --_unviewed: var(--heed-unviewed-color, #1a5fd0);
+    --_waiting: var(--heed-waiting-color, #6639ba);
   }
 `;
 

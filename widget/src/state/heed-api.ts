@@ -36,6 +36,10 @@ export interface HeedApi {
   markRead(conversationId: string, lastAssistantAt: string): Promise<ConversationView>;
   /** Sets a title the visitor owns (1–64 characters); no generated title replaces it. */
   rename(conversationId: string, title: string): Promise<ConversationView>;
+  /** Marks a conversation private (never recalled elsewhere, never model-titled, its words hidden from the console) or not. */
+  setPrivate(conversationId: string, value: boolean): Promise<ConversationView>;
+  /** `Heed('intent', name, data?)`: the site's intent rules decide whether a message follows; unknown names are `ignored`, not errors. */
+  fireIntent(name: string, data?: unknown): Promise<{ status: 'queued' | 'ignored' }>;
   /** Subscribes from `lastEventId`; reconnects resume by themselves. Returns an unsubscribe. */
   subscribe(lastEventId: string | null, handlers: SubscriptionHandlers): () => void;
 }

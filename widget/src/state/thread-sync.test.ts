@@ -109,3 +109,26 @@ describe('sendWait', () => {
     expect(sendingIn(600_000, 0)).to.equal('Sending in 10 min');
   });
 });
+
+describe('ThreadSync with other voices', () => {
+  it('adds a notice and an operator’s message to the open thread in order, and an unsolicited reply without touching the visitor’s messages', async () => {
+    const c = conversation();
+    const api = new FakeApi({ conversations: [c] });
+    const store = await started(api);
+    const threads = new ThreadSync(store);
+    threads.open(c.id);
+    const asked = message({ conversationId: c.id, role: 'user', content: 'A person, please', state: 'pending' });
+    api.emit({ type: 'message.created', conversationId: c.id, message: asked });
+    const joined = message({ conversationId: c.id, role: 'notice', provenance: 'operator_joined', provenanceLabel: 'Ana', content: '' });
+    const said = message({ conversationId: c.id, role: 'operator', provenance: 'operator', provenanceLabel: 'Ana', content: 'Hi' });
+    // events may arrive out of order; the thread keeps the server's
+    api.emit({ type: 'message.created', conversationId: c.id, message: said });
+    api.emit({ type: 'message.created', conversationId: c.id, message: joined });
+    api.emit({ type: 'run.started', conversationId: c.id, runId: 'r5', claimedMessageIds: [] });
+    const checkIn = message({ conversationId: c.id, runId: 'r5', provenance: 'check_in', content: 'Still there?' });
+    api.emit({ type: 'reply.completed', conversationId: c.id, runId: 'r5', message: checkIn });
+    const thread = store.state.threads.get(c.id)!;
+    expect(thread.map((m) => m.id)).to.deep.equal([asked.id, joined.id, said.id, checkIn.id]);
+    expect(thread[0]!.state, 'an unsolicited run answers none of the visitor’s messages').to.equal('pending');
+  });
+});

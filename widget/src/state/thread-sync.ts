@@ -171,6 +171,7 @@ export class ThreadSync {
       clientMessageId: s.clientMessageId,
       state: 'pending',
       provenance: null,
+      provenanceLabel: null,
       runId: null,
       error: null,
       createdAt: s.createdAt,

@@ -40,6 +40,9 @@ export function createTrpcApi(apiBase: string): HeedApi {
     markRead: (conversationId, lastAssistantAt) =>
       call<string, Out['conversation']['markRead']>('conversation.markRead', 'mutation', { conversationId, lastAssistantAt } satisfies In['conversation']['markRead']),
     rename: (conversationId, title) => call<string, Out['conversation']['rename']>('conversation.rename', 'mutation', { conversationId, title } satisfies In['conversation']['rename']),
+    setPrivate: (conversationId, value) =>
+      call<string, Out['conversation']['setPrivate']>('conversation.setPrivate', 'mutation', { conversationId, private: value } satisfies In['conversation']['setPrivate']),
+    fireIntent: (name, data) => call<string, Out['intent']['fire']>('intent.fire', 'mutation', { name, data } satisfies In['intent']['fire']),
     subscribe(lastEventId, handlers) {
       let connected = false;
       // unclassified, so the stream itself retries a ticket that failed for want of a network

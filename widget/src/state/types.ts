@@ -16,16 +16,17 @@ export type TodoView = ServerConversation['openTodos'][number];
 export type { MessageInputRequest } from '../../../api/src/conversations/views.ts';
 
 /*
- * The input-request fields are optional here although the server always sends them: a
- * widget can meet an API deployed before they existed. Read them as `c.inputRequest ?? null`
- * and `c.openTodos ?? []`; the compiler insists.
+ * The input-request fields (and the people-and-intents ones: `waitingForPerson`, `heldBy`,
+ * `private`, a message's `provenanceLabel`) are optional here although the server always
+ * sends them: a widget can meet an API deployed before they existed. Read them as
+ * `c.inputRequest ?? null`, `c.openTodos ?? []`, `!!c.private`; the compiler insists.
  */
 type Lenient<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
 /** A conversation as the server describes it (title, unread metadata, live state, open question, todos). */
-export type ConversationView = Lenient<ServerConversation, 'inputRequest' | 'openTodos'>;
+export type ConversationView = Lenient<ServerConversation, 'inputRequest' | 'openTodos' | 'waitingForPerson' | 'heldBy' | 'private'>;
 /** A stored message as the server describes it. */
-export type MessageView = Lenient<ServerMessage, 'inputRequest'>;
+export type MessageView = Lenient<ServerMessage, 'inputRequest' | 'provenanceLabel'>;
 type ServerSession = Outputs['session']['start'];
 /** The site as the widget shows it: its name, and the branding an API older than branding omits. */
 export type SiteBranding = Lenient<ServerSession['site'], 'assistantName' | 'greeting' | 'accentColor' | 'launcherPosition'>;

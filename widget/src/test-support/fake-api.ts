@@ -27,6 +27,9 @@ export function conversation(over: Partial<FullConversation> = {}): FullConversa
     attention: 'default' as const,
     inputRequest: null,
     openTodos: [],
+    waitingForPerson: false,
+    heldBy: null,
+    private: false,
   };
   const asked =
     over.inputNeeded && over.inputRequest === undefined
@@ -45,6 +48,7 @@ export function message(over: Partial<FullMessage> & Pick<FullMessage, 'conversa
     clientMessageId: null,
     state: null,
     provenance: null,
+    provenanceLabel: null,
     runId: null,
     error: null,
     createdAt: '2026-01-01T10:00:00.000Z',
@@ -136,6 +140,26 @@ export class FakeApi implements HeedApi {
     const c = { ...this.conversations.find((x) => x.id === conversationId)!, title, titleSource: 'manual' as const };
     this.conversations = this.conversations.map((x) => (x.id === conversationId ? c : x));
     return c;
+  }
+
+  /** make the next `setPrivate` calls fail as the server would refuse them */
+  refusePrivate = false;
+
+  async setPrivate(conversationId: string, value: boolean) {
+    this.record('setPrivate', conversationId, value);
+    await this.hold;
+    if (this.refusePrivate) throw new Error('Internal server error');
+    const c = { ...this.conversations.find((x) => x.id === conversationId)!, private: value };
+    this.conversations = this.conversations.map((x) => (x.id === conversationId ? c : x));
+    return c;
+  }
+
+  /** what `fireIntent` does: answer (the default: queued) or fail */
+  intentAnswer: () => Promise<{ status: 'queued' | 'ignored' }> = async () => ({ status: 'queued' });
+
+  async fireIntent(name: string, data?: unknown) {
+    this.record('fireIntent', name, data);
+    return this.intentAnswer();
   }
 
   subscribe(lastEventId: string | null, handlers: SubscriptionHandlers) {

@@ -1,5 +1,6 @@
 import { Prisma } from '../../db/client.ts';
 import type { Services } from '../../services.ts';
+import { siteScopeSql, type SiteScope } from '../../operators/site-access.ts';
 import { conversationItemsById } from './items-by-id.ts';
 import type { ConversationItem } from './item.ts';
 
@@ -35,7 +36,7 @@ const SESSION_RECHECK_MS = 30_000;
 
 /**
  * The console's live list for one operator: every conversation (of `siteId`, or of every
- * site) that is created or changes, re-read for THIS operator (their read markers) and sent
+ * site the operator may act on: `sites`) that is created or changes, re-read for THIS operator (their read markers) and sent
  * whole. Push, not poll: `transactWithEvents` publishes the ids a commit touched on the
  * console's one Redis channel, and this stream waits on it. Changes that arrive while a
  * read is under way are coalesced into the next read (one statement for all of them).
@@ -51,7 +52,14 @@ const SESSION_RECHECK_MS = 30_000;
  */
 export async function* conversationChanges(
   s: Pick<Services, 'db' | 'bus'>,
-  q: { operatorId: string; siteId?: string; lastEventId: string | null; signedIn: () => Promise<boolean> },
+  q: {
+    operatorId: string;
+    siteId?: string;
+    /** the sites the operator may act on, read again before every read (an owner may narrow them meanwhile) */
+    sites: () => Promise<SiteScope>;
+    lastEventId: string | null;
+    signedIn: () => Promise<boolean>;
+  },
   signal: AbortSignal,
 ): AsyncGenerator<TrackedChange> {
   const touched = new Set<string>();
@@ -65,8 +73,9 @@ export async function* conversationChanges(
   try {
     if (q.lastEventId !== null) {
       const cursor = await eventCursor(s);
-      const missed = await changedSince(s, BigInt(q.lastEventId), q.siteId);
-      yield* send(s, q, missed, cursor);
+      const sites = await q.sites();
+      const missed = await changedSince(s, BigInt(q.lastEventId), { siteId: q.siteId, sites });
+      yield* send(s, { ...q, sites }, missed, cursor);
     }
     while (!signal.aborted) {
       if (touched.size === 0) {
@@ -85,7 +94,7 @@ export async function* conversationChanges(
       touched.clear();
       // the log position BEFORE the read: whatever commits after it is re-read on resume
       const cursor = await eventCursor(s);
-      yield* send(s, q, ids, cursor);
+      yield* send(s, { ...q, sites: await q.sites() }, ids, cursor);
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -95,12 +104,12 @@ export async function* conversationChanges(
 
 async function* send(
   s: Pick<Services, 'db'>,
-  q: { operatorId: string; siteId?: string },
+  q: { operatorId: string; siteId?: string; sites?: SiteScope },
   ids: readonly string[],
   cursor: string,
 ): AsyncGenerator<TrackedChange> {
   for (let i = 0; i < ids.length; i += READ_PAGE) {
-    const items = await conversationItemsById(s.db, { operatorId: q.operatorId, ids: ids.slice(i, i + READ_PAGE), siteId: q.siteId });
+    const items = await conversationItemsById(s.db, { operatorId: q.operatorId, ids: ids.slice(i, i + READ_PAGE), siteId: q.siteId, sites: q.sites });
     for (const item of items) yield { id: cursor, change: { type: 'upsert', item } };
   }
 }
@@ -115,7 +124,7 @@ async function eventCursor(s: Pick<Services, 'db'>): Promise<string> {
  * Conversations (of the scope) with events after `lastEventId` or within RESUME_MARGIN
  * before it, newest activity first, at most RESUME_MAX.
  */
-async function changedSince(s: Pick<Services, 'db'>, lastEventId: bigint, siteId: string | undefined): Promise<string[]> {
+async function changedSince(s: Pick<Services, 'db'>, lastEventId: bigint, q: { siteId?: string; sites?: SiteScope }): Promise<string[]> {
   const rows = await s.db.$queryRaw<{ id: string }[]>`
     WITH since AS (
       SELECT COALESCE((SELECT "createdAt" FROM "Event" WHERE id = ${lastEventId}), now()) - ${RESUME_MARGIN}::interval AS at)
@@ -123,7 +132,8 @@ async function changedSince(s: Pick<Services, 'db'>, lastEventId: bigint, siteId
     WHERE c.id IN (
         SELECT e."conversationId" FROM "Event" e, since
         WHERE e.id > ${lastEventId - RESUME_LOOKBACK_IDS} AND (e.id > ${lastEventId} OR e."createdAt" >= since.at))
-      AND ${siteId ? Prisma.sql`c."siteId" = ${siteId}::uuid` : Prisma.sql`TRUE`}
+      AND ${q.siteId ? Prisma.sql`c."siteId" = ${q.siteId}::uuid` : Prisma.sql`TRUE`}
+      AND ${siteScopeSql(q.sites ?? null, Prisma.sql`c."siteId"`)}
     ORDER BY c."updatedAt" DESC, c.id DESC
     LIMIT ${RESUME_MAX}`;
   return rows.map((r) => r.id);

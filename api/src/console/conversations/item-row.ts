@@ -2,7 +2,7 @@ import { Prisma } from '../../db/client.ts';
 
 /**
  * One conversation as the console's list reads it, in ONE statement: the row, its site's name,
- * its visitor, this operator's read marker, the latest run (the one holding the conversation's
+ * its visitor, its holder, this operator's read marker, the latest run (the one holding the conversation's
  * fence: claims bump the fence and insert the run in one transaction, so it is always the
  * newest), whether visitor messages await a reply, the open question, and the message count.
  */
@@ -32,6 +32,13 @@ export interface ItemRow {
   requestAllowFreeText: boolean | null;
   requestCreatedAt: Date | null;
   messageCount: number;
+  /** the visitor marked it private: the console shows no words of it */
+  private: boolean;
+  /** the assistant asked for a person (`handoff_to_human`) and nobody took it over yet */
+  waitingSince: Date | null;
+  /** the operator holding it (took it over), or null */
+  heldById: string | null;
+  heldByName: string | null;
   /** the database's clock, so a run's lease is judged on the clock that wrote it */
   dbNow: Date;
 }
@@ -53,10 +60,12 @@ export function itemFrom(operatorId: string): Prisma.Sql {
       ir.id AS "requestId", ir.question AS "requestQuestion", ir.choices AS "requestChoices",
       ir."allowFreeText" AS "requestAllowFreeText", ir."createdAt" AS "requestCreatedAt",
       (SELECT count(*)::int FROM "Message" mc WHERE mc."conversationId" = c.id) AS "messageCount",
+      c.private, c."waitingSince", c."heldById", ho.name AS "heldByName",
       now() AS "dbNow"
     FROM "Conversation" c
     JOIN "Site" s ON s.id = c."siteId"
     JOIN "Visitor" v ON v.id = c."visitorId"
+    LEFT JOIN "Operator" ho ON ho.id = c."heldById"
     LEFT JOIN "OperatorRead" orr ON orr."operatorId" = ${operatorId}::uuid AND orr."conversationId" = c.id
     LEFT JOIN "Run" lr ON lr."conversationId" = c.id AND lr.fence = c.fence
     LEFT JOIN LATERAL (

@@ -7,13 +7,14 @@ export interface ConversationItem {
   id: string;
   siteId: string;
   siteName: string;
+  /** null for a private conversation (its title is the visitor's words) */
   title: string | null;
   titleSource: 'first_message' | 'generated' | 'manual' | 'fixed' | null;
   /** live > input needed > unviewed > default; unviewed and input needed against this operator's read marker */
   attention: Attention;
   /** the latest reply failed and nothing waits for a new one (`retry` asks again) */
   failed: boolean;
-  /** first line of the latest reply or failure */
+  /** first line of the latest reply or failure; null for a private conversation */
   excerpt: string | null;
   lastAssistantAt: string | null;
   updatedAt: string;
@@ -21,12 +22,21 @@ export interface ConversationItem {
   /** `externalId` and `name` only for visitors the host identified */
   visitor: { id: string; externalId: string | null; name: string | null };
   messageCount: number;
+  /** the assistant asked for a person and nobody took it over yet (the `waiting` filter lists these, oldest wait first) */
+  waitingForPerson: boolean;
+  /** when it started waiting for a person */
+  waitingSince: string | null;
+  /** the operator who took it over (no run is claimed while held), or null */
+  heldBy: { id: string; name: string } | null;
+  /** the visitor marked it private: metadata only, no words (title and excerpt are null) */
+  private: boolean;
 }
 
 /**
  * Maps a row through the widget's own derivation (`toConversationView`: live, failed and the
  * attention state from `shared/attention.ts`), with the operator's read marker standing in for
  * the visitor's: an operator sees "unviewed" for replies THEY have not read, whatever the visitor did.
+ * A private conversation keeps its metadata but loses its words (title, excerpt).
  */
 export function toConversationItem(row: ItemRow): ConversationItem {
   const view = toConversationView(
@@ -53,6 +63,9 @@ export function toConversationItem(row: ItemRow): ConversationItem {
             },
       todos: [],
       awaitingReply: row.awaitingReply,
+      waitingSince: row.waitingSince,
+      private: row.private,
+      heldBy: row.heldByName === null ? null : { name: row.heldByName },
     },
     row.dbNow,
   );
@@ -60,15 +73,19 @@ export function toConversationItem(row: ItemRow): ConversationItem {
     id: row.id,
     siteId: row.siteId,
     siteName: row.siteName,
-    title: row.title,
+    title: row.private ? null : row.title,
     titleSource: row.titleSource,
     attention: view.attention,
     failed: view.failed,
-    excerpt: row.excerpt,
+    excerpt: row.private ? null : row.excerpt,
     lastAssistantAt: view.lastAssistantAt,
     updatedAt: view.updatedAt,
     createdAt: view.createdAt,
     visitor: { id: row.visitorId, externalId: row.visitorExternalId, name: row.visitorName },
     messageCount: row.messageCount,
+    waitingForPerson: view.waitingForPerson,
+    waitingSince: row.waitingSince?.toISOString() ?? null,
+    heldBy: row.heldById === null ? null : { id: row.heldById, name: row.heldByName ?? '' },
+    private: row.private,
   };
 }

@@ -1,10 +1,12 @@
 import { Prisma } from '../../db/client.ts';
 
-export const LIST_FILTERS = ['all', 'live', 'input_needed', 'failed', 'unread'] as const;
+export const LIST_FILTERS = ['all', 'live', 'input_needed', 'failed', 'unread', 'waiting'] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 
 /** Visitor messages waiting for the pipeline (`OpenItems.awaitingReply`): a few hundred rows, by Message(state, createdAt). */
 const AWAITING_IDS = Prisma.sql`SELECT "conversationId" FROM "Message" WHERE state IN ('pending', 'claimed') AND role = 'user'`;
+/** Conversations an operator holds: their visitor messages wait for the person, so they are not live. */
+const HELD_IDS = Prisma.sql`SELECT id FROM "Conversation" WHERE "heldById" IS NOT NULL`;
 /**
  * Conversations whose run is claimed or streaming within its lease. Only a conversation's
  * latest run can be: a claim marks every older one `abandoned` in the same transaction.
@@ -13,12 +15,12 @@ const RUNNING_IDS = Prisma.sql`SELECT "conversationId" FROM "Run" WHERE status I
 
 /**
  * Live, as a set of ids: exactly `toConversationView`'s `live` (a claimed or streaming run
- * within its lease, or visitor messages awaiting a reply). The narrow filters take "not live"
+ * within its lease, or visitor messages awaiting a reply in a conversation nobody holds). The narrow filters take "not live"
  * off their candidates with EXCEPT rather than testing each conversation: as a condition on
  * `c`, PostgreSQL misjudged it as matching most rows and scanned every conversation (58 ms,
  * 4,800 buffers, for 500 live ones).
  */
-const LIVE_IDS = Prisma.sql`${AWAITING_IDS} UNION ${RUNNING_IDS}`;
+const LIVE_IDS = Prisma.sql`(${AWAITING_IDS} EXCEPT ${HELD_IDS}) UNION ${RUNNING_IDS}`;
 
 /** A filter: its rule over `c` and `orr`, and for the narrow ones the small set of conversation ids that may match. */
 export interface FilterSql {
@@ -36,7 +38,10 @@ export interface FilterSql {
  *   this operator's read marker (`isInputNeeded`);
  * - `failed`: the item's `failed`: the latest run failed and nothing is live;
  * - `unread`: `isUnread` against this operator's read marker (a reply newer than what they
- *   read), whatever the higher-priority state.
+ *   read), whatever the higher-priority state;
+ * - `waiting`: the item's `waitingForPerson` (the assistant asked for a person, nobody took it
+ *   over yet), whatever its attention state: the operators' queue (the list orders it oldest
+ *   wait first, see list-query.ts).
  * The narrow filters name their candidates through a small index (messages by state, runs by
  * status) or table (open questions); the list reads those first (a MATERIALIZED CTE, so the
  * planner cannot turn it into a scan of every conversation) and sorts the few that match.
@@ -59,6 +64,9 @@ export function filterSql(filter: ListFilter): FilterSql {
         candidates: Prisma.sql`SELECT "conversationId" FROM "Message" WHERE state = 'failed' EXCEPT (${LIVE_IDS})`,
         where: Prisma.sql`EXISTS (SELECT 1 FROM "Run" lr WHERE lr."conversationId" = c.id AND lr.fence = c.fence AND lr.status = 'failed')`,
       };
+    case 'waiting':
+      // Conversation(waitingSince) holds the few waiting ones
+      return { candidates: Prisma.sql`SELECT id FROM "Conversation" WHERE "waitingSince" IS NOT NULL`, where: Prisma.sql`c."waitingSince" IS NOT NULL` };
     case 'unread':
       return { candidates: null, where: Prisma.sql`c."lastAssistantAt" IS NOT NULL AND (orr."lastReadAt" IS NULL OR c."lastAssistantAt" > orr."lastReadAt")` };
   }

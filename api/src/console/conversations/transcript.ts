@@ -1,6 +1,8 @@
 import type { TitleCheckOutcome } from '../../db/generated/client.ts';
 import type { DbLike } from '../../db/types.ts';
 import type { TitleCheckFacts } from '../../titles/title-writes.ts';
+import type { SiteScope } from '../../operators/site-access.ts';
+import { asProvenance, type Provenance } from '../../shared/provenance.ts';
 import { itemRowsById } from './items-by-id.ts';
 import { toConversationItem, type ConversationItem } from './item.ts';
 import { titleHistory, type TitleHistoryEntry } from './title-history.ts';
@@ -8,14 +10,32 @@ import { titleHistory, type TitleHistoryEntry } from './title-history.ts';
 /** Most messages a transcript carries (the newest); longer conversations are rare and still open. */
 export const TRANSCRIPT_MESSAGES_MAX = 1000;
 
+/**
+ * The head of a transcript: the conversation as this operator's list shows it (with `heldBy`,
+ * `waitingSince`, `private`) and the visitor's time zone. `takeOver` and `handBack` answer it.
+ */
+export type TranscriptHead = ConversationItem & { visitorTimeZone: string };
+
 export interface Transcript {
-  conversation: ConversationItem & { visitorTimeZone: string };
+  conversation: TranscriptHead;
+  /** the operator who took it over (same as `conversation.heldBy`) */
+  heldBy: { id: string; name: string } | null;
+  /** since when it waits for a person (same as `conversation.waitingSince`) */
+  waitingSince: string | null;
+  /** the visitor marked it private: every text below is '' (messages say `redacted`), the metadata stays */
+  private: boolean;
   messages: {
     id: string;
-    role: 'user' | 'assistant' | 'operator';
+    /** `notice`: a line about the conversation ("Ana joined"); `provenance` says which, content is '' */
+    role: 'user' | 'assistant' | 'operator' | 'notice';
+    /** '' when `redacted` */
     content: string;
-    /** why it appeared beyond the role (an intent, a proactive check-in, an operator); null for plain turns */
-    provenance: string | null;
+    /** the words were withheld: the conversation is private */
+    redacted: boolean;
+    /** why it appeared beyond the role (an operator, an intent, a check-in, a notice); null for plain turns */
+    provenance: Provenance | null;
+    /** the label's words: the operator's name, the intent's label, the site's name */
+    provenanceLabel: string | null;
     state: 'pending' | 'claimed' | 'answered' | 'failed' | null;
     error: string | null;
     createdAt: string;
@@ -50,18 +70,22 @@ const num = (d: { toNumber(): number } | null) => (d === null ? null : d.toNumbe
  * Everything the console shows of one conversation: its item (for this operator), messages
  * with provenance, every run with model, attempts, tokens, cost and timings, the questions the
  * assistant asked and the todos it kept, the title history and every title check. Null when
- * the conversation does not exist.
+ * the conversation does not exist or lies outside the operator's `sites`.
+ *
+ * A private conversation shows its metadata only: message contents, questions and choices,
+ * todo texts and titles are withheld ('' or null), so no word of it reaches the console.
  */
-export async function loadTranscript(db: DbLike, q: { operatorId: string; conversationId: string }): Promise<Transcript | null> {
-  const [row] = await itemRowsById(db, { operatorId: q.operatorId, ids: [q.conversationId] });
-  if (!row) return null;
+export async function loadTranscript(db: DbLike, q: { operatorId: string; conversationId: string; sites?: SiteScope }): Promise<Transcript | null> {
+  const head = await loadTranscriptHead(db, q);
+  if (!head) return null;
+  const hide = head.private;
   const where = { conversationId: q.conversationId };
   const [messages, runs, inputRequests, todos, titleChecks, history] = await Promise.all([
     db.message.findMany({
       where,
       orderBy: { seq: 'desc' },
       take: TRANSCRIPT_MESSAGES_MAX,
-      select: { id: true, role: true, content: true, provenance: true, state: true, error: true, createdAt: true, runId: true },
+      select: { id: true, role: true, content: true, provenance: true, provenanceLabel: true, state: true, error: true, createdAt: true, runId: true },
     }),
     db.run.findMany({
       where,
@@ -88,11 +112,20 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
       orderBy: { createdAt: 'asc' },
       select: { id: true, outcome: true, model: true, promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true, errorCode: true, createdAt: true },
     }),
-    titleHistory(db, { id: row.id, visitorId: row.visitorId, title: row.title, titleSource: row.titleSource }),
+    titleHistory(db, { id: head.id, visitorId: head.visitor.id, title: head.title, titleSource: head.titleSource }),
   ]);
   return {
-    conversation: { ...toConversationItem(row), visitorTimeZone: row.visitorTimeZone },
-    messages: messages.reverse().map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
+    conversation: head,
+    heldBy: head.heldBy,
+    waitingSince: head.waitingSince,
+    private: head.private,
+    messages: messages.reverse().map((m) => ({
+      ...m,
+      content: hide ? '' : m.content,
+      redacted: hide,
+      provenance: asProvenance(m.provenance),
+      createdAt: m.createdAt.toISOString(),
+    })),
     runs: runs.map(({ messages: claimed, ...r }) => ({
       ...r,
       costUsd: num(r.costUsd),
@@ -101,9 +134,20 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
       endedAt: iso(r.endedAt),
       claimedMessageIds: claimed.map((m) => m.id),
     })),
-    inputRequests: inputRequests.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
-    todos: todos.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), completedAt: iso(t.completedAt) })),
-    titleHistory: history,
+    inputRequests: inputRequests.map((r) => ({
+      ...r,
+      question: hide ? '' : r.question,
+      choices: hide ? [] : r.choices,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    todos: todos.map((t) => ({ ...t, text: hide ? '' : t.text, createdAt: t.createdAt.toISOString(), completedAt: iso(t.completedAt) })),
+    titleHistory: hide ? history.map((h) => ({ ...h, title: null })) : history,
     titleChecks: titleChecks.map((c) => ({ ...c, costUsd: num(c.costUsd), createdAt: c.createdAt.toISOString() })),
   };
+}
+
+/** The transcript's head alone (what `takeOver` and `handBack` answer), or null when not found or outside `sites`. */
+export async function loadTranscriptHead(db: DbLike, q: { operatorId: string; conversationId: string; sites?: SiteScope }): Promise<TranscriptHead | null> {
+  const [row] = await itemRowsById(db, { operatorId: q.operatorId, ids: [q.conversationId], sites: q.sites });
+  return row ? { ...toConversationItem(row), visitorTimeZone: row.visitorTimeZone } : null;
 }

@@ -3,6 +3,7 @@ import type { ConversationItem } from '../conversations/item.ts';
 import type { ListFilter } from '../conversations/list-filter.ts';
 import { listConversationItems } from '../conversations/list-query.ts';
 import type { Staff } from '../../operators/operator-sessions.ts';
+import { siteScopeOf } from '../../operators/site-access.ts';
 import type { Services } from '../../services.ts';
 import { csvRow } from './csv.ts';
 
@@ -24,6 +25,9 @@ const HEADER = [
   'updated_at',
   'last_reply_at',
   'excerpt',
+  'waiting_since',
+  'held_by',
+  'private',
 ];
 
 const record = (c: ConversationItem) =>
@@ -42,6 +46,9 @@ const record = (c: ConversationItem) =>
     c.updatedAt,
     c.lastAssistantAt,
     c.excerpt,
+    c.waitingSince,
+    c.heldBy?.name,
+    c.private,
   ]);
 
 /**
@@ -49,7 +56,8 @@ const record = (c: ConversationItem) =>
  * page however many conversations match, and a consumer that stops reading (a client that
  * went away) stops the queries too. It pages through the console list's own query
  * (`listConversationItems`), so filters, search, this operator's unread state and the order
- * are the list's, by construction.
+ * are the list's, by construction: only the operator's sites, and a private conversation's
+ * row carries no words (its title and excerpt cells are empty, its words never match a search).
  * @example for await (const chunk of conversationsCsv(services, { staff, filter: 'failed' })) res.write(chunk);
  */
 export async function* conversationsCsv(
@@ -58,9 +66,10 @@ export async function* conversationsCsv(
 ): AsyncGenerator<string> {
   yield csvRow(HEADER);
   const { staff, ...rest } = query;
+  const sites = await siteScopeOf(services.db, staff);
   let cursor: ListCursor | undefined;
   for (;;) {
-    const page = await listConversationItems(services.db, { ...rest, operatorId: staff.operatorId, cursor, limit: EXPORT_PAGE_SIZE });
+    const page = await listConversationItems(services.db, { ...rest, operatorId: staff.operatorId, sites, cursor, limit: EXPORT_PAGE_SIZE });
     if (page.items.length > 0) yield page.items.map(record).join('');
     // the list's cursor is text for clients; decoding our own just-made one cannot fail
     cursor = page.nextCursor ? (decodeCursor(page.nextCursor) ?? undefined) : undefined;

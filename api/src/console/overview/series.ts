@@ -27,12 +27,18 @@ export interface OverviewSeries {
 }
 
 /**
- * The overview's series for a range, across every site or one (`siteId`).
+ * The overview's series for a range, across every site the operator may see (`scope`, null =
+ * every site) or one of them (`siteId`; outside the scope it counts nothing).
  * @example await overviewSeries(db, { range: '7d' }) // { bucket: 'day', points: [7 points] }
  */
-export async function overviewSeries(db: Db, opts: { range: OverviewRange; siteId?: string | null; now?: Date }): Promise<OverviewSeries> {
+export async function overviewSeries(
+  db: Db,
+  opts: { range: OverviewRange; siteId?: string | null; scope?: readonly string[] | null; now?: Date },
+): Promise<OverviewSeries> {
   const plan = planBuckets(opts.range, opts.now);
-  const rows = await querySeries(db, plan, opts.siteId ?? null);
+  const scope = opts.scope ?? null;
+  const sites = opts.siteId ? (scope === null || scope.includes(opts.siteId) ? [opts.siteId] : []) : scope;
+  const rows = await querySeries(db, plan, sites);
   return { bucket: plan.bucket, points: rows.map(toPoint) };
 }
 

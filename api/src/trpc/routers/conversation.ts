@@ -3,6 +3,7 @@ import { transactWithEvents } from '../../events/append-events.ts';
 import { getConversation, listConversations, loadConversationView } from '../../conversations/queries.ts';
 import { markRead } from '../../conversations/mark-read.ts';
 import { renameConversation } from '../../conversations/rename.ts';
+import { dropTitleRequest } from '../../titles/request-title.ts';
 import { notFound, router, visitorProcedure } from '../trpc.ts';
 import { refuse } from '../refusal.ts';
 import { conversationTitle, timestamp, uuid } from '../inputs.ts';
@@ -65,4 +66,26 @@ export const conversationRouter = router({
     if (!conversation) throw notFound('conversation');
     return conversation;
   }),
+
+  /**
+   * Marks the visitor's own conversation private, or not. A private conversation is never
+   * recalled in the visitor's other conversations, never sent to the title model (a pending
+   * title request is dropped at once) and the console shows its metadata but not its words.
+   */
+  setPrivate: visitorProcedure
+    .input(z.strictObject({ conversationId: uuid, private: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      const { db, bus } = ctx.services;
+      const { visitorId } = ctx.visitor;
+      return transactWithEvents(db, bus, async (tx, emit) => {
+        const n = await tx.$executeRaw`
+          UPDATE "Conversation" SET private = ${input.private}
+          WHERE id = ${input.conversationId}::uuid AND "visitorId" = ${visitorId}::uuid`;
+        if (n === 0) throw notFound('conversation');
+        if (input.private) await dropTitleRequest(tx, input.conversationId);
+        const conversation = await loadConversationView(tx, input.conversationId);
+        emit(visitorId, { type: 'conversation.updated', conversationId: input.conversationId, conversation });
+        return conversation;
+      });
+    }),
 });

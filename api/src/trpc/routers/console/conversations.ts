@@ -7,16 +7,42 @@ import { conversationItemsById } from '../../../console/conversations/items-by-i
 import { LIST_FILTERS } from '../../../console/conversations/list-filter.ts';
 import { listConversationItems } from '../../../console/conversations/list-query.ts';
 import { markReadForOperator } from '../../../console/conversations/read-marker.ts';
-import { loadTranscript } from '../../../console/conversations/transcript.ts';
+import { conversationInScope } from '../../../console/conversations/in-scope.ts';
+import { loadTranscript, loadTranscriptHead, type TranscriptHead } from '../../../console/conversations/transcript.ts';
 import { renameConversation } from '../../../conversations/rename.ts';
 import { retryFailed } from '../../../conversations/retry.ts';
+import { handBack } from '../../../handoff/hand-back.ts';
+import { operatorReply } from '../../../handoff/operator-reply.ts';
+import { takeOver, type ActingOperator } from '../../../handoff/take-over.ts';
+import { siteScopeOf, type SiteScope } from '../../../operators/site-access.ts';
+import type { DbLike } from '../../../db/types.ts';
 import { requestRetitle } from '../../../titles/request-title.ts';
 import { consoleProcedure } from '../../console-procedure.ts';
-import { conversationTitle, eventId, timestamp, uuid } from '../../inputs.ts';
+import { clientMessageId, conversationTitle, eventId, messageContent, timestamp, uuid } from '../../inputs.ts';
 import { refuse } from '../../refusal.ts';
 import { notFound, router } from '../../trpc.ts';
 
 const conversationInput = z.strictObject({ conversationId: uuid });
+
+/**
+ * Every procedure here acts only on the sites the operator may act on (`ctx.sites`: owners
+ * all; agents their `siteIds`, empty = all). A conversation outside them is NOT_FOUND, as if
+ * it did not exist.
+ */
+const scopedProcedure = consoleProcedure.use(async ({ ctx, next }) => next({ ctx: { ...ctx, sites: await siteScopeOf(ctx.services.db, ctx.staff) } }));
+
+/** The conversation the input names, within the operator's sites, or NOT_FOUND. */
+async function inScope(ctx: { services: { db: DbLike }; sites: SiteScope }, conversationId: string) {
+  const conv = await conversationInScope(ctx.services.db, { conversationId, sites: ctx.sites });
+  if (!conv) throw notFound('conversation');
+  return conv;
+}
+
+const actingOperator = (staff: { operatorId: string; name: string; role: 'owner' | 'agent' }): ActingOperator => ({
+  id: staff.operatorId,
+  name: staff.name,
+  role: staff.role,
+});
 
 /** Free text of a search box: bounded, no control characters (PostgreSQL text refuses NUL). */
 const searchText = z
@@ -25,16 +51,17 @@ const searchText = z
   .refine((s) => !/[\u0000-\u001F\u007F]/.test(s), 'must not contain control characters');
 
 /**
- * console.conversations: every site's conversations for the signed-in operator (one team sees
- * all sites; agents and owners alike): the list, its live changes, transcripts, the operator's
- * own read markers, and the actions on a conversation (retry, rename/pin, retitle).
+ * console.conversations: the conversations of the sites the signed-in operator may act on
+ * (owners: every site; agents: their sites, or every site when none is set): the list, its live
+ * changes, transcripts, the operator's own read markers, the actions on a conversation (retry,
+ * rename/pin, retitle), and taking a conversation over, replying as a person and handing it back.
  */
 export const conversationsRouter = router({
   /**
    * A page of conversations, newest activity first, with the cursor of the next page. The
    * attention state and `unread` filter are for THIS operator (their read markers).
    */
-  list: consoleProcedure
+  list: scopedProcedure
     .input(
       z.strictObject({
         siteId: uuid.optional(),
@@ -47,12 +74,13 @@ export const conversationsRouter = router({
     .query(({ ctx, input }) => {
       const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
       if (cursor === null) throw refuse('BAD_REQUEST', 'bad_cursor', 'This cursor was not made by this list: start from the first page.');
-      return listConversationItems(ctx.services.db, { ...input, cursor, operatorId: ctx.staff.operatorId });
+      return listConversationItems(ctx.services.db, { ...input, cursor, operatorId: ctx.staff.operatorId, sites: ctx.sites });
     }),
 
   /**
-   * Every conversation (of `siteId`, or of every site) that is created or changes, as it
-   * happens, over SSE: `{ type: 'upsert', item }` tracked with an event-log position, so a
+   * Every conversation (of `siteId`, or of every site the operator may act on: read again
+   * before each read, so an owner narrowing an agent's sites applies to an open stream) that
+   * is created or changes, as it happens, over SSE: `{ type: 'upsert', item }` tracked with an event-log position, so a
    * reconnect (`lastEventId`) re-sends what changed meanwhile.
    */
   changes: consoleProcedure
@@ -61,13 +89,18 @@ export const conversationsRouter = router({
       const abort = signal ?? new AbortController().signal;
       const token = ctx.consoleToken ?? '';
       const signedIn = async () => (await findOperatorSession(ctx.services.db, token))?.operatorId === ctx.staff.operatorId;
-      const q = { operatorId: ctx.staff.operatorId, siteId: input?.siteId, lastEventId: input?.lastEventId ?? null, signedIn };
+      const sites = () => siteScopeOf(ctx.services.db, ctx.staff);
+      const q = { operatorId: ctx.staff.operatorId, siteId: input?.siteId, sites, lastEventId: input?.lastEventId ?? null, signedIn };
       for await (const { id, change } of conversationChanges(ctx.services, q, abort)) yield tracked(id, change);
     }),
 
-  /** One conversation whole: messages, runs, questions, todos, title history and title checks. */
-  transcript: consoleProcedure.input(conversationInput).query(async ({ ctx, input }) => {
-    const transcript = await loadTranscript(ctx.services.db, { operatorId: ctx.staff.operatorId, conversationId: input.conversationId });
+  /**
+   * One conversation whole: messages (with provenance labels and notices), runs, questions,
+   * todos, title history and title checks, who holds it and since when it waits for a person.
+   * A private conversation's words are withheld (`redacted` messages with content '').
+   */
+  transcript: scopedProcedure.input(conversationInput).query(async ({ ctx, input }) => {
+    const transcript = await loadTranscript(ctx.services.db, { operatorId: ctx.staff.operatorId, conversationId: input.conversationId, sites: ctx.sites });
     if (!transcript) throw notFound('conversation');
     return transcript;
   }),
@@ -76,7 +109,8 @@ export const conversationsRouter = router({
    * Marks read for THIS operator only, up to the newest reply (or `lastAssistantAt`, the reply
    * the console showed); never the visitor's read state nor another operator's.
    */
-  markRead: consoleProcedure.input(z.strictObject({ conversationId: uuid, lastAssistantAt: timestamp.optional() })).mutation(async ({ ctx, input }) => {
+  markRead: scopedProcedure.input(z.strictObject({ conversationId: uuid, lastAssistantAt: timestamp.optional() })).mutation(async ({ ctx, input }) => {
+    await inScope(ctx, input.conversationId);
     const item = await markReadForOperator(ctx.services, {
       operatorId: ctx.staff.operatorId,
       conversationId: input.conversationId,
@@ -87,36 +121,71 @@ export const conversationsRouter = router({
   }),
 
   /** Retries a failed reply: the same path as the visitor's retry. `requeued` 0: nothing had failed. */
-  retry: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
-    const conv = await ctx.services.db.conversation.findUnique({ where: { id: input.conversationId }, select: { visitorId: true } });
-    if (!conv) throw notFound('conversation');
+  retry: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
+    const conv = await inScope(ctx, input.conversationId);
     const requeued = await retryFailed(ctx.services, { visitorId: conv.visitorId, conversationId: input.conversationId });
     return { requeued: requeued ?? 0 };
   }),
 
   /** Renames: `manual`, or `fixed` with `pin` (the operator's title stays). Either way no generated title replaces it. */
-  rename: consoleProcedure
+  rename: scopedProcedure
     .input(z.strictObject({ conversationId: uuid, title: conversationTitle, pin: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
       const { db } = ctx.services;
-      const conv = await db.conversation.findUnique({ where: { id: input.conversationId }, select: { siteId: true } });
-      if (!conv) throw notFound('conversation');
+      const conv = await inScope(ctx, input.conversationId);
       const renamed = await renameConversation(ctx.services, { ...input, by: { operatorSiteId: conv.siteId } });
       if (!renamed) throw notFound('conversation');
-      const [item] = await conversationItemsById(db, { operatorId: ctx.staff.operatorId, ids: [input.conversationId] });
+      const [item] = await conversationItemsById(db, { operatorId: ctx.staff.operatorId, ids: [input.conversationId], sites: ctx.sites });
       if (!item) throw notFound('conversation');
       return item;
     }),
 
   /**
    * Asks the title pass to look again now. A manual or fixed title is refused (CONFLICT
-   * `title_not_replaceable`): rename it instead.
+   * `title_not_replaceable`): rename it instead; a private conversation too (CONFLICT `private`:
+   * its words never reach the title model).
    */
-  retitle: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
-    const { db } = ctx.services;
-    if (await requestRetitle(db, input.conversationId)) return { requested: true as const };
-    const conv = await db.conversation.findUnique({ where: { id: input.conversationId }, select: { id: true } });
-    if (!conv) throw notFound('conversation');
+  retitle: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
+    const conv = await inScope(ctx, input.conversationId);
+    if (conv.private) throw refuse('CONFLICT', 'private', 'The visitor marked this conversation private: no model titles it.');
+    if (await requestRetitle(ctx.services.db, input.conversationId)) return { requested: true as const };
     throw refuse('CONFLICT', 'title_not_replaceable', 'This title was set by hand (or there is none yet): rename it instead.');
   }),
+
+  /**
+   * Takes the conversation over: no run is claimed for it from now on (a run already streaming
+   * finishes; the operator writes after it), the visitor sees "Ana joined", and it no longer
+   * waits for a person. Idempotent for the holder. CONFLICT `held_by_other` (another operator
+   * holds it, named in the message); FORBIDDEN `private` (its words are hidden from the console).
+   */
+  takeOver: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }): Promise<TranscriptHead> => {
+    await takeOver(ctx.services, { operator: actingOperator(ctx.staff), conversationId: input.conversationId, sites: ctx.sites });
+    return head(ctx, input.conversationId);
+  }),
+
+  /**
+   * The holder writes to the visitor (labelled with their name; unread moves as for any reply),
+   * answering the visitor messages that waited before it. Idempotent on `clientMessageId`.
+   * CONFLICT `not_holding` unless this operator holds the conversation.
+   */
+  reply: scopedProcedure
+    .input(z.strictObject({ conversationId: uuid, text: messageContent, clientMessageId }))
+    .mutation(({ ctx, input }) => operatorReply(ctx.services, { ...input, operator: actingOperator(ctx.staff), sites: ctx.sites })),
+
+  /**
+   * Hands the conversation back to the assistant ("Ana left"): the visitor messages the operator
+   * did not answer are the next pending batch right away. The holder or an owner; CONFLICT
+   * `not_holding` otherwise. Nobody holding it: nothing changes.
+   */
+  handBack: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }): Promise<TranscriptHead> => {
+    await handBack(ctx.services, { operator: actingOperator(ctx.staff), conversationId: input.conversationId, sites: ctx.sites });
+    return head(ctx, input.conversationId);
+  }),
 });
+
+/** The transcript's head as this operator sees it after an action. */
+async function head(ctx: { services: { db: DbLike }; staff: { operatorId: string }; sites: SiteScope }, conversationId: string): Promise<TranscriptHead> {
+  const found = await loadTranscriptHead(ctx.services.db, { operatorId: ctx.staff.operatorId, conversationId, sites: ctx.sites });
+  if (!found) throw notFound('conversation');
+  return found;
+}

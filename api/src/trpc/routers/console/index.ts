@@ -4,6 +4,7 @@ import { conversationsRouter } from './conversations.ts';
 import { operatorsRouter } from './operators.ts';
 import { overviewRouter } from './overview.ts';
 import { sitesRouter } from './sites.ts';
+import { proactiveRouter } from './proactive.ts';
 
 /**
  * The console's API (/admin), signed in with an operator session cookie. One router per
@@ -15,4 +16,5 @@ export const consoleRouter = router({
   operators: operatorsRouter,
   conversations: conversationsRouter,
   overview: overviewRouter,
+  proactive: proactiveRouter,
 });

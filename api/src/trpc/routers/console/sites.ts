@@ -3,6 +3,7 @@ import { createSite, readSiteSettings, updateSite } from '../../../sites/site-se
 import { countSiteContents, deleteSite } from '../../../sites/site-settings-delete.ts';
 import { createSiteInput, updateSiteInput } from '../../../sites/site-settings-input.ts';
 import { rotateIdentitySecret } from '../../../sites/site-settings-secret.ts';
+import { coversSite, siteScopeOf } from '../../../operators/site-access.ts';
 import { consoleBaseUrl, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
 import { siteKey, uuid } from '../../inputs.ts';
 import { refuse } from '../../refusal.ts';
@@ -11,14 +12,16 @@ import { notFound, router } from '../../trpc.ts';
 const siteRef = z.strictObject({ siteId: uuid });
 
 /**
- * console.sites: every site of the deployment. Everyone reads; owners create, change and
- * delete. A change reaches this process's policy cache at once (`sites.clear()`) and the
+ * console.sites: every site of the deployment. Operators read the sites they belong to (an
+ * agent's `siteIds`; see operators/site-access.ts); owners create, change and delete. A change reaches this process's policy cache at once (`sites.clear()`) and the
  * other processes within its 5 s TTL: the next widget load and the next run use it.
  */
 export const sitesRouter = router({
   /** Every site, oldest first, with how many conversations it holds. */
   list: consoleProcedure.query(async ({ ctx }) => {
+    const scope = await siteScopeOf(ctx.services.db, ctx.staff);
     const rows = await ctx.services.db.site.findMany({
+      where: scope === null ? {} : { id: { in: [...scope] } },
       select: { id: true, key: true, name: true, createdAt: true, _count: { select: { conversations: true } } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
@@ -27,6 +30,7 @@ export const sitesRouter = router({
 
   /** One site's settings (identity secrets counted, never shown) and its embed snippet. */
   get: consoleProcedure.input(siteRef).query(async ({ ctx, input }) => {
+    if (!coversSite(await siteScopeOf(ctx.services.db, ctx.staff), input.siteId)) throw notFound('site');
     const settings = await readSiteSettings(ctx.services.db, input.siteId, consoleBaseUrl(ctx));
     if (!settings) throw notFound('site');
     return settings;

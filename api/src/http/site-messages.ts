@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Services } from '../services.ts';
+import { WindowLimiters } from '../limits/window-limiters.ts';
+import { apiKeyFor } from '../proactive/api-keys.ts';
+import { sendServerMessage, serverMessageInput } from '../proactive/server-message.ts';
+
+/** `POST /api/v1/sites/:siteKey/messages` lives under this prefix. */
+export const SITE_MESSAGES_PREFIX = '/api/v1/sites/';
+
+/** A body is a user id and 2,000 characters at most: 16 KB leaves room for JSON escapes, nothing more. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Per key: a message a second on average, in bursts of 60 a minute. A site's server sending
+ * more than that is looping, or sending what belongs in a newsletter, not a conversation.
+ */
+const PER_KEY = { points: 60, seconds: 60 };
+
+const routes = new WeakMap<Services, (req: IncomingMessage, res: ServerResponse) => Promise<void>>();
+
+/**
+ * Server-to-server messages (`Authorization: Bearer heed_sk_…`, a site API key created in the
+ * console): body `{ userId, text, conversationId? }` → 201 `{ conversationId, messageId }`.
+ * 401 for a key that is unknown, revoked or another site's (which one is not said); 404 for a
+ * user id without a verified session or a conversation not theirs; 400 naming bad fields; 413
+ * over 16 KB; 429 with `Retry-After` over the key's rate. No CORS: browsers are not its callers.
+ * One handler per Services, so the rate limiter outlives the request.
+ */
+export function siteMessagesRoute(s: Services): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  let route = routes.get(s);
+  if (!route) {
+    route = handler(s, new WindowLimiters(s.redis, s.config.REDIS_PREFIX));
+    routes.set(s, route);
+  }
+  return route;
+}
+
+function handler(s: Services, limiters: WindowLimiters) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const match = /^\/api\/v1\/sites\/([^/]{1,256})\/messages$/.exec(path);
+    if (!match) return send(404, { error: 'not_found' });
+    if (req.method !== 'POST') return send(405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    let siteKey: string;
+    try {
+      siteKey = decodeURIComponent(match[1]!);
+    } catch {
+      return send(404, { error: 'not_found' });
+    }
+    const key = await apiKeyFor(s.db, siteKey, req.headers.authorization);
+    if (!key) return send(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+    const verdict = await limiters.consume('siteMessages', PER_KEY, key.id);
+    if (!verdict.ok) {
+      return send(429, { error: 'rate_limited', retryAfterMs: verdict.retryAfterMs }, { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) });
+    }
+    const raw = await readBoundedBody(req);
+    if (raw === null) return send(413, { error: 'body_too_large' }, { connection: 'close' });
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return send(400, { error: 'invalid_json' });
+    }
+    const parsed = serverMessageInput.safeParse(json);
+    if (!parsed.success) return send(400, { error: 'invalid_body', fieldErrors: z.flattenError(parsed.error).fieldErrors });
+    const sent = await sendServerMessage(s, key, parsed.data);
+    if (sent.ok) return send(201, { conversationId: sent.conversationId, messageId: sent.messageId });
+    return send(sent.reason === 'conversation_limit' ? 429 : 404, { error: sent.reason });
+  };
+}
+
+/** The request body as text, or null past MAX_BODY_BYTES (the rest is not read). */
+async function readBoundedBody(req: IncomingMessage): Promise<string | null> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
