@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { hashPassword } from '../../api/src/operators/password.ts';
+import { createApiKey } from '../../api/src/proactive/api-keys.ts';
 import type { ScriptedReply } from '../../api/src/model-server/types.ts';
 import { seriousA11yViolations } from '../support/browser.ts';
 import { cspViolations, DemoSite, recordCspViolations } from '../support/demo-site.ts';
@@ -22,6 +24,9 @@ const site = DemoSite.use({ DEBOUNCE_MS: '300' });
 const EMAIL = 'ana@heed.test';
 const PASSWORD = 'a long and known password';
 const SITE_NAME = 'Outdoor shop';
+/** the shop's customer the visitor signs in as (the host page identifies them), and the shop's identity secret */
+const USER_ID = 'customer-42';
+const IDENTITY_SECRET = 'people-e2e-identity-secret-0123456789';
 const OPERATOR_REPLY = 'Hi, Ana here. For 20 pairs or more we give 15 % off; I have added it to your cart.';
 
 let consoleContext: BrowserContext;
@@ -33,6 +38,7 @@ const failures: string[] = [];
 beforeAll(async () => {
   if (!existsSync(new URL('../../dist/console/index.html', import.meta.url))) throw new Error('Build the console first: npm run build:console');
   const { db } = site.heed.services;
+  const token = await new SignJWT({ sub: USER_ID }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('30m').sign(new TextEncoder().encode(IDENTITY_SECRET));
   await db.operator.create({ data: { email: EMAIL, name: 'Ana', role: 'owner', passwordHash: await hashPassword(PASSWORD) } });
   host = await startHostSite(
     {
@@ -40,6 +46,7 @@ beforeAll(async () => {
         <body><h1>Boots</h1><p>Unread: <output id="unread">0</output></p>${widgetTag(site.heed.url)}</body></html>`,
       // the host page's own badge, through the queued command API (no inline script under its CSP)
       '/host.js': `window.Heed = window.Heed || function () { (Heed.q = Heed.q || []).push(arguments); };
+        Heed('identify', ${JSON.stringify({ userId: USER_ID, token })});
         Heed('on', 'unread', function (c) { document.getElementById('unread').textContent = String(c.unread); });`,
     },
     { host: 'localhost', csp: `default-src 'self'; script-src 'self' ${site.heed.url}; connect-src ${site.heed.url}; style-src 'self'; img-src 'self'` },
@@ -51,6 +58,7 @@ beforeAll(async () => {
       name: SITE_NAME,
       allowedOrigins: [host.url],
       handoffEnabled: true,
+      identitySecrets: [IDENTITY_SECRET],
       intentRules: { create: { name: 'viewed_pricing', label: 'viewed Pricing', instruction: 'Offer to help choose between the plans.' } },
     },
   });
@@ -167,7 +175,12 @@ test('the visitor asks for a person; Ana takes over from the console, replies, a
 
 test('the host page fires an intent: one labelled message; a second within the budget window yields none', async () => {
   answerRuns({ text: 'Comparing plans? I can help you choose between Basic and Pro.' });
+  await chat().getByRole('button', { name: 'Close' }).click();
   await visitor.evaluate(() => (window as unknown as { Heed: (...args: unknown[]) => void }).Heed('intent', 'viewed_pricing', { plan: 'pro' }));
+  // unread like any reply: the launcher badge and the host page's own count
+  await expectBadge(launcherBadge(), 'unviewed', '1');
+  await expect.poll(() => visitor.locator('#unread').textContent(), { timeout: 15_000 }).toBe('1');
+  await visitor.getByRole('button', { name: /Open chat/ }).click();
   const thread = visitor.locator('heed-message-list');
   await thread.getByText('Because you viewed Pricing').waitFor({ timeout: 20_000 });
   await thread.getByText('Comparing plans?').waitFor();
@@ -184,5 +197,36 @@ test('the host page fires an intent: one labelled message; a second within the b
   await new Promise((r) => setTimeout(r, 1_000));
   expect(await thread.getByText('Because you viewed Pricing').count()).toBe(1);
   expect(replyRequests().length).toBe(calls);
+  expect(failures.filter((f) => !f.includes('favicon'))).toEqual([]);
+}, 60_000);
+
+test("the site's server sends a message to the signed-in customer: badges rise while the panel is closed, and it is labelled as the site's", async () => {
+  const { db } = site.heed.services;
+  const { id: siteId } = await db.site.findUniqueOrThrow({ where: { key: 'demo' }, select: { id: true } });
+  const { key } = (await createApiKey(db, siteId, 'Shop backend'))!;
+  await chat().getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => visitor.locator('#unread').textContent()).toBe('0');
+
+  const answer = await fetch(`${site.heed.url}/api/v1/sites/demo/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ userId: USER_ID, text: 'Your boots shipped today: they arrive on Friday.' }),
+  });
+  expect(answer.status).toBe(201);
+  await expectBadge(launcherBadge(), 'unviewed', '1');
+  await expect.poll(() => visitor.locator('#unread').textContent(), { timeout: 15_000 }).toBe('1');
+
+  await visitor.getByRole('button', { name: /Open chat/ }).click();
+  const thread = visitor.locator('heed-message-list');
+  await thread.getByText('From Outdoor shop', { exact: true }).waitFor();
+  await thread.getByText('they arrive on Friday').waitFor();
+  await expect.poll(() => visitor.locator('#unread').textContent(), { timeout: 15_000 }).toBe('0');
+  // a user id without a verified session is not found, whatever the key
+  const stranger = await fetch(`${site.heed.url}/api/v1/sites/demo/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ userId: 'someone-else', text: 'Hello' }),
+  });
+  expect(stranger.status).toBe(404);
   expect(failures.filter((f) => !f.includes('favicon'))).toEqual([]);
 }, 60_000);
