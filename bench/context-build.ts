@@ -19,11 +19,11 @@ const READS = 30;
  * visitor message claimed as a batch, then `loadContext` (every read the run makes before
  * the model call: history window, questions, todos, recall, and the prompt) timed `READS`
  * times. It should be flat (the history is read by (conversationId, seq) with a limit and cut
- * to the token budget) but is not: p50 7.5 ms at 100 earlier messages, 23 ms at 10,000, 108 ms
- * at 100,000 (busy machine). Profiled at 100,000: history 3.7 ms, claimed rows 1.7, todos 0.6,
- * questions 3.7, recall 43 ms — recall ranks every earlier visitor message matching the batch's
- * words (here all 50,000 visitor messages share "delivery"; with no match it takes 0.9 ms).
- * Bounding what recall ranks is issue 11's open item.
+ * to the token budget). It was not: p50 7.5 ms at 100 earlier messages, 23 ms at 10,000, 108 ms
+ * at 100,000 (busy machine); profiled at 100,000: history 3.7 ms, claimed rows 1.7, todos 0.6,
+ * questions 3.7, recall 43 ms, because recall ranked every earlier visitor message matching the
+ * batch's words (here all 50,000 visitor messages share "delivery"). Recall now ranks the matches
+ * among the visitor's newest messages plus the older matches of rare words (chat/recall.ts).
  */
 export async function measureContextBuild(heed: TestHeed): Promise<ContextBuildResult> {
   const visitor = await heed.visitor();
@@ -40,6 +40,9 @@ export async function measureContextBuild(heed: TestHeed): Promise<ContextBuildR
              (CASE WHEN i % 2 = 0 THEN 'answered' END)::"MessageState",
              now() - make_interval(secs => ${earlier} - i)
       FROM generate_series(0, ${earlier - 1}) AS i`;
+    // what autovacuum's analyze does after a table grows by a tenth: without it the planner, still
+    // believing the visitor has a few hundred rows, sorts all of them for recall's newest-first walk
+    await heed.services.db.$executeRaw`ANALYZE "Message"`;
     const seedMs = preciseNow() - t0;
     await visitor.send(conversationId, 'And what does express delivery cost?');
     const batch = await claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'bench', leaseMs: 600_000 });

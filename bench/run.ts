@@ -43,6 +43,7 @@ const sections = [
   section({ key: 'consoleList', title: '5. Console list', measure: () => withStack((heed) => measureConsoleList(heed), { workers: 0 }), format: formatConsoleList }),
   section({ key: 'storeModes', title: '6. Embedded mode beside servers', measure: measureStoreModes, format: formatStoreModes }),
   section({ key: 'contextBuild', title: '7. Context build by conversation length', measure: () => withStack((heed) => measureContextBuild(heed), { workers: 0 }), format: formatContextBuild }),
+  ...(await import('./ingest.ts').then((m) => [section({ key: 'ingest', title: '8. Ingest', measure: m.measureIngest, format: m.formatIngest })])),
 ];
 
 async function main(): Promise<number> {

@@ -16,9 +16,12 @@ afterAll(() => heed?.stop());
 
 test.skipIf(isEmbeddedTestRun())('a worker resumed after SIGSTOP relays nothing of the run it lost; the batch is answered once by the worker that took over', async () => {
   heed.model.reset();
-  heed.model.script(
-    { text: 'Frozen words that nobody may ever see because this worker stops.', chunkSize: 4, chunkDelayMs: 150 },
-    { text: 'Answered by the worker that took over.', delayMs: 500 },
+  // by when the request comes, not by its rank: on a loaded machine the frozen worker may lose and retake its own lease first
+  let frozenYet = false;
+  heed.model.setResponder(() =>
+    frozenYet
+      ? { text: 'Answered by the worker that took over.', delayMs: 500 }
+      : { text: 'Frozen words that nobody may ever see because this worker stops.', chunkSize: 4, chunkDelayMs: 150 },
   );
   const frozen = await ChildWorker.start(heed.childEnv());
   const visitor = await heed.visitor();
@@ -29,9 +32,12 @@ test.skipIf(isEmbeddedTestRun())('a worker resumed after SIGSTOP relays nothing 
   const lostRunId = first.type === 'reply.delta' ? first.runId : '';
 
   frozen.child.kill('SIGSTOP');
+  frozenYet = true;
+  // only a claim made after the freeze: on a loaded machine the frozen worker may have lost and retaken its own lease before
+  const frozenAt = events.events.length;
   const taker = await ChildWorker.start(heed.childEnv());
   try {
-    const started = await events.waitFor((e) => e.type === 'run.started' && e.runId !== lostRunId, 20_000);
+    const started = await events.waitFor((e) => e.type === 'run.started' && e.runId !== lostRunId && events.events.indexOf(e) >= frozenAt, 20_000);
     const startedAt = events.events.indexOf(started);
     frozen.child.kill('SIGCONT');
     await events.waitFor((e) => e.type === 'reply.completed', 20_000);

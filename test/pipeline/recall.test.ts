@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { TestHeed, type TestVisitor } from '../support/harness.ts';
 import { finalTurn, promptMessages } from '../support/conversation-text.ts';
 import type { RecordedRequest } from '../../api/src/model-server/types.ts';
 import { localTimeFormatter } from '../../api/src/chat/pending-turn.ts';
 import { RECALL_HEADING } from '../../api/src/chat/context-sections.ts';
+import { RECALL_COMMON_MIN, RECALL_RECENT_ROWS, recall } from '../../api/src/chat/recall.ts';
 
 /**
  * Recall: before a run, the visitor's older messages are searched (PostgreSQL full-text search)
@@ -82,4 +83,83 @@ test('recall looks past the history window of the same conversation but never re
   } finally {
     await small.stop();
   }
+});
+
+test('a private conversation’s words are never recalled in another conversation; its own run still recalls the visitor’s other conversations', async () => {
+  const visitor = await heed.visitor('Europe/Oslo');
+  const open = await visitor.conversation();
+  const order = await said(visitor, open, 'I ordered the walnut bookshelf in December, order 55812.');
+  const secret = await visitor.conversation();
+  await said(visitor, secret, 'The walnut bookshelf is a surprise for Jonas, do not tell anyone.');
+  await visitor.api.conversation.setPrivate.mutate({ conversationId: secret, private: true });
+  const orderLine = `- [${localTimeFormatter('Europe/Oslo')(new Date(order.createdAt))}, another conversation] "I ordered the walnut bookshelf in December, order 55812."`;
+
+  // a new conversation: the open one is recalled, the private one is not (it would rank first: it
+  // repeats both words of the batch)
+  const now = await visitor.conversation();
+  await said(visitor, now, 'Any news about the walnut bookshelf?');
+  const elsewhere = heed.model.requests.at(-1)!;
+  expect(contextOf(elsewhere)).toContain(orderLine);
+  expect(JSON.stringify(elsewhere.body.messages)).not.toContain('Jonas');
+
+  // the private conversation's own run may recall the visitor's open conversations
+  await said(visitor, secret, 'When will the walnut bookshelf ship?');
+  expect(contextOf(heed.model.requests.at(-1)!)).toContain(orderLine);
+
+  // marked private later, an older conversation disappears from recall too; and back when unmarked
+  await visitor.api.conversation.setPrivate.mutate({ conversationId: open, private: true });
+  await said(visitor, now, 'Walnut bookshelf: still nothing?');
+  expect(JSON.stringify(heed.model.requests.at(-1)!.body.messages)).not.toContain('order 55812');
+  await visitor.api.conversation.setPrivate.mutate({ conversationId: open, private: false });
+  const later = await visitor.conversation();
+  await said(visitor, later, 'About my walnut bookshelf again');
+  expect(contextOf(heed.model.requests.at(-1)!)).toContain(orderLine);
+  expect(JSON.stringify(heed.model.requests.at(-1)!.body.messages)).not.toContain('Jonas');
+});
+
+describe('a visitor with a long history: recall reads their newest messages and the older ones only for rare words', () => {
+  /** A new conversation of `visitor` holding `contents` as answered visitor messages, oldest first (seeded in SQL). */
+  async function seeded(visitor: TestVisitor, contents: readonly string[]) {
+    const conversationId = await visitor.conversation();
+    await heed.services.db.$executeRaw`
+      INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, state, "createdAt")
+      SELECT gen_random_uuid(), ${conversationId}::uuid, ${visitor.visitorId}::uuid, 'user', t.content, 'answered',
+             now() - make_interval(secs => ${contents.length + 1} - t.i::int)
+      FROM unnest(${contents}::text[]) WITH ORDINALITY AS t(content, i)
+      ORDER BY t.i`;
+    return conversationId;
+  }
+  const recent = (n: number) => Array.from({ length: n }, (_, i) => `Question ${i} about delivery times to Oslo`);
+  async function recallFor(visitor: TestVisitor, text: string) {
+    const { siteId } = await heed.services.db.visitor.findUniqueOrThrow({ where: { id: visitor.visitorId }, select: { siteId: true } });
+    const conversationId = await visitor.conversation();
+    return recall(heed.services.db, { visitorId: visitor.visitorId, siteId, conversationId, windowStartSeq: 0n }, [text]);
+  }
+
+  test('an old message with a rare word is found behind many newer ones, but never from a private conversation', async () => {
+    const visitor = await heed.visitor();
+    const secret = await seeded(visitor, ['The walnut bookshelf order 55812 is a gift for Jonas']);
+    await visitor.api.conversation.setPrivate.mutate({ conversationId: secret, private: true });
+    await seeded(visitor, ['My walnut bookshelf order 55812 never came', ...recent(2 * RECALL_RECENT_ROWS)]);
+    const hits = await recallFor(visitor, 'Where is my walnut bookshelf delivery?');
+    expect(hits.map((h) => h.content)).toEqual([
+      'My walnut bookshelf order 55812 never came',
+      `Question ${2 * RECALL_RECENT_ROWS - 1} about delivery times to Oslo`,
+      `Question ${2 * RECALL_RECENT_ROWS - 2} about delivery times to Oslo`,
+    ]);
+  });
+
+  test('the old mentions of a word the visitor keeps using are left out: the newest ones stand for them', async () => {
+    const short = 'Delivery?';
+    const few = await heed.visitor();
+    await seeded(few, [short, ...recent(RECALL_COMMON_MIN)]);
+    // a short message ranks first (ts_rank normalized by length) while every message is read...
+    expect((await recallFor(few, 'delivery'))[0]?.content).toBe(short);
+    // ...and is not read at all behind RECALL_RECENT_ROWS newer messages that use the word
+    const many = await heed.visitor();
+    await seeded(many, [short, ...recent(RECALL_RECENT_ROWS)]);
+    const hits = await recallFor(many, 'delivery');
+    expect(hits).toHaveLength(3);
+    expect(hits.map((h) => h.content)).not.toContain(short);
+  });
 });

@@ -6,6 +6,7 @@ import type { ClaimedBatch } from './claim-batch.ts';
 import { FenceLostError } from './fence.ts';
 import { completeRun, failRun, releaseRun, renewRunLease } from './finish-run.ts';
 import { loadContext } from './load-context.ts';
+import { handoffOffered } from '../handoff/handoff-offer.ts';
 import type { ConversationLock } from './lock.ts';
 import { ReplyFailedError } from './model-stream.ts';
 import { ReplyRelay } from './reply-relay.ts';
@@ -73,18 +74,24 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
       await completeRun(deps.db, deps.bus, batch, { text: fixed, attempts: 0, promptTokens: null, completionTokens: null });
       return 'completed';
     }
-    if (await spendCapReached(deps.db, batch.siteId, deps.spendCapUsd)) {
+    // independent reads run together: each round trip here delays the model request (the debounce bench)
+    const [capReached, site] = await Promise.all([spendCapReached(deps.db, batch.siteId, deps.spendCapUsd), deps.sites.byId(batch.siteId)]);
+    if (capReached) {
       deps.logger.warn({ siteId: batch.siteId }, 'site reached its daily spend cap; the model is not called');
       await failRun(deps.db, deps.bus, batch, { code: 'spend_cap', attempts: 0 });
       return 'failed';
     }
-    const settings = replySettings(deps, await deps.sites.byId(batch.siteId));
-    const messages = await loadContext(deps.db, batch, deps.tokenBudget, settings.systemPrompt);
+    const settings = replySettings(deps, site);
+    const [messages, handoff] = await Promise.all([
+      loadContext(deps.db, batch, deps.tokenBudget, settings.systemPrompt),
+      // an unsolicited message (an intent, a check-in) never asks for a person on its own
+      batch.proactive === null && handoffOffered(deps.db, batch.conversationId),
+    ]);
     status = 'streaming';
     const sentAt = Date.now();
     if (!(await renewRunLease(deps.db, batch, deps.leaseMs, status, settings.model))) return 'lost';
     held(sentAt);
-    const reply = await runToolLoop({ ...deps, model: settings.model, maxTokens: settings.maxTokens }, batch, messages, { signal: abort.signal, relay });
+    const reply = await runToolLoop({ ...deps, model: settings.model, maxTokens: settings.maxTokens }, batch, messages, { signal: abort.signal, relay, handoff });
     if (abort.signal.aborted) return handOver(deps, batch, abort.signal);
     await completeRun(deps.db, deps.bus, batch, { ...reply, cost: runCost(settings.price, reply, messages), firstTokenAt });
     return reply.question ? 'awaiting_input' : 'completed';

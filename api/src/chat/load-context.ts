@@ -46,18 +46,15 @@ export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: numb
   const rows = earlier as ContextRow[];
   const batchRows = claimed as ContextRow[];
   const ids = [...rows, ...batchRows].map((r) => r.id);
-  const requests = await db.inputRequest.findMany({
-    where: { conversationId: batch.conversationId, OR: [{ messageId: { in: ids } }, { answerMessageId: { in: ids } }, { status: 'open' }] },
-    select: requestSelect,
-  });
-
   const window = historyWindow({ rows, claimed: batchRows, watermark: batch.watermark, tokenBudget });
   const windowStartSeq = window[0]?.seq ?? batchRows[0]?.seq ?? batch.watermark + 1n;
-  const hits = await recall(
-    db,
-    { visitorId: batch.visitorId, siteId: visitor.siteId, conversationId: batch.conversationId, windowStartSeq },
-    batchRows.map((r) => r.content),
-  );
+  const [requests, hits] = await Promise.all([
+    db.inputRequest.findMany({
+      where: { conversationId: batch.conversationId, OR: [{ messageId: { in: ids } }, { answerMessageId: { in: ids } }, { status: 'open' }] },
+      select: requestSelect,
+    }),
+    recall(db, { visitorId: batch.visitorId, siteId: visitor.siteId, conversationId: batch.conversationId, windowStartSeq }, batchRows.map((r) => r.content)),
+  ]);
   return buildContext({
     systemPrompt,
     rows,

@@ -5,7 +5,6 @@ import type { ClaimedBatch } from './claim-batch.ts';
 import { EmptyReplyError } from './model-errors.ts';
 import { ReplyFailedError, streamReply } from './model-stream.ts';
 import type { ReplyRelay } from './reply-relay.ts';
-import { handoffOffered } from '../handoff/handoff-offer.ts';
 import { offeredTools, parseToolCall, type UserInputArgs } from './tools.ts';
 
 /**
@@ -39,12 +38,11 @@ export async function runToolLoop(
   deps: AnswerDeps,
   batch: ClaimedBatch,
   context: ChatCompletionMessageParam[],
-  io: { signal: AbortSignal; relay: ReplyRelay },
+  io: { signal: AbortSignal; relay: ReplyRelay; /** offer `handoff_to_human` (see `handoffOffered`) */ handoff: boolean },
 ): Promise<LoopResult> {
   let messages = context;
   let text = '';
-  // an unsolicited message (an intent, a check-in) never asks for a person on its own
-  const tools = offeredTools({ handoff: batch.proactive === null && (await handoffOffered(deps.db, batch.conversationId)) });
+  const tools = offeredTools({ handoff: io.handoff });
   const usage = { attempts: 0, promptTokens: null as number | null, completionTokens: null as number | null };
   for (let round = 1; ; round++) {
     const last = round === MAX_MODEL_ROUNDS;

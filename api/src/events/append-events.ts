@@ -31,22 +31,61 @@ export async function transactWithEvents<T>(
   // would store "Reply failed" after its reply). Streams re-read the log anyway (SSE_CATCHUP_MS).
   await Promise.all([
     ...[...new Set(pending.map((p) => p.visitorId))].map((v) => bus.wake(v)),
-    bus.touchConversations(pending.map((p) => p.event.conversationId)),
+    touchConversations(bus, pending.map((p) => p.event.conversationId)),
   ]).catch((err: unknown) => bus.notifyFailed(err));
   return result;
 }
 
+/** Console touches per bus: the one being published, and the ids waiting for the next. */
+const touches = new WeakMap<EventBus, { sending: Promise<void> | null; next: Promise<void> | null; ids: Set<string> }>();
+
+/**
+ * Tells the console's streams which conversations changed. Commits that land while a touch is
+ * being published share the next one (their ids together): under 64 concurrent senders that is
+ * one publish per Redis round trip instead of one per commit, and every console stream re-reads
+ * once for the lot. Resolves once a touch naming these ids went out after their commit.
+ */
+function touchConversations(bus: EventBus, conversationIds: string[]): Promise<void> {
+  if (conversationIds.length === 0) return Promise.resolve();
+  let touch = touches.get(bus);
+  if (!touch) touches.set(bus, (touch = { sending: null, next: null, ids: new Set() }));
+  const t = touch;
+  for (const id of conversationIds) t.ids.add(id);
+  const publish = (): Promise<void> => {
+    const ids = [...t.ids];
+    t.ids.clear();
+    t.next = null;
+    const sending = bus.touchConversations(ids);
+    t.sending = sending;
+    const settle = () => {
+      if (t.sending === sending) t.sending = null;
+    };
+    sending.then(settle, settle);
+    return sending;
+  };
+  if (!t.sending) return publish();
+  t.next ??= t.sending.then(publish, publish);
+  return t.next;
+}
+
+/**
+ * One statement: the per-visitor locks (sorted by visitor id, so two transactions never take them
+ * crosswise), then the rows in emit order. The locks sit in an
+ * uncorrelated subquery of the WHERE, which PostgreSQL evaluates once before the first row is
+ * produced, so every id is drawn under its visitor's lock, as with a lock statement before the
+ * insert, one round trip instead of two or more.
+ */
 async function insertEvents(tx: Tx, pending: { visitorId: string; event: DurableEvent }[]): Promise<void> {
-  for (const visitorId of [...new Set(pending.map((p) => p.visitorId))].sort()) {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`heed:events:${visitorId}`}))`;
-  }
   if (pending.length === 0) return;
-  await tx.event.createMany({
-    data: pending.map(({ visitorId, event }) => ({
-      visitorId,
-      conversationId: event.conversationId,
-      type: event.type,
-      payload: event as object,
-    })),
-  });
+  const visitors = [...new Set(pending.map((p) => p.visitorId))].sort();
+  await tx.$executeRaw`
+    INSERT INTO "Event" ("visitorId", "conversationId", type, payload)
+    SELECT e."visitorId"::uuid, e."conversationId"::uuid, e.type, e.payload::jsonb
+    FROM unnest(
+      ${pending.map((p) => p.visitorId)}::text[], ${pending.map((p) => p.event.conversationId)}::text[],
+      ${pending.map((p) => p.event.type)}::text[], ${pending.map((p) => JSON.stringify(p.event))}::text[]
+    ) WITH ORDINALITY AS e("visitorId", "conversationId", type, payload, n)
+    WHERE (SELECT count(pg_advisory_xact_lock(hashtext('heed:events:' || v)))
+           FROM (SELECT unnest(${visitors}::text[]) AS v ORDER BY 1) AS locks) >= 0
+    ORDER BY e.n`;
 }

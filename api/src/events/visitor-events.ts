@@ -44,6 +44,10 @@ export async function* visitorEvents(
     // overtakes it, or the Redis client held it back), and the client already moved on.
     const closed = new Set<string>();
     const newestRun = new Map<string, string>();
+    // Runs whose text this stream relays: started in the log it delivered, or streaming when it
+    // began. Text of any other run is dropped: after a reconnect this stream never saw the
+    // run.started of a run another worker has since taken over, so `closed` alone cannot know it.
+    const relayed = new Set<string>();
 
     // Fan-out lag: from the publisher's `at` (a wake is published right after its commit; a
     // delta as it is relayed) to the moment this stream hands the item over to tRPC's SSE
@@ -70,11 +74,16 @@ export async function* visitorEvents(
           if (event.type === 'reply.completed' || event.type === 'reply.failed') {
             known.delete(event.runId);
             closed.add(event.runId);
+            relayed.delete(event.runId);
           }
           if (event.type === 'run.started') {
             const previous = newestRun.get(event.conversationId);
-            if (previous && previous !== event.runId) closed.add(previous);
+            if (previous && previous !== event.runId) {
+              closed.add(previous);
+              relayed.delete(previous);
+            }
             newestRun.set(event.conversationId, event.runId);
+            relayed.add(event.runId);
           }
           observeLag('durable', lagPending);
           lagPending = undefined;
@@ -83,6 +92,8 @@ export async function* visitorEvents(
         if (rows.length < PAGE) return;
       }
     };
+    /** A run is new to this stream: read the log first (its run.started may be there, its wake lost or late). */
+    const unknownRun = (runId: string) => !relayed.has(runId) && !closed.has(runId);
     const snapshot = async (conversationId: string, runId: string): Promise<StreamItem> => {
       const text = await readReplyText(s.redis, s.keys, runId);
       known.set(runId, text.length);
@@ -90,7 +101,12 @@ export async function* visitorEvents(
     };
 
     yield* catchUp();
-    for (const run of await streamingRuns(s, visitorId)) yield await snapshot(run.conversationId, run.id);
+    for (const run of await streamingRuns(s, visitorId)) {
+      if (closed.has(run.id)) continue;
+      relayed.add(run.id);
+      if (!newestRun.has(run.conversationId)) newestRun.set(run.conversationId, run.id);
+      yield await snapshot(run.conversationId, run.id);
+    }
 
     while (!signal.aborted) {
       const message = inbox.shift();
@@ -110,7 +126,8 @@ export async function* visitorEvents(
         continue;
       }
       const event = message.event;
-      if (closed.has(event.runId)) continue;
+      if (unknownRun(event.runId)) yield* catchUp();
+      if (!relayed.has(event.runId)) continue;
       if (event.type === 'reply.snapshot') {
         known.set(event.runId, event.text.length);
         observeLag('live', message.at);

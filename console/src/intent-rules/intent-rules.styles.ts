@@ -1,17 +1,10 @@
 import { css } from 'lit';
-import { base } from '../shared/styles.ts';
+import { base, siteSection } from '../shared/styles.ts';
 
 export const styles = [
   base,
+  siteSection,
   css`
-    :host {
-      display: block;
-      margin: 24px 0;
-    }
-    table {
-      background: #fff;
-      margin-bottom: 12px;
-    }
     .says {
       max-width: 320px;
       overflow-wrap: anywhere;

@@ -1,13 +1,10 @@
 import { css } from 'lit';
-import { base } from '../shared/styles.ts';
+import { base, siteSection } from '../shared/styles.ts';
 
 export const styles = [
   base,
+  siteSection,
   css`
-    :host {
-      display: block;
-      margin: 24px 0;
-    }
     .tables {
       display: grid;
       grid-template-columns: repeat(auto-fit, minmax(240px, 1fr));

@@ -189,3 +189,15 @@ export const base = css`
     margin: 0;
   }
 `;
+
+/** A section of a site's page below its settings (intents, API keys, figures): spacing and its tables. */
+export const siteSection = css`
+  :host {
+    display: block;
+    margin: 24px 0;
+  }
+  table {
+    background: #fff;
+    margin-bottom: 12px;
+  }
+`;

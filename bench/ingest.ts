@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { createClient } from 'redis';
+import { freePort } from '../api/src/embedded/free-port.ts';
+import { DEFAULT_LIMITS } from '../api/src/limits/site-limits.ts';
+import { reserveTestDatabase } from '../test/support/database.ts';
+import { measureInsertAnchor, type AnchorResult } from './ingest/anchor.ts';
+import { measureDirectSends, type DirectSendsResult } from './ingest/direct-sends.ts';
+import { BenchProcess } from './ingest/processes.ts';
+import type { SendSpans } from './ingest/span-hook.ts';
+import { closeSockets, mutate } from './ingest/wire.ts';
+import { preciseNow, rounded, summarize, type Summary } from './stats.ts';
+import { formatSection, formatTable } from './table.ts';
+
+const VISITORS = 64;
+const WARMUP_MS = 2_000;
+const WINDOW_MS = 15_000;
+/** sends profiled one at a time (after as many unprofiled ones), so each request's spans are its own */
+const PROFILED_SENDS = 200;
+const ANCHOR_MS = 5_000;
+const DIRECT_MS = 5_000;
+const SITE_KEY = 'bench';
+const ORIGIN = 'https://shop.example';
+
+/** Every rate limit lifted (as the test harness does): the bench measures ingest, not the limits. */
+const UNLIMITED = JSON.stringify(
+  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
+);
+
+export interface IngestResult {
+  visitors: number;
+  windowMs: number;
+  accepted: number;
+  rejected: number;
+  firstError: string | null;
+  sendsPerSecond: number;
+  sendLatencyMs: Summary;
+  /** the API process's CPU during the window, in % of one core */
+  apiCpuPercent: number;
+  apiCpuMsPerSend: number;
+  workerCpuPercent: number;
+  /** 1-minute load average before the processes started and at the end of the window */
+  load: { before: number; after: number };
+  /** medians over PROFILED_SENDS sends made one at a time */
+  oneSend: { clientMs: number } & Omit<SendSpans, 'statements'>;
+  statements: string[];
+  /** `sendMessage` called in-process, no HTTP in front (direct-sends.ts) */
+  direct: DirectSendsResult;
+  anchor: AnchorResult;
+}
+
+/**
+ * Issue 11's ingest figure: sends/s into ONE API process (bench/ingest/api-process.ts: main.ts
+ * without its worker) with the reply worker in another (`npm run worker`), on the real
+ * PostgreSQL and Redis, from VISITORS scripted visitors, each with its own session token and
+ * conversation, sending over HTTP exactly as the widget does, in a closed loop. Then where one
+ * send's time goes (span-hook.ts) and, beside it, the physical anchor (anchor.ts).
+ */
+export async function measureIngest(): Promise<IngestResult> {
+  const database = reserveTestDatabase();
+  const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const prefix = `heed-bench-ingest-${randomUUID().slice(0, 8)}:`;
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: database.url,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    PORT: String(port),
+    DEMO_SITE_KEY: SITE_KEY,
+    LOG_LEVEL: 'info',
+    LOG_PRETTY: '0',
+    TITLE_PASS_MS: '0',
+    RATE_LIMITS: UNLIMITED,
+    // closed-loop visitors send faster than replies come: measure throughput, not the pending cap
+    PENDING_MAX_MESSAGES: '100000',
+    PENDING_MAX_CHARS: '100000000',
+  };
+  const loadBefore = loadavg()[0]!;
+  const url = `http://127.0.0.1:${port}`;
+  const api = BenchProcess.start('API', 'bench/ingest/api-process.ts', { ...env, INGEST_SPANS: '1' });
+  let worker: BenchProcess | null = null;
+  try {
+    // its own line first: on a shared machine another process may answer on a port freePort() gave us
+    await api.until('/healthz', async () => api.said('ingest API listening') && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)));
+    worker = BenchProcess.start('worker', 'api/src/worker-main.ts', env);
+    await worker.until('its start', () => worker!.said('worker started'));
+
+    // eight at a time: 64 sessions at once would measure the pool's queue, not the sends
+    const visitors: Visitor[] = [];
+    while (visitors.length < VISITORS) visitors.push(...(await Promise.all(Array.from({ length: 8 }, () => startVisitor(url)))));
+    const oneSend = await profileSends(api, url, visitors);
+
+    const send = (v: Visitor, i: number) =>
+      mutate(url, 'message.send', { conversationId: v.conversationId, clientMessageId: randomUUID(), content: `one more thing ${i}` }, v.token, ORIGIN);
+    let measuring = false;
+    let rejected = 0;
+    let firstError: string | null = null;
+    const latencies: number[] = [];
+    const warmEnd = preciseNow() + WARMUP_MS;
+    const end = warmEnd + WINDOW_MS;
+    let cpu = { api: 0, worker: 0, at: 0 };
+    const startWindow = setTimeout(async () => {
+      measuring = true;
+      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), at: preciseNow() };
+    }, WARMUP_MS);
+    await Promise.all(
+      visitors.map(async (v) => {
+        for (let i = 0; preciseNow() < end; i++) {
+          const t0 = preciseNow();
+          try {
+            await send(v, i);
+            if (measuring) latencies.push(preciseNow() - t0);
+          } catch (err) {
+            if (measuring) rejected++;
+            firstError ??= err instanceof Error ? err.message : String(err);
+          }
+        }
+      }),
+    );
+    clearTimeout(startWindow);
+    const seconds = (preciseNow() - cpu.at) / 1000;
+    const apiCpu = (await api.cpuSeconds()) - cpu.api;
+    const workerCpu = (await worker.cpuSeconds()) - cpu.worker;
+    const loadAfter = loadavg()[0]!;
+    const sendsPerSecond = latencies.length / seconds;
+
+    await Promise.all([api.stop(), worker.stop()]);
+    const direct = await measureDirectSends(env, visitors, { concurrency: VISITORS, durationMs: DIRECT_MS });
+    const anchor = await measureInsertAnchor(database.url, visitors, { connections: VISITORS, durationMs: ANCHOR_MS });
+    return {
+      visitors: VISITORS,
+      windowMs: WINDOW_MS,
+      accepted: latencies.length,
+      rejected,
+      firstError,
+      sendsPerSecond: Math.round(sendsPerSecond * 10) / 10,
+      sendLatencyMs: rounded(summarize(latencies)),
+      apiCpuPercent: Math.round((apiCpu / seconds) * 1000) / 10,
+      apiCpuMsPerSend: Math.round((apiCpu * 1000 / latencies.length) * 100) / 100,
+      workerCpuPercent: Math.round((workerCpu / seconds) * 1000) / 10,
+      load: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
+      ...oneSend,
+      direct,
+      anchor,
+    };
+  } finally {
+    closeSockets();
+    await Promise.allSettled([api.stop(), worker?.stop()]);
+    await database.drop().catch(() => undefined);
+    await deleteKeys(redisUrl, prefix).catch(() => undefined);
+  }
+}
+
+interface Visitor {
+  token: string;
+  visitorId: string;
+  conversationId: string;
+}
+
+async function startVisitor(url: string): Promise<Visitor> {
+  const session = await mutate<{ visitorToken: string; visitorId: string }>(url, 'session.start', { siteKey: SITE_KEY }, null, ORIGIN);
+  const conversation = await mutate<{ id: string }>(url, 'conversation.create', undefined, session.visitorToken, ORIGIN);
+  return { token: session.visitorToken, visitorId: session.visitorId, conversationId: conversation.id };
+}
+
+/** Sends one at a time (a warm-up round first), and takes the median of each span. */
+async function profileSends(api: BenchProcess, url: string, visitors: Visitor[]): Promise<Pick<IngestResult, 'oneSend' | 'statements'>> {
+  const clientMs: number[] = [];
+  for (const profiled of [false, true]) {
+    api.resetSpans();
+    for (let i = 0; i < PROFILED_SENDS; i++) {
+      const v = visitors[i % visitors.length]!;
+      const t0 = preciseNow();
+      await mutate(url, 'message.send', { conversationId: v.conversationId, clientMessageId: randomUUID(), content: `profiled ${i}` }, v.token, ORIGIN);
+      if (profiled) clientMs.push(preciseNow() - t0);
+    }
+  }
+  const samples = await api.readSpans();
+  const median = (pick: (s: SendSpans) => number) => Math.round(summarize(samples.map(pick)).p50 * 100) / 100;
+  return {
+    oneSend: {
+      clientMs: Math.round(summarize(clientMs).p50 * 100) / 100,
+      totalMs: median((s) => s.totalMs),
+      pgTrips: median((s) => s.pgTrips),
+      pgMs: median((s) => s.pgMs),
+      txTrips: median((s) => s.txTrips),
+      txPgMs: median((s) => s.txPgMs),
+      txMs: median((s) => s.txMs),
+      redisCommands: median((s) => s.redisCommands),
+      redisMs: median((s) => s.redisMs),
+    },
+    statements: samples.at(-1)?.statements ?? [],
+  };
+}
+
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (batch.length > 0) await client.del(batch);
+  } finally {
+    await client.quit();
+  }
+}
+
+/** The section as printed. */
+export function formatIngest(r: IngestResult): string {
+  const o = r.oneSend;
+  const orm = o.txMs - o.txPgMs;
+  const rest = o.totalMs - o.pgMs - o.redisMs - orm;
+  const load = formatTable(
+    ['', 'value', 'unit'],
+    [
+      ['sends accepted', String(r.accepted), `sends (${r.rejected} refused or failed)`],
+      ['throughput', r.sendsPerSecond, 'sends/s'],
+      ['send latency p50', r.sendLatencyMs.p50, 'ms'],
+      ['send latency p99', r.sendLatencyMs.p99, 'ms'],
+      ['send latency max', r.sendLatencyMs.max, 'ms'],
+      ['API process CPU', r.apiCpuPercent, '% of one core'],
+      ['API CPU per send', r.apiCpuMsPerSend, 'ms'],
+      ['worker process CPU', r.workerCpuPercent, '% of one core'],
+      ['sendMessage in-process, no HTTP', r.direct.sendsPerSecond, `sends/s (${r.direct.failed} failed; p50 ${r.direct.latencyMs.p50} ms, p99 ${r.direct.latencyMs.p99} ms, ${r.direct.cpuPercent} % of a core, ${r.direct.cpuMsPerSend} ms CPU per send)`],
+      ['anchor: indexed single-row inserts', r.anchor.insertsPerSecond, `inserts/s (${r.anchor.connections} connections, p50 ${r.anchor.latencyMs.p50} ms, p99 ${r.anchor.latencyMs.p99} ms)`],
+    ],
+  );
+  const breakdown = formatTable(
+    ['one send, alone (medians)', 'ms', ''],
+    [
+      ['client: request → answer', o.clientMs, 'loopback HTTP included'],
+      ['API: request → response finished', o.totalMs, ''],
+      ['  PostgreSQL round trips', o.pgMs, `${o.pgTrips} trips (${o.txTrips} in the transaction, ${o.txPgMs.toFixed(1)} ms)`],
+      ['  ORM + send code inside the transaction', orm, `transaction ${o.txMs.toFixed(1)} ms minus its round trips`],
+      ['  Redis (limits, wake-ups)', o.redisMs, `${o.redisCommands} commands`],
+      ['  HTTP, tRPC, auth, zod, ORM outside the tx', rest, 'the remainder'],
+    ],
+  );
+  return formatSection(
+    `8. Ingest (one API process, the worker in another, ${r.visitors} visitors, ${r.windowMs / 1000} s closed loop)`,
+    [
+      `load average ${r.load.before} before, ${r.load.after} at the end of the window; PostgreSQL and Redis on 127.0.0.1; spans timed by bench/ingest/span-hook.ts`,
+      ...(Math.max(r.load.before, r.load.after) > cpus().length ? [`the load average was above the ${cpus().length} cores: other work shared the machine, so these figures understate it`] : []),
+      ...(r.firstError ? [`first refusal or error: ${r.firstError}`] : []),
+      `a send's statements: ${r.statements.join(' ; ')}`,
+    ],
+    `${load}\n\n${breakdown}`,
+  );
+}

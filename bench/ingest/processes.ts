@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sleep } from '../stats.ts';
+import type { SendSpans } from './span-hook.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** One Heed process of the bench, started as `npm start` / `npm run worker` start theirs (node + tsx). */
+export class BenchProcess {
+  private tail = '';
+  private constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+  ) {
+    // the whole output in a file for a look afterwards (errors under load); the tail for start-up checks
+    const log = createWriteStream(join(tmpdir(), `heed-bench-ingest-${name}.log`));
+    const keep = (chunk: Buffer) => {
+      log.write(chunk);
+      this.tail = (this.tail + chunk.toString()).slice(-4000);
+    };
+    child.once('exit', () => log.end());
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  static start(name: string, entry: string, env: NodeJS.ProcessEnv): BenchProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    return new BenchProcess(name, child);
+  }
+
+  /** Resolves once `ready()` holds; fails when the process exits first or after 90 s. */
+  async until(what: string, ready: () => Promise<boolean> | boolean): Promise<void> {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(50)) {
+      if (this.child.exitCode !== null) throw new Error(`${this.name} exited before ${what}: ${this.tail.trim().split('\n').slice(-3).join(' | ')}`);
+      if (await ready()) return;
+    }
+    throw new Error(`${this.name}: no ${what} within 90 s`);
+  }
+
+  /** Some output so far contains `text` (a start-up line). */
+  said(text: string): boolean {
+    return this.tail.includes(text);
+  }
+
+  /** CPU seconds (user + system) the process has used, from /proc (Linux). */
+  async cpuSeconds(): Promise<number> {
+    const stat = await readFile(`/proc/${this.child.pid}/stat`, 'utf8');
+    // the fields after the command name, which is in parentheses and may hold spaces
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+
+  /** Clears the API process's span samples (span-hook.ts). */
+  resetSpans(): void {
+    this.child.send({ type: 'spans:reset' });
+  }
+
+  /** The API process's span samples since the last reset (span-hook.ts). */
+  readSpans(): Promise<SendSpans[]> {
+    return new Promise((resolve) => {
+      const onMessage = (m: { type?: string; samples?: SendSpans[] }) => {
+        if (m?.type !== 'spans') return;
+        this.child.off('message', onMessage);
+        resolve(m.samples ?? []);
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ type: 'spans:read' });
+    });
+  }
+
+  /** SIGTERM (a graceful stop), then SIGKILL after 10 s. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((done) => this.child.once('exit', done));
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { loadConversationView } from '../../api/src/conversations/queries.ts';
+import { messageSelect, toMessageView } from '../../api/src/conversations/views.ts';
+import type { VisitorEvent } from '../../api/src/events/event-types.ts';
+import { TestHeed } from '../support/harness.ts';
+
+/**
+ * A send builds its `conversation.updated` view from the one statement that stores the row
+ * (send-message.ts), not through the ORM's reads: it must say exactly what `loadConversationView`
+ * says of the same committed state, whatever the conversation holds.
+ */
+let heed: TestHeed;
+beforeAll(async () => {
+  heed = await TestHeed.start({ workers: 0 });
+});
+afterAll(() => heed?.stop());
+
+const lastEvent = async (visitorId: string, type: VisitorEvent['type']) => {
+  const row = await heed.services.db.event.findFirstOrThrow({ where: { visitorId, type }, orderBy: { id: 'desc' }, select: { payload: true } });
+  return row.payload as Record<string, unknown>;
+};
+
+test('the view a send emits equals the view read back: first message (fallback title), then with a run, a question, todos and a holder', async () => {
+  const db = heed.services.db;
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+
+  const first = await visitor.send(conversationId, 'Where is my parcel? It was due on Monday.');
+  expect(first).toEqual(toMessageView(await db.message.findUniqueOrThrow({ where: { id: first.id }, select: messageSelect })));
+  expect((await lastEvent(visitor.visitorId, 'message.created')).message).toEqual(first);
+  const firstView = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation as { title: string; live: boolean };
+  expect(firstView).toEqual(await loadConversationView(db, conversationId));
+  expect(firstView).toMatchObject({ title: 'Where is my parcel? It was due on Monday.', live: true });
+
+  // everything else a conversation view shows, written as the worker and the console would
+  const run = await db.run.create({ data: { conversationId, fence: 1, status: 'streaming', workerId: 'test', leaseUntil: new Date(Date.now() + 60_000) } });
+  const question = await db.message.create({ data: { conversationId, visitorId: visitor.visitorId, role: 'assistant', content: 'Which address?', runId: run.id } });
+  await db.inputRequest.create({ data: { conversationId, runId: run.id, toolCallId: 'call-1', messageId: question.id, question: 'Which address?', choices: ['Home', 'Work'] } });
+  for (const text of ['find the parcel', 'call the courier']) await db.todo.create({ data: { conversationId, text, addedRunId: run.id } });
+  const operator = await db.operator.create({ data: { email: `ana-${conversationId.slice(0, 8)}@example.com`, name: 'Ana' } });
+  await db.conversation.update({ where: { id: conversationId }, data: { heldById: operator.id, waitingSince: new Date(), lastReadAt: new Date(Date.now() - 60_000) } });
+
+  const second = await visitor.send(conversationId, 'The work one, please');
+  expect((await lastEvent(visitor.visitorId, 'message.created')).message).toEqual(second);
+  const secondView = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation;
+  expect(secondView).toEqual(await loadConversationView(db, conversationId));
+  expect(secondView).toMatchObject({ title: 'Where is my parcel? It was due on Monday.', liveRunId: run.id, heldBy: 'Ana', waitingForPerson: true, inputNeeded: true });
+  expect((secondView as { openTodos: unknown[] }).openTodos).toHaveLength(2);
+});
+
+test('a retried send returns the stored row and appends no event', async () => {
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  const sent = await visitor.send(conversationId, 'hello', 'retry-key-1');
+  const events = await heed.services.db.event.count({ where: { visitorId: visitor.visitorId } });
+  const again = await Promise.all([visitor.send(conversationId, 'hello', 'retry-key-1'), visitor.send(conversationId, 'hello', 'retry-key-1')]);
+  expect(again).toEqual([sent, sent]);
+  expect(await heed.services.db.event.count({ where: { visitorId: visitor.visitorId } })).toBe(events);
+  expect(await heed.services.db.message.count({ where: { conversationId } })).toBe(1);
+});
