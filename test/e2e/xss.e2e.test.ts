@@ -106,7 +106,7 @@ async function journey(withoutSetHTML: boolean): Promise<void> {
 
   // a payload provenance label on every reply, shown after a reload reopens the thread
   const conversationId = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}').conversationId as string, site.storageKey('view'));
-  await site.heed.services.db.message.updateMany({ where: { conversationId, role: 'assistant' }, data: { provenance } });
+  await site.heed.services.db.message.updateMany({ where: { conversationId, role: 'assistant' }, data: { provenance: 'intent', provenanceLabel: provenance } });
   await page.reload();
   await page.locator('.md strong', { hasText: 'End of echo 4.' }).waitFor();
   await page.locator('.provenance', { hasText: 'onload=__xss(96)' }).first().waitFor();
