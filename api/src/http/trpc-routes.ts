@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { TRPCError } from '@trpc/server';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { Services } from '../services.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContextFactory } from '../trpc/trpc.ts';
@@ -35,6 +37,11 @@ export function trpcRoutes(s: Services): (app: FastifyInstance) => Promise<void>
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (request, _payload, done) => done(null, request.raw));
     app.addHook('onRequest', applyCors);
+    // a request tRPC cannot even turn into a URL (`Host: x:99999`) is the client's fault
+    app.setErrorHandler(async (error, _request, reply) => {
+      if (!(error instanceof TRPCError)) throw error;
+      return reply.code(getHTTPStatusCodeFromError(error)).type('text/plain; charset=utf-8').send(error.message);
+    });
     app.all('/trpc/*', async (request, reply) => {
       await fastifyRequestHandler({
         router: appRouter,
