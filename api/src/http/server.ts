@@ -41,17 +41,16 @@ export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes): 
     genReqId: (req) => assignRequestId(req, s.config.TRUST_PROXY),
     // HEAD is declared per route, where the handler knows to send no body
     exposeHeadRoutes: false,
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      everyAnswer(request, reply);
+    // a target Fastify cannot route (a broken `%` escape) skips the hooks: headers set here
+    frameworkErrors: async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      await everyAnswer(request, reply);
       if (error.code === 'FST_ERR_BAD_URL') return notFound(request, reply);
       return reply.code(error.statusCode ?? 400).type('text/plain; charset=utf-8').send('Bad request');
     },
   });
-  const everyAnswer = (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('x-request-id', request.id);
-    void securityHeaders(s.config.TRUST_PROXY)(request, reply);
-  };
-  app.addHook('onRequest', async (request, reply) => everyAnswer(request, reply));
+  const security = securityHeaders(s.config.TRUST_PROXY);
+  const everyAnswer = (request: FastifyRequest, reply: FastifyReply) => security(request, reply.header('x-request-id', request.id));
+  app.addHook('onRequest', everyAnswer);
   app.setErrorHandler(errorHandler(s.logger));
   app.setNotFoundHandler(notFound);
 
