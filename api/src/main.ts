@@ -17,7 +17,7 @@ await bootstrapOwner(services).catch(exitWith);
 const { PORT, HOST, DEMO_SITE_KEY, PUBLIC_URL } = services.config;
 const demoPort = DEMO_SITE_KEY ? (services.config.DEMO_PORT ?? PORT + 1) : undefined;
 const worker = createReplyWorker(services);
-const server = createHttpServer(services, siteRoutes({ demoPort, production: services.config.NODE_ENV === 'production' }));
+const server = await createHttpServer(services, siteRoutes({ demoPort, production: services.config.NODE_ENV === 'production' }));
 await worker.start();
 const titles = startTitleTimer(services);
 server.listen(PORT, HOST, () => services.logger.info(`API listening on http://${HOST}:${PORT}/`));

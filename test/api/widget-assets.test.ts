@@ -27,7 +27,7 @@ let production: { server: Server; url: string };
 
 beforeAll(async () => {
   heed = await TestHeed.start({ workers: 0, site: true });
-  const server = createHttpServer(heed.services, siteRoutes({ production: true }));
+  const server = await createHttpServer(heed.services, siteRoutes({ production: true }));
   production = { server, url: `http://127.0.0.1:${await listen(server)}` };
 });
 afterAll(async () => {

@@ -50,7 +50,7 @@ export class TestHeed {
     readonly model: ModelServer,
     readonly config: Config,
     readonly services: Services,
-    readonly server: ReturnType<typeof createHttpServer>,
+    readonly server: Server,
     readonly shop: Server | null,
     /** what the services logged (run failures, lost leases): one JSON line each, as production prints them */
     readonly logs: string[],
@@ -86,7 +86,7 @@ export class TestHeed {
     let apiUrl = '';
     const shop = opts.site ? createDemoShop({ siteKey: 'demo', heedUrl: () => `${apiUrl}/` }) : null;
     const shopPort = shop ? await listen(shop) : undefined;
-    const server = createHttpServer(services, opts.site ? siteRoutes({ demoPort: shopPort, production: config.NODE_ENV === 'production' }) : {});
+    const server = await createHttpServer(services, opts.site ? siteRoutes({ demoPort: shopPort, production: config.NODE_ENV === 'production' }) : undefined);
     apiUrl = `http://127.0.0.1:${await listen(server)}`;
     const heed = new TestHeed(database, model, config, services, server, shop, logs);
     heed.url = apiUrl;

@@ -39,7 +39,7 @@ test('the cron route answers 401 without the secret or with a wrong one, and run
 });
 
 test('without CRON_SECRET configured the cron route refuses everyone', async () => {
-  const open = createHttpServer({ ...heed.services, config: { ...heed.config, CRON_SECRET: undefined } });
+  const open = await createHttpServer({ ...heed.services, config: { ...heed.config, CRON_SECRET: undefined } });
   await new Promise<void>((resolve) => open.listen(0, '127.0.0.1', resolve));
   try {
     const base = `http://127.0.0.1:${(open.address() as AddressInfo).port}`;

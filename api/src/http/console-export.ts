@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { conversationsCsv } from '../console/export/conversations-csv.ts';
 import { conversationsExportQuery, describeQueryError, overviewExportQuery, queryObject } from '../console/export/export-query.ts';
@@ -10,7 +9,7 @@ import { consoleTokenOf, findOperatorSession, type Staff } from '../operators/op
 import type { Services } from '../services.ts';
 
 /** Every export lives under this path (served beside the console at /admin). */
-export const CONSOLE_EXPORT_PREFIX = '/admin/export/';
+const CONSOLE_EXPORT_PREFIX = '/admin/export/';
 
 /**
  * `GET /admin/export/conversations.csv?siteId=&filter=&search=` and
@@ -19,56 +18,47 @@ export const CONSOLE_EXPORT_PREFIX = '/admin/export/';
  * Signed out → 401; a query the console would not send → 400 naming the field; other paths → 404.
  * The conversation export streams page after page (keyset), so its memory does not grow with
  * the number of conversations.
+ *
+ * @example await app.register(consoleExports(services));
  */
-export function consoleExportRoute(s: Services): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return async (req, res) => {
-    const text = (status: number, body: string, headers: Record<string, string> = {}) =>
-      void res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(body);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'Method not allowed', { allow: 'GET, HEAD' });
-    const token = consoleTokenOf(req.headers.cookie);
-    const staff = token ? await findOperatorSession(s.db, token) : null;
-    if (!staff) return text(401, 'Sign in to the console first.');
+export function consoleExports(s: Services): (app: FastifyInstance) => Promise<void> {
+  return async (app) => {
+    app.all(`${CONSOLE_EXPORT_PREFIX}*`, async (request, reply) => {
+      const text = (status: number, body: string, headers: Record<string, string> = {}) =>
+        reply.code(status).headers({ 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).send(body);
+      if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Method not allowed', { allow: 'GET, HEAD' });
+      const token = consoleTokenOf(request.headers.cookie);
+      const staff = token ? await findOperatorSession(s.db, token) : null;
+      if (!staff) return text(401, 'Sign in to the console first.');
 
-    const url = new URL(req.url ?? '/', 'http://x');
-    const params = queryObject(url.searchParams);
-    const parse = <T>(schema: z.ZodType<T>): T | null => {
-      const parsed = schema.safeParse(params);
-      if (parsed.success) return parsed.data;
-      text(400, `Bad request: ${describeQueryError(parsed.error)}`);
-      return null;
-    };
-    const name = url.pathname.slice(CONSOLE_EXPORT_PREFIX.length);
-    if (name === 'conversations.csv') {
-      const query = parse(conversationsExportQuery);
-      if (query) await sendConversations(s, staff, query, req, res);
-      return;
-    }
-    if (name === 'overview.csv') {
-      const query = parse(overviewExportQuery);
-      if (!query) return;
-      const body = overviewCsv(await overviewSeries(s.db, query));
-      res.writeHead(200, csvHeaders(`heed-overview-${query.range}`));
-      return void res.end(req.method === 'HEAD' ? undefined : body);
-    }
-    text(404, 'Not found');
+      const url = new URL(request.url, 'http://x');
+      const params = queryObject(url.searchParams);
+      const parse = <T>(schema: z.ZodType<T>): { ok: true; query: T } | { ok: false; error: string } => {
+        const parsed = schema.safeParse(params);
+        return parsed.success ? { ok: true, query: parsed.data } : { ok: false, error: `Bad request: ${describeQueryError(parsed.error)}` };
+      };
+      const name = url.pathname.slice(CONSOLE_EXPORT_PREFIX.length);
+      if (name === 'conversations.csv') {
+        const parsed = parse(conversationsExportQuery);
+        return parsed.ok ? sendConversations(s, staff, parsed.query, request, reply) : text(400, parsed.error);
+      }
+      if (name === 'overview.csv') {
+        const parsed = parse(overviewExportQuery);
+        if (!parsed.ok) return text(400, parsed.error);
+        const body = overviewCsv(await overviewSeries(s.db, parsed.query));
+        return reply.headers(csvHeaders(`heed-overview-${parsed.query.range}`)).send(request.method === 'HEAD' ? undefined : body);
+      }
+      return text(404, 'Not found');
+    });
   };
 }
 
-async function sendConversations(
-  s: Services,
-  staff: Staff,
-  query: z.infer<typeof conversationsExportQuery>,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  res.writeHead(200, csvHeaders('heed-conversations'));
-  if (req.method === 'HEAD') return void res.end();
-  // pipeline waits for `drain` between pages and, when the client goes away, destroys the
-  // readable, which returns the generator: no further page is read.
-  await pipeline(Readable.from(conversationsCsv(s, { staff, ...query })), res).catch((err: unknown) => {
-    if (res.destroyed && (err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
-    throw err;
-  });
+function sendConversations(s: Services, staff: Staff, query: z.infer<typeof conversationsExportQuery>, request: FastifyRequest, reply: FastifyReply) {
+  reply.headers(csvHeaders('heed-conversations'));
+  if (request.method === 'HEAD') return reply.send();
+  // Fastify pipes the stream, waiting for `drain` between pages; when the client goes away it
+  // destroys the readable, which returns the generator: no further page is read.
+  return reply.send(Readable.from(conversationsCsv(s, { staff, ...query })));
 }
 
 /** A download, named with today's UTC date, never cached (it holds conversation content). */

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { sendFile } from './static-files.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { rawPathOf } from './request-path.ts';
+import { replyFile } from './static-files.ts';
 
 const CONSOLE_DIR = fileURLToPath(new URL('../../../dist/console', import.meta.url));
 
@@ -22,36 +23,42 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The paths the console's files answer; other `/admin/…` paths (CSV exports) belong to other routes. */
-export function isConsolePath(path: string): boolean {
-  return path === '/admin' || path === '/admin/' || path === '/admin/index.html' || path.startsWith('/admin/assets/');
-}
-
 /**
  * Serves the console built into dist/console (`npm run build:console`): `/admin` redirects
  * to `/admin/`, which is `index.html` (revalidated on every load, ETag: it names the current
  * chunks); `/admin/assets/*` are content-hashed and cached for a year (`immutable`), sent
  * precompressed (br, gzip) like the widget's. Every answer carries the console's CSP and
- * refuses framing. Source maps answer 404 in production.
+ * refuses framing. Source maps answer 404 in production. Other `/admin/…` paths (CSV exports)
+ * belong to console-export.ts.
  *
- * @example if (isConsolePath(path)) return serveConsole(req, res, path, production);
+ * @example await app.register(consolePage({ production: true }));
  */
-export async function serveConsole(req: IncomingMessage, res: ServerResponse, path: string, production: boolean): Promise<void> {
-  res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  if (path === '/admin') {
-    res.writeHead(301, { location: '/admin/', 'cache-control': 'no-cache' }).end();
-    return;
-  }
-  const asset = path.startsWith('/admin/assets/');
-  const file = asset ? path.slice('/admin'.length) : '/index.html';
-  const ok = await sendFile(req, res, CONSOLE_DIR, file, {
-    cacheControl: asset ? 'public, max-age=31536000, immutable' : 'no-cache',
-    hidden: production ? (f) => f.endsWith('.map') : undefined,
-  });
-  if (ok) return;
-  const missing = asset ? 'Not found' : 'The console is not built: run `npm run build:console` (npm start does it for you).';
-  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(missing);
+export function consolePage(opts: { production: boolean }): (app: FastifyInstance) => Promise<void> {
+  return async (app) => {
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.headers(CONSOLE_HEADERS);
+    });
+    const methods: HTTPMethods[] = ['GET', 'HEAD'];
+    app.route({ method: methods, url: '/admin', handler: (_request, reply) => reply.code(301).headers({ location: '/admin/', 'cache-control': 'no-cache' }).send() });
+    for (const url of ['/admin/', '/admin/index.html']) app.route({ method: methods, url, handler: (request, reply) => serve(request, reply, '/index.html', false) });
+    app.route({ method: methods, url: '/admin/assets/*', handler: (request, reply) => serve(request, reply, rawPathOf(request).slice('/admin'.length), true) });
+
+    async function serve(request: FastifyRequest, reply: FastifyReply, file: string, asset: boolean) {
+      const ok = await replyFile(request, reply, CONSOLE_DIR, file, {
+        cacheControl: asset ? 'public, max-age=31536000, immutable' : 'no-cache',
+        hidden: opts.production ? (f) => f.endsWith('.map') : undefined,
+      });
+      if (ok) return;
+      const missing = asset ? 'Not found' : 'The console is not built: run `npm run build:console` (npm start does it for you).';
+      return reply.code(404).type('text/plain; charset=utf-8').send(missing);
+    }
+  };
 }
+
+/** On every console answer, the page, its assets, a redirect and a 404 alike. */
+const CONSOLE_HEADERS = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+};

@@ -1,22 +1,24 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The widget calls the API from customers' pages, so any origin may call it; visitors
- * authenticate with a bearer token, never with cookies, so no credentials are allowed.
- * Returns true when the request was a preflight and has been answered.
+ * authenticate with a bearer token, never with cookies, so no credentials are allowed. Which
+ * origins a site accepts is the procedures' concern (403 `origin_not_allowed`), not CORS's:
+ * the browser must be able to read that refusal. A preflight is answered here (204) and
+ * goes no further.
+ *
+ * @example app.addHook('onRequest', applyCors);
  */
-export function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
-  const origin = req.headers.origin;
-  if (origin) {
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Vary', 'Origin');
-  }
-  if (req.method !== 'OPTIONS') return false;
-  res.writeHead(204, {
-    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-    'Access-Control-Allow-Headers': 'authorization, content-type, trpc-accept, x-trpc-source',
-    'Access-Control-Max-Age': '600',
-  });
-  res.end();
-  return true;
+export async function applyCors(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const origin = request.headers.origin;
+  if (origin) reply.headers({ 'access-control-allow-origin': origin, vary: 'Origin' });
+  if (request.method !== 'OPTIONS') return;
+  await reply
+    .code(204)
+    .headers({
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': 'authorization, content-type, trpc-accept, x-trpc-source',
+      'access-control-max-age': '600',
+    })
+    .send();
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
 /** What a request id may look like when it comes from a proxy: short, and safe in a log line and a header. */
 const SANE_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -7,16 +7,16 @@ const SANE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const ids = new WeakMap<IncomingMessage, string>();
 
 /**
- * Gives the request its id and answers it in `X-Request-Id`. The incoming `X-Request-Id` is
- * kept only behind a trusted proxy (`trustedProxies` > 0, as TRUST_PROXY) and only when sane;
- * otherwise (anyone can write that header) the id is fresh and random.
- * @example const id = assignRequestId(req, res, config.TRUST_PROXY)
+ * Gives the request its id (Fastify's `genReqId`; the server answers it in `X-Request-Id`).
+ * The incoming `X-Request-Id` is kept only behind a trusted proxy (`trustedProxies` > 0, as
+ * TRUST_PROXY) and only when sane; otherwise (anyone can write that header) the id is fresh
+ * and random.
+ * @example Fastify({ genReqId: (req) => assignRequestId(req, config.TRUST_PROXY) })
  */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse, trustedProxies: number): string {
+export function assignRequestId(req: IncomingMessage, trustedProxies: number): string {
   const incoming = req.headers['x-request-id'];
   const id = trustedProxies > 0 && typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
   ids.set(req, id);
-  res.setHeader('x-request-id', id);
   return id;
 }
 

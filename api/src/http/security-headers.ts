@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A year: browsers keep using https for the host that long after one https response. */
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -7,11 +8,13 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * Headers on every API response: `nosniff` and no referrer beyond the origin; HSTS when the
  * request came over https (directly, or through `trustedProxies` proxies that say so in
  * `X-Forwarded-Proto`), since a plain-http response cannot set it meaningfully.
+ * @example app.addHook('onRequest', securityHeaders(config.TRUST_PROXY));
  */
-export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse, trustedProxies: number): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  if (overHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
+export function securityHeaders(trustedProxies: number): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
+    reply.headers({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' });
+    if (overHttps(request.raw, trustedProxies)) reply.header('strict-transport-security', HSTS);
+  };
 }
 
 /** Whether the request came over https: a TLS socket, or `X-Forwarded-Proto: https` from a trusted proxy. */

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
 import { WindowLimiters } from '../limits/window-limiters.ts';
@@ -6,7 +7,7 @@ import { apiKeyFor } from '../proactive/api-keys.ts';
 import { sendServerMessage, serverMessageInput } from '../proactive/server-message.ts';
 
 /** `POST /api/v1/sites/:siteKey/messages` lives under this prefix. */
-export const SITE_MESSAGES_PREFIX = '/api/v1/sites/';
+const SITE_MESSAGES_PREFIX = '/api/v1/sites/';
 
 /** A body is a user id and 2,000 characters at most: 16 KB leaves room for JSON escapes, nothing more. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -17,30 +18,33 @@ const MAX_BODY_BYTES = 16 * 1024;
  */
 const PER_KEY = { points: 60, seconds: 60 };
 
-const routes = new WeakMap<Services, (req: IncomingMessage, res: ServerResponse) => Promise<void>>();
-
 /**
  * Server-to-server messages (`Authorization: Bearer heed_sk_…`, a site API key created in the
  * console): body `{ userId, text, conversationId? }` → 201 `{ conversationId, messageId }`.
  * 401 for a key that is unknown, revoked or another site's (which one is not said); 404 for a
  * user id without a verified session or a conversation not theirs; 400 naming bad fields; 413
  * over 16 KB; 429 with `Retry-After` over the key's rate. No CORS: browsers are not its callers.
- * One handler per Services, so the rate limiter outlives the request.
+ * The body is read only once the key and its rate are checked, so it is parsed here, not by
+ * Fastify (whose parser would run before any of that).
+ *
+ * @example await app.register(siteMessages(services));
  */
-export function siteMessagesRoute(s: Services): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  let route = routes.get(s);
-  if (!route) {
-    route = handler(s, new WindowLimiters(s.redis, s.config.REDIS_PREFIX));
-    routes.set(s, route);
-  }
-  return route;
+export function siteMessages(s: Services): (app: FastifyInstance) => Promise<void> {
+  return async (app) => {
+    const limiters = new WindowLimiters(s.redis, s.config.REDIS_PREFIX);
+    // the body stays unread until the handler reads it, bounded, after the checks
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    app.all(`${SITE_MESSAGES_PREFIX}*`, handler(s, limiters));
+  };
 }
 
 function handler(s: Services, limiters: WindowLimiters) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const req = request.raw;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+      reply.code(status).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).send(JSON.stringify(body));
+    const path = new URL(request.url, 'http://x').pathname;
     const match = /^\/api\/v1\/sites\/([^/]{1,256})\/messages$/.exec(path);
     if (!match) return send(404, { error: 'not_found' });
     if (req.method !== 'POST') return send(405, { error: 'method_not_allowed' }, { allow: 'POST' });

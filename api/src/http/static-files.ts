@@ -2,6 +2,7 @@ import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CODING_SUFFIX, CODINGS, pickCoding, type Coding } from './accept-encoding.ts';
 import { fileEtag, matchesIfNoneMatch } from './file-etag.ts';
 
@@ -26,29 +27,48 @@ export interface SendFileOptions {
   hidden?: (file: string) => boolean;
 }
 
+/** What a request for a static file is answered: a status, its headers and, for a 200, the file to stream. */
+export interface FileAnswer {
+  status: 200 | 304;
+  headers: Record<string, string | number>;
+  /** the file whose bytes make the body (the precompressed copy when one was chosen) */
+  file: string;
+}
+
+/** The request headers a static answer depends on. */
+export interface FileRequest {
+  acceptEncoding?: string;
+  ifNoneMatch?: string;
+}
+
 /**
- * Serves one file of `root` (never anything outside it) with its content type, a strong
- * `ETag` (a matching `If-None-Match` gets 304 and no body) and, when the build wrote a
- * precompressed copy next to it (`x.js.br`, `x.js.gz`) that the client accepts, that copy
- * with its `Content-Encoding` (br before gzip: the first load is 18.0 kB in brotli, 20.1 kB in
- * gzip, 60.3 kB as built); `x.js.br` itself is not served by name. Returns false when there is
- * no such file, so the caller can answer 404 or try something else.
+ * How to answer a request for one file of `root` (never anything outside it): its content
+ * type, a strong `ETag` (a matching `If-None-Match` gets 304 and no body) and, when the build
+ * wrote a precompressed copy next to it (`x.js.br`, `x.js.gz`) that the client accepts, that
+ * copy with its `Content-Encoding` (br before gzip: the first load is 18.0 kB in brotli, 20.1
+ * kB in gzip, 60.3 kB as built); `x.js.br` itself is not served by name. Null when there is no
+ * such file, so the caller can answer 404 or try something else.
+ *
+ * Not `@fastify/static`'s `preCompressed`: it tags files `W/"size-mtime"` (the same tag for
+ * every encoding, and a different one on each instance built at another time), where Heed
+ * promises a strong content tag per file and encoding (file-etag.ts), and it serves `x.js.br`
+ * by its own name.
  *
  * @example
- * if (!(await sendFile(req, res, '/srv/dist/widget', '/widget.js', { cors: true }))) notFound(res);
+ * const answer = await fileAnswer('/srv/dist/widget', '/widget.js', { acceptEncoding: 'br' }, { cors: true });
  */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, root: string, relativePath: string, opts: SendFileOptions = {}): Promise<boolean> {
+export async function fileAnswer(root: string, relativePath: string, req: FileRequest, opts: SendFileOptions = {}): Promise<FileAnswer | null> {
   const path = resolveInside(root, relativePath);
   // a precompressed copy is reached through its file's URL and Accept-Encoding, not by name
-  if (path === null || isPrecompressedCopy(path) || opts.hidden?.(path)) return false;
+  if (path === null || isPrecompressedCopy(path) || opts.hidden?.(path)) return null;
   const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) return false;
+  if (!info?.isFile()) return null;
   const copies = await precompressedCopies(path);
-  const coding = pickCoding(headerOf(req, 'accept-encoding'), [...copies.keys()]);
+  const coding = pickCoding(req.acceptEncoding, [...copies.keys()]);
   const sent = coding ? { path: path + CODING_SUFFIX[coding], info: copies.get(coding)! } : { path, info };
   // a file removed since its stat (a rebuild) is a missing file, not a failed request
   const etag = await fileEtag(sent.path, sent.info).catch(() => null);
-  if (etag === null) return false;
+  if (etag === null) return null;
   const headers = {
     etag,
     'cache-control': opts.cacheControl ?? 'no-cache',
@@ -58,22 +78,48 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, root: 
     // the widget's script and chunks are loaded by customers' pages
     ...(opts.cors ? { 'access-control-allow-origin': '*' } : {}),
   };
-  if (matchesIfNoneMatch(headerOf(req, 'if-none-match'), headers.etag)) {
-    res.writeHead(304, headers).end();
-    return true;
-  }
-  res.writeHead(200, {
-    ...headers,
-    'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
-    'content-length': sent.info.size,
-    ...(coding ? { 'content-encoding': coding } : {}),
-  });
-  if (req.method === 'HEAD') {
+  if (matchesIfNoneMatch(req.ifNoneMatch, etag)) return { status: 304, headers, file: sent.path };
+  return {
+    status: 200,
+    headers: {
+      ...headers,
+      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+      'content-length': sent.info.size,
+      ...(coding ? { 'content-encoding': coding } : {}),
+    },
+    file: sent.path,
+  };
+}
+
+/**
+ * Answers a Fastify request with a file of `root` (see `fileAnswer`); false when there is no
+ * such file. HEAD gets the GET's headers and no body.
+ *
+ * @example if (!(await replyFile(request, reply, WIDGET_DIR, '/widget.js', { cors: true }))) reply.code(404).send('Not found');
+ */
+export async function replyFile(request: FastifyRequest, reply: FastifyReply, root: string, relativePath: string, opts: SendFileOptions = {}): Promise<boolean> {
+  const answer = await fileAnswer(root, relativePath, fileRequestOf(request.raw), opts);
+  if (!answer) return false;
+  reply.code(answer.status).headers(answer.headers);
+  if (answer.status === 304 || request.method === 'HEAD') await reply.send();
+  // a file removed between stat and read (a rebuild) ends this response, not the process
+  else await reply.send(createReadStream(answer.file));
+  return true;
+}
+
+/**
+ * The same answer on a bare `node:http` server (the tests' CDN-like origin for the widget).
+ * @example if (!(await sendFile(req, res, '/srv/dist/widget', '/widget.js', { cors: true }))) notFound(res);
+ */
+export async function sendFile(req: IncomingMessage, res: ServerResponse, root: string, relativePath: string, opts: SendFileOptions = {}): Promise<boolean> {
+  const answer = await fileAnswer(root, relativePath, fileRequestOf(req), opts);
+  if (!answer) return false;
+  res.writeHead(answer.status, answer.headers);
+  if (answer.status === 304 || req.method === 'HEAD') {
     res.end();
     return true;
   }
-  // a file removed between stat and read (a rebuild) ends this response, not the process
-  createReadStream(sent.path)
+  createReadStream(answer.file)
     .on('error', () => res.destroy())
     .pipe(res);
   return true;
@@ -102,6 +148,10 @@ const isPrecompressedCopy = (path: string) => Object.values(CODING_SUFFIX).some(
 async function precompressedCopies(path: string): Promise<Map<Coding, Stats>> {
   const found = await Promise.all(CODINGS.map(async (coding) => [coding, await stat(path + CODING_SUFFIX[coding]).catch(() => null)] as const));
   return new Map(found.filter((entry): entry is [Coding, Stats] => entry[1]?.isFile() === true));
+}
+
+function fileRequestOf(req: IncomingMessage): FileRequest {
+  return { acceptEncoding: headerOf(req, 'accept-encoding'), ifNoneMatch: headerOf(req, 'if-none-match') };
 }
 
 /** A request header as one string (Node joins repeated `Accept-Encoding` with ", " already). */

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import type { CreateHTTPContextOptions } from '@trpc/server/adapters/standalone';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NodeHTTPCreateContextFnOptions } from '@trpc/server/adapters/node-http';
 import { z } from 'zod';
 import { signingKeys } from '../auth/signing-keys.ts';
 import { verifyStreamTicket } from '../auth/stream-ticket.ts';
@@ -28,8 +29,8 @@ export interface Context {
   ip: string;
   /** this request's id, as answered in `X-Request-Id`; name it in log lines */
   requestId: string;
-  req: CreateHTTPContextOptions['req'];
-  res: CreateHTTPContextOptions['res'];
+  req: IncomingMessage;
+  res: ServerResponse;
 }
 
 /**
@@ -39,7 +40,7 @@ export interface Context {
  */
 export function createContextFactory(services: Services) {
   const keys = signingKeys(services.config);
-  return ({ req, res, info }: CreateHTTPContextOptions): Context => {
+  return ({ req, res, info }: NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>): Context => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
     return {
