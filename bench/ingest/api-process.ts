@@ -11,7 +11,7 @@ import { installSpanHook } from './span-hook.ts';
  */
 const spans = process.env.INGEST_SPANS === '1' ? installSpanHook() : null;
 const { services, close } = await boot({ role: 'api' }).catch(exitWith);
-const server = createHttpServer(services);
+const server = await createHttpServer(services);
 spans?.attach(server, services);
 server.listen(services.config.PORT, services.config.HOST, () => services.logger.info('ingest API listening'));
 onShutdown(async () => {
