@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { hashPassword } from '../../api/src/operators/password.ts';
 import { createApiKey } from '../../api/src/proactive/api-keys.ts';
+import { scheduleCheckIns } from '../../api/src/proactive/check-ins.ts';
 import type { ScriptedReply } from '../../api/src/model-server/types.ts';
 import { seriousA11yViolations } from '../support/browser.ts';
 import { cspViolations, DemoSite, recordCspViolations } from '../support/demo-site.ts';
@@ -228,5 +229,33 @@ test("the site's server sends a message to the signed-in customer: badges rise w
     body: JSON.stringify({ userId: 'someone-else', text: 'Hello' }),
   });
   expect(stranger.status).toBe(404);
+  expect(failures.filter((f) => !f.includes('favicon'))).toEqual([]);
+}, 60_000);
+
+test('after a question left open, the visitor goes silent: one check-in, labelled, raising the badges while the panel is closed', async () => {
+  const { db, redis, keys } = site.heed.services;
+  await db.site.update({ where: { key: 'demo' }, data: { checkInAfterMinutes: 5, unsolicitedPerDay: 5 } });
+  answerRuns({ text: 'Which size do you wear, 42 or 43?' }, { text: 'Still there? Happy to check the sizes for you.' });
+  await send('Do the Ridge 40 run small?');
+  await chat().getByText('Which size do you wear').waitFor({ timeout: 20_000 });
+  await chat().getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => visitor.locator('#unread').textContent()).toBe('0');
+
+  // five silent minutes pass (the reply is made older), and the workers' scheduler looks (it does every 30 s)
+  const { id } = await db.conversation.findFirstOrThrow({ where: { site: { key: 'demo' } }, orderBy: { lastAssistantAt: 'desc' }, select: { id: true } });
+  const past = new Date(Date.now() - 6 * 60_000);
+  await db.conversation.update({ where: { id }, data: { lastAssistantAt: past } });
+  await db.message.updateMany({ where: { conversationId: id, role: 'assistant', content: { startsWith: 'Which size' } }, data: { createdAt: past } });
+  expect(await scheduleCheckIns(db)).toEqual([id]);
+  await redis.publish(keys.scheduleChannel(), id);
+
+  await expectBadge(launcherBadge(), 'unviewed', '1');
+  await expect.poll(() => visitor.locator('#unread').textContent(), { timeout: 15_000 }).toBe('1');
+  await visitor.getByRole('button', { name: /Open chat/ }).click();
+  const thread = visitor.locator('heed-message-list');
+  await thread.getByText('Check-in', { exact: true }).waitFor();
+  await thread.getByText('Still there?').waitFor();
+  // the same silence never gets a second one
+  expect(await scheduleCheckIns(db)).toEqual([]);
   expect(failures.filter((f) => !f.includes('favicon'))).toEqual([]);
 }, 60_000);
