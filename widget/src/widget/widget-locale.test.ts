@@ -9,6 +9,9 @@ import { HeedStore } from '../state/store.ts';
 import { useLocale } from '../i18n/i18n.ts';
 import { conversation, FakeApi, message, settle } from '../test-support/fake-api.ts';
 
+/** A language's strings are a lazy chunk: on a loaded machine its first fetch can take longer than waitUntil's 1 s default. */
+const LOCALE_LOAD = { timeout: 5000 };
+
 const REPLY = 'Your order left the warehouse this morning and should arrive on Thursday.';
 
 /** A widget with `attrs` on its element, a conversation of one visitor message and one reply. */
@@ -55,7 +58,7 @@ describe('heed-widget languages', () => {
   it('speaks the language of its locale attribute, from the launcher to the composer, and sets lang', async () => {
     const { widget, c } = await setup({ locale: 'de' });
     expect([widget.lang, widget.dir]).to.deep.equal(['de', 'ltr']);
-    await waitUntil(() => launcherName(widget) === 'Chat öffnen');
+    await waitUntil(() => launcherName(widget) === 'Chat öffnen', 'the locale chunk loads', LOCALE_LOAD);
     await openThread(widget, c.id);
     expect(inPanel(widget, ['.panel']).getAttribute('aria-label')).to.equal('Chat');
     expect(inPanel(widget, ['heed-composer', 'button']).textContent!.trim()).to.equal('Senden');
@@ -67,12 +70,12 @@ describe('heed-widget languages', () => {
 
   it('reads data-locale on the element as well, keeps the region for dates, and follows a change of locale', async () => {
     const { widget } = await setup({ 'data-locale': 'pt-BR' });
-    await waitUntil(() => launcherName(widget) === 'Abrir chat');
+    await waitUntil(() => launcherName(widget) === 'Abrir chat', 'the locale chunk loads', LOCALE_LOAD);
     expect(widget.lang).to.equal('pt-BR');
     widget.locale = 'es';
-    await waitUntil(() => launcherName(widget) === 'Abrir chat' && widget.lang === 'es');
+    await waitUntil(() => launcherName(widget) === 'Abrir chat' && widget.lang === 'es', 'the locale chunk loads', LOCALE_LOAD);
     widget.locale = 'ja';
-    await waitUntil(() => launcherName(widget) === 'チャットを開く');
+    await waitUntil(() => launcherName(widget) === 'チャットを開く', 'the locale chunk loads', LOCALE_LOAD);
   });
 
   it('stays English for a language it has no strings for (the test browser asks for en-US)', async () => {
@@ -87,7 +90,7 @@ describe('heed-widget languages', () => {
     expect(getComputedStyle(english.widget).direction).to.equal('rtl');
     const arabic = await setup({ locale: 'ar', dir: 'ltr' });
     expect(arabic.widget.dir).to.equal('ltr');
-    await waitUntil(() => launcherName(arabic.widget) === 'فتح المحادثة');
+    await waitUntil(() => launcherName(arabic.widget) === 'فتح المحادثة', 'the locale chunk loads', LOCALE_LOAD);
   });
 
   for (const [width, height] of [[1280, 800], [375, 700]] as const) {
