@@ -20,16 +20,8 @@ export interface SendSpans {
   statements: string[];
 }
 
-interface Counters {
-  pgTrips: number;
-  pgMs: number;
-  txTrips: number;
-  txPgMs: number;
-  txMs: number;
-  redisCommands: number;
-  redisMs: number;
-  statements: string[];
-}
+/** What the hook counts for one request: the spans without the request's own total. */
+type Counters = Omit<SendSpans, 'totalMs'>;
 
 /**
  * A bench-only timing hook for the ingest API process: wraps pg's `Client.prototype.query`, the

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { migrate } from '../../api/src/db/migrate.ts';
+import { processAlive } from '../../api/src/embedded/process-alive.ts';
 
 const PREFIX = 'heed_chaos_';
 
@@ -41,20 +42,12 @@ async function dropLeftovers(serverUrl: string): Promise<void> {
     const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'heed\\_chaos\\_%'`);
     for (const { datname } of rows) {
       const pid = parseInt(datname.split('_').at(-1) ?? '', 36);
-      if (Number.isFinite(pid) && isRunning(pid)) continue;
+      if (Number.isFinite(pid) && processAlive(pid)) continue;
       await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`);
     }
   });
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-}
 
 async function withAdmin<T>(serverUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: urlOf(serverUrl, 'postgres'), application_name: 'heed-chaos' });

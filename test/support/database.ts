@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { listMigrations, migrate } from '../../api/src/db/migrate.ts';
+import { processAlive } from '../../api/src/embedded/process-alive.ts';
 
 /**
  * A real PostgreSQL database per test (file), cloned from a migrated template.
@@ -113,7 +114,7 @@ export async function dropLeftoverTestDatabases(runStartedAt: Date): Promise<str
     const dropped: string[] = [];
     for (const { datname } of rows) {
       const origin = parseName(datname);
-      if (origin && (origin.createdAt >= runStartedAt.getTime() || isRunning(origin.pid))) continue;
+      if (origin && (origin.createdAt >= runStartedAt.getTime() || processAlive(origin.pid))) continue;
       try {
         await admin.query(`DROP DATABASE ${pg.escapeIdentifier(datname)}`);
         dropped.push(datname);
@@ -132,14 +133,6 @@ function parseName(name: string): { createdAt: number; pid: number } | null {
   return { createdAt: parseInt(match[1]!, 36), pid: parseInt(match[2]!, 36) };
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-}
 
 async function migrationsFingerprint(): Promise<string> {
   const lines = (await listMigrations()).map((m) => `${m.name} ${m.checksum}\n`);

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from './free-port.ts';
+import { processAlive } from './process-alive.ts';
 
 /** A running embedded PostgreSQL and the URL of Heed's database in it. */
 export interface EmbeddedDatabase {
@@ -169,7 +170,7 @@ function run(command: string, args: string[], runAs: RunAs = {}): Promise<string
 async function claimFolder(root: string): Promise<void> {
   const file = join(root, 'owner.pid');
   const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-  if (owner && owner !== process.pid && alive(owner)) {
+  if (owner && owner !== process.pid && processAlive(owner)) {
     throw new Error(
       `The embedded database in ${root} is in use by process ${owner}. Stop it first, or give this process its own folder with HEED_DATA_DIR (several processes need DATABASE_URL and REDIS_URL).`,
     );
@@ -181,10 +182,10 @@ async function claimFolder(root: string): Promise<void> {
 async function stopOrphan(clusterDir: string): Promise<void> {
   const pidFile = join(clusterDir, 'postmaster.pid');
   const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0]);
-  if (!pid || !alive(pid)) return;
+  if (!pid || !processAlive(pid)) return;
   process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
-  if (alive(pid)) throw new Error(`An earlier embedded PostgreSQL (pid ${pid}) for ${clusterDir} did not stop.`);
+  for (let i = 0; i < 100 && processAlive(pid); i++) await sleep(100);
+  if (processAlive(pid)) throw new Error(`An earlier embedded PostgreSQL (pid ${pid}) for ${clusterDir} did not stop.`);
 }
 
 async function readCredentials(root: string): Promise<Credentials> {
@@ -214,12 +215,4 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<strin
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
