@@ -44,6 +44,8 @@ export const configSchema = z
     STREAM_TICKET_TTL_MS: z.coerce.number().int().min(1000).default(120_000),
     /** production only: answer with the local demo model when no model is configured (never by default) */
     HEED_DEMO_MODEL: optional(z.enum(['0', '1'])),
+    /** '0': `npm start` serves the API alone, without its in-process reply worker and title timer (run `npm run worker` processes beside it) */
+    HEED_WORKER: optional(z.enum(['0', '1'])),
     /** production only: apply pending migrations at start-up instead of refusing to start (development and test always do) */
     HEED_AUTO_MIGRATE: optional(z.enum(['0', '1'])),
     OPENAI_API_KEY: z.string().optional(),
@@ -139,6 +141,10 @@ export const configSchema = z
     }
     if ((env.HEED_ADMIN_EMAIL === undefined) !== (env.HEED_ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['HEED_ADMIN_PASSWORD'], message: 'set both HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD, or neither' });
+    }
+    if (env.HEED_WORKER === '0' && (env.REDIS_URL === '' || env.DATABASE_URL === '')) {
+      // the embedded database and in-process Redis are this process's alone: no other worker could answer
+      ctx.addIssue({ code: 'custom', path: ['HEED_WORKER'], message: 'HEED_WORKER=0 needs DATABASE_URL and REDIS_URL, shared with the `npm run worker` processes that answer instead' });
     }
     if (env.TITLE_LEASE_MS <= env.TITLE_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['TITLE_LEASE_MS'], message: 'must be longer than TITLE_TIMEOUT_MS' });

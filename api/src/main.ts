@@ -10,16 +10,20 @@ import { createDemoShop } from '../../demo/server.ts';
 /**
  * `npm start`: the API, a reply worker and the widget bundle in one process, and, while a
  * demo site is seeded, the demo shop on its own origin (DEMO_PORT), embedding the widget
- * from the API's origin exactly as a customer's site does.
+ * from the API's origin exactly as a customer's site does. With HEED_WORKER=0 the process
+ * serves the API alone and `npm run worker` processes answer: the two then scale apart
+ * (a reply worker's CPU no longer slows sends; bench/ingest.ts runs them that way).
  */
 const { services, close } = await boot({ role: 'api' }).catch(exitWith);
 await bootstrapOwner(services).catch(exitWith);
 const { PORT, HOST, DEMO_SITE_KEY, PUBLIC_URL } = services.config;
 const demoPort = DEMO_SITE_KEY ? (services.config.DEMO_PORT ?? PORT + 1) : undefined;
-const worker = createReplyWorker(services);
+const withWorker = services.config.HEED_WORKER !== '0';
+const worker = withWorker ? createReplyWorker(services) : null;
 const server = await createHttpServer(services, siteRoutes({ demoPort, production: services.config.NODE_ENV === 'production' }));
-await worker.start();
-const titles = startTitleTimer(services);
+await worker?.start();
+const titles = withWorker ? startTitleTimer(services) : null;
+if (!withWorker) services.logger.info('HEED_WORKER=0: no reply worker in this process; run `npm run worker` beside it');
 server.listen(PORT, HOST, () => services.logger.info(`API listening on http://${HOST}:${PORT}/`));
 
 const shop = demoPort
@@ -35,6 +39,6 @@ onShutdown(async () => {
     s?.close();
     s?.closeAllConnections();
   }
-  await Promise.all([worker.stop({ release: true }), titles.stop()]);
+  await Promise.all([worker?.stop({ release: true }), titles?.stop()]);
   await close();
 }, services.logger);

@@ -3,9 +3,9 @@ import { createHttpServer } from '../../api/src/http/server.ts';
 import { installSpanHook } from './span-hook.ts';
 
 /**
- * The ingest bench's API process: what `npm start` runs (api/src/main.ts) minus the reply
- * worker, the title timer and the demo shop, since main.ts has no API-only switch and the
- * issue measures one API process with the worker elsewhere (`npm run worker`). With
+ * The ingest bench's API process: what `npm start` runs with HEED_WORKER=0 (api/src/main.ts
+ * without the reply worker and title timer: the issue measures one API process with the worker
+ * elsewhere, `npm run worker`), minus the demo shop, plus the span hook. With
  * INGEST_SPANS=1 it times database, Redis and transaction spans of each request (span-hook.ts)
  * and answers the bench over IPC; production code carries none of it.
  */

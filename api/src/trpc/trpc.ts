@@ -11,6 +11,7 @@ import { clientIp } from '../limits/client-ip.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { originAllowed } from '../sites/origin-rule.ts';
 import { refuse, refusalOf } from './refusal.ts';
+import { visitorTokenInvalid } from './visitor-refusals.ts';
 import { consoleTokenOf } from '../operators/operator-sessions.ts';
 
 export interface Context {
@@ -113,9 +114,20 @@ async function visitorExists(ctx: Context, claims: VisitorClaims | null): Promis
  */
 export const visitorProcedure = t.procedure.use(async ({ ctx, next }) => {
   const claims = ctx.visitor;
-  if (!claims || !(await visitorExists(ctx, claims))) {
-    throw refuse('UNAUTHORIZED', 'visitor_token_invalid', 'A valid visitor token is required. Call session.start first.');
-  }
+  if (!claims || !(await visitorExists(ctx, claims))) throw visitorTokenInvalid();
+  await assertOriginAllowed(ctx, claims.siteId);
+  return next({ ctx: { ...ctx, visitor: claims } });
+});
+
+/**
+ * A visitor procedure that proves the visitor still exists in its own statement instead of a
+ * round trip before it, and refuses with `visitorTokenInvalid()` when it does not: only
+ * `message.send`, the hottest path (send-group.ts looks the visitor up only when the
+ * conversation is not theirs). The token's signature and the page's origin are checked here.
+ */
+export const signedVisitorProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const claims = ctx.visitor;
+  if (!claims) throw visitorTokenInvalid();
   await assertOriginAllowed(ctx, claims.siteId);
   return next({ ctx: { ...ctx, visitor: claims } });
 });

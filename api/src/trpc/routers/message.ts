@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sendMessage } from '../../conversations/send-message.ts';
 import { retryFailed } from '../../conversations/retry.ts';
 import { limitSends } from '../../limits/guards.ts';
-import { notFound, router, visitorProcedure } from '../trpc.ts';
+import { notFound, router, signedVisitorProcedure, visitorProcedure } from '../trpc.ts';
 import { clientMessageId, messageContent, uuid } from '../inputs.ts';
 
 export const messageRouter = router({
@@ -12,7 +12,7 @@ export const messageRouter = router({
    * question's `inputRequest.id`) makes it the answer to that question. Over the visitor's
    * send limits: 429 with `Retry-After` (nothing stored; send it again later).
    */
-  send: visitorProcedure
+  send: signedVisitorProcedure
     .use(limitSends)
     .input(z.strictObject({ conversationId: uuid, clientMessageId, content: messageContent, answersRequestId: uuid.optional() }))
     .mutation(({ ctx, input }) => sendMessage(ctx.services, { visitorId: ctx.visitor.visitorId, ...input })),

@@ -1,0 +1,330 @@
+import { TRPCError } from '@trpc/server';
+import type { Config } from '../config.ts';
+import { GroupCommit, type ItemOutcome } from '../db/group-commit.ts';
+import type { Tx } from '../db/types.ts';
+import { transactWithEvents } from '../events/append-events.ts';
+import type { Services } from '../services.ts';
+import { fallbackTitle } from '../titles/fallback-title.ts';
+import { refuse } from '../trpc/refusal.ts';
+import { visitorTokenInvalid } from '../trpc/visitor-refusals.ts';
+import { loadConversationView } from './queries.ts';
+import { messageSelect, toConversationView, toMessageView, VIEW_TODOS_MAX, type MessageView } from './views.ts';
+
+export interface SendInput {
+  visitorId: string;
+  conversationId: string;
+  clientMessageId: string;
+  content: string;
+  /** the open input request of this conversation that this message answers */
+  answersRequestId?: string;
+}
+
+/** A send as stored: the row's view, and whether this call stored it (false for a retry). */
+export interface Sent {
+  view: MessageView;
+  isNew: boolean;
+}
+
+/**
+ * How sends group. Each group holds one pooled connection for its five round trips; three in
+ * flight leave the rest of the API's pool (10) to every other request. A group takes the sends
+ * of up to 100 conversations (one send per conversation: a conversation's sends commit one
+ * after another, in the order they came).
+ */
+const GROUPS_IN_FLIGHT = 3;
+const GROUP_MAX = 100;
+
+const groups = new WeakMap<Services, GroupCommit<SendInput, Sent>>();
+
+/** This process's send groups (one queue per set of services). */
+export function sendGroups(s: Services): GroupCommit<SendInput, Sent> {
+  let queue = groups.get(s);
+  if (!queue) {
+    queue = new GroupCommit((inputs) => storeSends(s, inputs), {
+      maxGroup: GROUP_MAX,
+      concurrency: GROUPS_IN_FLIGHT,
+      keyOf: (input) => input.conversationId,
+      // an answer also closes a question, which may refuse it: its transaction must be its own
+      solo: (input) => input.answersRequestId !== undefined,
+    });
+    groups.set(s, queue);
+  }
+  return queue;
+}
+
+/**
+ * Stores a group of sends (at most one per conversation) in ONE transaction with their events:
+ * lock the conversations, one statement for every row (idempotency, caps, insert, activity,
+ * fallback title, and the view's parts), one for the events. Each send gets its own outcome:
+ * a refusal (not found, a full pending batch) answers that send alone and the rest commit.
+ */
+async function storeSends(s: Services, inputs: SendInput[]): Promise<ItemOutcome<Sent>[]> {
+  return transactWithEvents(s.db, s.bus, async (tx, emit) => {
+    // a group of one waits for its conversation's lock; a group of several skips what another
+    // transaction (a claim, a stored reply) holds, and those sends go again, alone
+    const locked = await lockConversations(tx, inputs, { wait: inputs.length === 1 });
+    const found = inputs.filter((i) => locked.has(i.conversationId));
+    const missing = inputs.filter((i) => !locked.has(i.conversationId));
+    const owners = missing.length > 0 ? await ownersOf(tx, missing) : { conversations: new Set<string>(), visitors: new Set<string>() };
+    const rows = found.length > 0 ? await insertPending(tx, s.config, found) : [];
+    const outcomes = new Map<SendInput, ItemOutcome<Sent>>();
+    for (const input of missing) {
+      if (owners.conversations.has(input.conversationId)) {
+        outcomes.set(input, { kind: 'busy' });
+        continue;
+      }
+      // the conversation is not this visitor's; and a visitor deleted since its token was signed is no visitor at all
+      const error = owners.visitors.has(input.visitorId) ? new TRPCError({ code: 'NOT_FOUND', message: 'conversation not found' }) : visitorTokenInvalid();
+      outcomes.set(input, { kind: 'failed', error });
+    }
+    for (const [i, input] of found.entries()) {
+      const sent = rows[i]!;
+      if (sent.kind === 'full') {
+        outcomes.set(input, {
+          kind: 'failed',
+          error: refuse('TOO_MANY_REQUESTS', 'pending_batch_full', 'Too much is waiting for a reply in this conversation. Wait for the reply, then send again.'),
+        });
+        continue;
+      }
+      if (sent.kind === 'stored') {
+        outcomes.set(input, { kind: 'done', value: { view: await storedMessage(tx, input), isNew: false } });
+        continue;
+      }
+      let conversation = sent.conversation;
+      if (input.answersRequestId) {
+        // a solo send: a refusal here rolls its own transaction back
+        await answerRequest(tx, { conversationId: input.conversationId, requestId: input.answersRequestId, messageId: sent.message.id });
+        // the question just closed: read the view again (rare, so the ORM's several reads are fine here)
+        conversation = await loadConversationView(tx, input.conversationId);
+      }
+      emit(input.visitorId, { type: 'message.created', conversationId: input.conversationId, message: sent.message });
+      emit(input.visitorId, { type: 'conversation.updated', conversationId: input.conversationId, conversation });
+      outcomes.set(input, { kind: 'done', value: { view: sent.message, isNew: true } });
+    }
+    return inputs.map((input) => outcomes.get(input)!);
+  });
+}
+
+/**
+ * Row locks, taken in id order (two groups never wait on each other crosswise): the sends of
+ * one conversation serialize here (claims take the same lock), so the pending cap holds under
+ * concurrent sends. Its own statement, so the next one reads every send committed while this
+ * one waited (a statement's snapshot predates its locks). Answers the conversations locked
+ * that belong to the sending visitor. Without `wait`, rows another transaction holds are
+ * skipped: a worker storing a reply holds its conversation for a few round trips, and a
+ * group that waited would hold every other send of the group that long.
+ */
+async function lockConversations(tx: Tx, inputs: SendInput[], opts: { wait: boolean }): Promise<Set<string>> {
+  const conversations = inputs.map((i) => i.conversationId);
+  const visitors = inputs.map((i) => i.visitorId);
+  const rows = opts.wait
+    ? await tx.$queryRaw<{ id: string }[]>`
+        SELECT conv.id::text AS id FROM "Conversation" AS conv
+        JOIN unnest(${conversations}::text[], ${visitors}::text[]) AS i(c, v) ON conv.id = i.c::uuid AND conv."visitorId" = i.v::uuid
+        ORDER BY conv.id
+        FOR NO KEY UPDATE OF conv`
+    : await tx.$queryRaw<{ id: string }[]>`
+        SELECT conv.id::text AS id FROM "Conversation" AS conv
+        JOIN unnest(${conversations}::text[], ${visitors}::text[]) AS i(c, v) ON conv.id = i.c::uuid AND conv."visitorId" = i.v::uuid
+        ORDER BY conv.id
+        FOR NO KEY UPDATE OF conv SKIP LOCKED`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * For sends whose conversation was not locked: which of those conversations are the sender's
+ * after all (locked by someone else: busy), and which senders still exist. Asked only then.
+ */
+async function ownersOf(tx: Tx, inputs: SendInput[]): Promise<{ conversations: Set<string>; visitors: Set<string> }> {
+  const rows = await tx.$queryRaw<{ conversationId: string | null; visitorId: string | null }[]>`
+    SELECT conv.id::text AS "conversationId", NULL AS "visitorId" FROM "Conversation" AS conv
+    JOIN unnest(${inputs.map((i) => i.conversationId)}::text[], ${inputs.map((i) => i.visitorId)}::text[]) AS i(c, v)
+      ON conv.id = i.c::uuid AND conv."visitorId" = i.v::uuid
+    UNION ALL
+    SELECT NULL, id::text FROM "Visitor" WHERE id = ANY(${inputs.map((i) => i.visitorId)}::text[]::uuid[])`;
+  return {
+    conversations: new Set(rows.flatMap((r) => (r.conversationId ? [r.conversationId] : []))),
+    visitors: new Set(rows.flatMap((r) => (r.visitorId ? [r.visitorId] : []))),
+  };
+}
+
+type Stored =
+  | { kind: 'stored' }
+  | { kind: 'full' }
+  | { kind: 'inserted'; message: MessageView; conversation: ReturnType<typeof toConversationView> };
+
+/** What `insertPending` reads back per send: the new row, the conversation after the send, and its view's parts. */
+interface SendRow {
+  n: number;
+  storedId: string | null;
+  messages: number;
+  chars: number;
+  id: string | null;
+  seq: bigint | null;
+  sentAt: Date | null;
+  title: string | null;
+  titleSource: 'first_message' | 'generated' | 'manual' | 'fixed' | null;
+  excerpt: string | null;
+  lastAssistantAt: Date | null;
+  lastReadAt: Date | null;
+  createdAt: Date;
+  waitingSince: Date | null;
+  private: boolean;
+  heldByName: string | null;
+  runId: string | null;
+  runStatus: string | null;
+  runLeaseUntil: Date | null;
+  runProactiveId: string | null;
+  requestId: string | null;
+  question: string | null;
+  choices: string[] | null;
+  allowFreeText: boolean | null;
+  requestCreatedAt: Date | null;
+  todos: { id: string; text: string; createdAt: string }[] | string;
+}
+
+/**
+ * In ONE statement for the whole group, under the conversations' row locks: is each
+ * `clientMessageId` stored already (a retry), is there room in its pending batch, and if so
+ * insert the row, move the conversation's activity time (and give it its fallback title when
+ * it has none), and read what its `conversation.updated` view needs (the latest run, the open
+ * question, open todos, who holds it), so the view costs no further round trips. The rules
+ * stay where they live: the caps here in the WHERE, the view in `toConversationView`.
+ * One send per conversation (the group commit's key), so joins by conversation are one-to-one.
+ */
+async function insertPending(tx: Tx, config: Config, inputs: SendInput[]): Promise<Stored[]> {
+  const rows = await tx.$queryRaw<SendRow[]>`
+    WITH input AS (
+      SELECT i.c::uuid AS c, i.v::uuid AS v, i.cmid, i.content, i.title, i.n
+      FROM unnest(
+        ${inputs.map((i) => i.conversationId)}::text[], ${inputs.map((i) => i.visitorId)}::text[], ${inputs.map((i) => i.clientMessageId)}::text[],
+        ${inputs.map((i) => i.content)}::text[], ${inputs.map((i) => fallbackTitle(i.content))}::text[]
+      ) WITH ORDINALITY AS i(c, v, cmid, content, title, n)
+    ), stored AS (
+      SELECT i.n, m.id FROM input AS i JOIN "Message" AS m ON m."conversationId" = i.c AND m."clientMessageId" = i.cmid
+    ), held AS (
+      -- everything the next final turn may hold: pending, claimed by a run, or failed
+      SELECT i.n, h.messages, h.chars FROM input AS i CROSS JOIN LATERAL (
+        SELECT count(*)::int AS messages, coalesce(sum(char_length(content)), 0)::int AS chars
+        FROM "Message" WHERE "conversationId" = i.c AND role = 'user' AND state IN ('pending', 'claimed', 'failed')
+      ) AS h
+    ), inserted AS (
+      INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, "clientMessageId", state)
+      SELECT gen_random_uuid(), i.c, i.v, 'user', i.content, i.cmid, 'pending'
+      FROM input AS i JOIN held AS h ON h.n = i.n
+      WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.n = i.n)
+        AND h.messages + 1 <= ${config.PENDING_MAX_MESSAGES}
+        AND h.chars + char_length(i.content) <= ${config.PENDING_MAX_CHARS}
+      ORDER BY i.n
+      -- the row lock already serializes retries of one key; ON CONFLICT keeps the unique key the last word
+      ON CONFLICT ("conversationId", "clientMessageId") DO NOTHING
+      RETURNING id, seq, "createdAt", "conversationId"
+    ), touched AS (
+      UPDATE "Conversation" AS conv SET
+        "updatedAt" = ins."createdAt",
+        title = coalesce(conv.title, i.title),
+        "titleSource" = CASE WHEN conv.title IS NULL THEN 'first_message' ELSE conv."titleSource" END,
+        "titleState" = CASE WHEN conv.title IS NULL THEN 'pending' ELSE conv."titleState" END
+      FROM inserted AS ins JOIN input AS i ON i.c = ins."conversationId"
+      WHERE conv.id = ins."conversationId"
+      RETURNING conv.id, conv.title, conv."titleSource"::text AS "titleSource", conv.excerpt, conv."lastAssistantAt", conv."lastReadAt",
+        conv."createdAt", conv."waitingSince", conv.private, conv."heldById"
+    )
+    SELECT i.n::int AS n, (SELECT id FROM stored WHERE stored.n = i.n) AS "storedId", h.messages, h.chars,
+      ins.id, ins.seq, ins."createdAt" AS "sentAt",
+      t.title, t."titleSource", t.excerpt, t."lastAssistantAt", t."lastReadAt", t."createdAt", t."waitingSince", t.private,
+      (SELECT name FROM "Operator" WHERE id = t."heldById") AS "heldByName",
+      run.id AS "runId", run.status::text AS "runStatus", run."leaseUntil" AS "runLeaseUntil", run."proactiveId" AS "runProactiveId",
+      request.id AS "requestId", request.question, request.choices, request."allowFreeText", request."createdAt" AS "requestCreatedAt",
+      todo.todos
+    FROM input AS i
+    JOIN held AS h ON h.n = i.n
+    LEFT JOIN inserted AS ins ON ins."conversationId" = i.c
+    LEFT JOIN touched AS t ON t.id = i.c
+    LEFT JOIN LATERAL (
+      SELECT id, status, "leaseUntil", "proactiveId" FROM "Run" WHERE "conversationId" = i.c ORDER BY fence DESC LIMIT 1
+    ) AS run ON true
+    LEFT JOIN LATERAL (
+      -- the newest, should there ever be two open
+      SELECT id, question, choices, "allowFreeText", "createdAt" FROM "InputRequest"
+      WHERE "conversationId" = i.c AND status = 'open' ORDER BY "createdAt" DESC LIMIT 1
+    ) AS request ON true
+    LEFT JOIN LATERAL (
+      SELECT coalesce(json_agg(json_build_object('id', o.id, 'text', o.text, 'createdAt', o."createdAt") ORDER BY o."createdAt" DESC, o.id DESC), '[]') AS todos
+      FROM (SELECT id, text, "createdAt" FROM "Todo" WHERE "conversationId" = i.c AND status = 'open'
+            ORDER BY "createdAt" DESC, id DESC LIMIT ${VIEW_TODOS_MAX}) AS o
+    ) AS todo ON true
+    ORDER BY i.n`;
+  if (rows.length !== inputs.length) throw new Error(`the send statement returned ${rows.length} rows for ${inputs.length} sends`);
+  return rows.map((row, i) => toStored(config, inputs[i]!, row));
+}
+
+function toStored(config: Config, input: SendInput, row: SendRow): Stored {
+  const c = input.conversationId;
+  if (row.storedId !== null) return { kind: 'stored' };
+  if (row.id === null || row.seq === null || row.sentAt === null) {
+    // nothing inserted and nothing stored before: over a cap, or a same-key send won the unique key
+    const over = row.messages + 1 > config.PENDING_MAX_MESSAGES || row.chars + Array.from(input.content).length > config.PENDING_MAX_CHARS;
+    return { kind: over ? 'full' : 'stored' };
+  }
+  const message = toMessageView({
+    id: row.id,
+    seq: row.seq,
+    conversationId: c,
+    role: 'user',
+    content: input.content,
+    clientMessageId: input.clientMessageId,
+    state: 'pending',
+    provenance: null,
+    provenanceLabel: null,
+    runId: null,
+    error: null,
+    createdAt: row.sentAt,
+    inputRequest: null,
+  });
+  const todos = typeof row.todos === 'string' ? (JSON.parse(row.todos) as Exclude<SendRow['todos'], string>) : row.todos;
+  const conversation = toConversationView({
+    id: c,
+    title: row.title,
+    titleSource: row.titleSource,
+    excerpt: row.excerpt,
+    lastAssistantAt: row.lastAssistantAt,
+    lastReadAt: row.lastReadAt,
+    createdAt: row.createdAt,
+    updatedAt: row.sentAt,
+    waitingSince: row.waitingSince,
+    private: row.private,
+    heldBy: row.heldByName === null ? null : { name: row.heldByName },
+    runs: row.runId === null ? [] : [{ id: row.runId, status: row.runStatus as RunStatus, leaseUntil: row.runLeaseUntil!, proactiveId: row.runProactiveId }],
+    inputRequest:
+      row.requestId === null
+        ? null
+        : { conversationId: c, id: row.requestId, question: row.question!, choices: row.choices ?? [], allowFreeText: row.allowFreeText!, createdAt: row.requestCreatedAt! },
+    todos: todos.map((t) => ({ conversationId: c, id: t.id, text: t.text, createdAt: new Date(t.createdAt) })),
+    // the row just inserted is pending: a reply is on its way
+    awaitingReply: true,
+  });
+  return { kind: 'inserted', message, conversation };
+}
+
+type RunStatus = Parameters<typeof toConversationView>[0]['runs'][number]['status'];
+
+/** The row a retried send returns (rare: read through the ORM with the one `messageSelect`). */
+async function storedMessage(tx: Tx, input: SendInput): Promise<MessageView> {
+  const row = await tx.message.findUniqueOrThrow({
+    where: { conversationId_clientMessageId: { conversationId: input.conversationId, clientMessageId: input.clientMessageId } },
+    select: messageSelect,
+  });
+  return toMessageView(row);
+}
+
+/** Links the answer to its request, only while the request is open (the WHERE is the rule). */
+async function answerRequest(tx: Tx, a: { conversationId: string; requestId: string; messageId: string }): Promise<void> {
+  const n = await tx.$executeRaw`
+    UPDATE "InputRequest" SET status = 'answered', "answerMessageId" = ${a.messageId}::uuid, "closedAt" = now()
+    WHERE id = ${a.requestId}::uuid AND "conversationId" = ${a.conversationId}::uuid AND status = 'open'`;
+  if (n === 1) return;
+  const exists = await tx.inputRequest.count({ where: { id: a.requestId, conversationId: a.conversationId } });
+  if (exists === 0) throw new TRPCError({ code: 'NOT_FOUND', message: 'input request not found' });
+  throw new TRPCError({ code: 'BAD_REQUEST', message: 'this question was already answered' });
+}
