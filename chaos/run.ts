@@ -75,7 +75,7 @@ async function main(): Promise<number> {
   // No switch turns the API process's own worker off; with a concurrency of 0 it never claims.
   for (let i = 1; i <= 2; i++) {
     const port = await freePort();
-    processes.push(new AppProcess(`api-${i}`, 'api', { ...env, PORT: String(port), WORKER_CONCURRENCY: '0' }, logDir, port));
+    processes.push(new AppProcess(`api-${i}`, 'api', { ...env, PORT: String(port), HEED_WORKER: '0' }, logDir, port));
   }
   for (let i = 1; i <= 3; i++) processes.push(new AppProcess(`worker-${i}`, 'worker', env, logDir));
   await Promise.all(processes.map((p) => p.start()));
