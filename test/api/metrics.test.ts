@@ -66,6 +66,7 @@ test('after a send and a completed reply (one retry on the way), every heed metr
   const all = samples(await res.text());
 
   expect(sampleValue(all, 'heed_sends_total')).toBeGreaterThanOrEqual(1);
+  expect(sampleValue(all, 'heed_send_group_sends_bucket', { le: '1' })).toBeGreaterThanOrEqual(1);
   expect(sampleValue(all, 'heed_batches_total')).toBeGreaterThanOrEqual(1);
   expect(sampleValue(all, 'heed_batch_messages_count')).toBeGreaterThanOrEqual(1);
   expect(sampleValue(all, 'heed_batch_messages_bucket', { le: '1' })).toBeGreaterThanOrEqual(1);

@@ -59,6 +59,7 @@ export function sendGroups(s: Services): GroupCommit<SendInput, Sent> {
  * a refusal (not found, a full pending batch) answers that send alone and the rest commit.
  */
 async function storeSends(s: Services, inputs: SendInput[]): Promise<ItemOutcome<Sent>[]> {
+  s.metrics.sendGroup.observe(inputs.length);
   return transactWithEvents(s.db, s.bus, async (tx, emit) => {
     // a group of one waits for its conversation's lock; a group of several skips what another
     // transaction (a claim, a stored reply) holds, and those sends go again, alone

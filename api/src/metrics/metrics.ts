@@ -17,6 +17,8 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const RUN_BUCKETS = [0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
 /** Messages one batch answers (PENDING_MAX_MESSAGES is 20 by default). */
 const BATCH_BUCKETS = [1, 2, 3, 5, 8, 13, 20];
+/** Sends per group commit (at most GROUP_MAX, 100). */
+const SEND_GROUP_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 100];
 
 /**
  * The process's metrics: one registry per process (on `Services`), so the worker, the HTTP
@@ -31,6 +33,7 @@ export function createMetrics(probes: MetricProbes) {
   return {
     registry,
     sends: new Counter({ name: 'heed_sends_total', help: 'Messages stored by message.send (idempotent replays not counted)', registers }),
+    sendGroup: new Histogram({ name: 'heed_send_group_sends', help: 'Sends committed together in one transaction (send-group.ts): 1 while idle, more under load', buckets: SEND_GROUP_BUCKETS, registers }),
     batches: new Counter({ name: 'heed_batches_total', help: 'Batches claimed by a reply worker', registers }),
     batchMessages: new Histogram({ name: 'heed_batch_messages', help: 'Messages per claimed batch', buckets: BATCH_BUCKETS, registers }),
     runs: new Counter({ name: 'heed_runs_total', help: 'Reply runs by outcome', labelNames: ['outcome'] as const, registers }),
