@@ -44,6 +44,7 @@ const sections = [
   section({ key: 'storeModes', title: '6. Embedded mode beside servers', measure: measureStoreModes, format: formatStoreModes }),
   section({ key: 'contextBuild', title: '7. Context build by conversation length', measure: () => withStack((heed) => measureContextBuild(heed), { workers: 0 }), format: formatContextBuild }),
   ...(await import('./ingest.ts').then((m) => [section({ key: 'ingest', title: '8. Ingest', measure: m.measureIngest, format: m.formatIngest })])),
+  ...(await import('./fanout.ts').then((m) => [section({ key: 'fanout', title: '9. Fan-out', measure: m.measureFanout, format: m.formatFanout })])),
 ];
 
 async function main(): Promise<number> {

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { replayReplies } from '../../../test/support/conversation-text.ts';
+import { TestHeed } from '../../../test/support/harness.ts';
+import { claimBatch } from '../chat/claim-batch.ts';
+import { ReplyRelay } from '../chat/reply-relay.ts';
+
+let heed: TestHeed;
+beforeAll(async () => {
+  heed = await TestHeed.start({ workers: 0 });
+});
+afterAll(() => heed?.stop());
+
+test('many streams on one process each get exactly their own run’s text, in order, when deltas come in bursts (queued deltas merge)', async () => {
+  const { services } = heed;
+  const visitors = await Promise.all(Array.from({ length: 12 }, () => heed.visitor()));
+  const runs = await Promise.all(
+    visitors.map(async (v) => {
+      const conversationId = await v.conversation();
+      const log = v.subscribe((await v.api.conversation.list.query()).cursor);
+      await v.send(conversationId, 'hello');
+      const batch = await claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 60_000 });
+      await log.waitFor((e) => e.type === 'run.started');
+      return { log, relay: new ReplyRelay(services.redis, services.keys, batch!), runId: batch!.runId };
+    }),
+  );
+  // every run's deltas at once, not awaited one by one: the streams' inboxes fill faster than they drain
+  const texts = runs.map((_, i) => Array.from({ length: 40 }, (_, n) => `v${i}-${n} `));
+  await Promise.all(runs.flatMap((r, i) => texts[i]!.map((t) => r.relay.delta(t))));
+  for (const [i, r] of runs.entries()) {
+    const whole = texts[i]!.join('');
+    await heed.until(`stream ${i} has its text`, () => replayReplies(r.log.events).get(r.runId) === whole);
+    // its own run only, and every delta starts where the previous one ended (none repeated or skipped)
+    const deltas = r.log.events.filter((e) => e.type === 'reply.delta');
+    expect(new Set(deltas.map((e) => e.runId))).toEqual(new Set([r.runId]));
+    let at = 0;
+    for (const d of deltas) {
+      if (d.type !== 'reply.delta') continue;
+      expect(d.offset).toBe(at);
+      at += d.text.length;
+    }
+    expect(at).toBe(whole.length);
+    r.log.close();
+  }
+});
