@@ -5,6 +5,7 @@ import { freePort } from '../api/src/embedded/free-port.ts';
 import { DEFAULT_LIMITS } from '../api/src/limits/site-limits.ts';
 import { reserveTestDatabase } from '../test/support/database.ts';
 import { measureInsertAnchor, type AnchorResult } from './ingest/anchor.ts';
+import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
 import { measureDirectSends, type DirectSendsResult } from './ingest/direct-sends.ts';
 import { BenchProcess } from './ingest/processes.ts';
 import type { SendSpans } from './ingest/span-hook.ts';
@@ -39,6 +40,12 @@ export interface IngestResult {
   apiCpuPercent: number;
   apiCpuMsPerSend: number;
   workerCpuPercent: number;
+  /** PostgreSQL's and Redis's server processes, and this bench process (the 64 clients), in % of one core */
+  postgresCpuPercent: number;
+  redisCpuPercent: number;
+  clientCpuPercent: number;
+  /** every process above together, per send: the machine's CPU budget of one send */
+  machineCpuMsPerSend: number;
   /** 1-minute load average before the processes started and at the end of the window */
   load: { before: number; after: number };
   /** medians over PROFILED_SENDS sends made one at a time */
@@ -100,10 +107,10 @@ export async function measureIngest(): Promise<IngestResult> {
     const latencies: number[] = [];
     const warmEnd = preciseNow() + WARMUP_MS;
     const end = warmEnd + WINDOW_MS;
-    let cpu = { api: 0, worker: 0, at: 0 };
+    let cpu = { api: 0, worker: 0, at: 0, client: process.cpuUsage(), servers: new Map<string, number>() };
     const startWindow = setTimeout(async () => {
       measuring = true;
-      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), at: preciseNow() };
+      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), at: preciseNow(), client: process.cpuUsage(), servers: await cpuByCommand() };
     }, WARMUP_MS);
     await Promise.all(
       visitors.map(async (v) => {
@@ -123,6 +130,11 @@ export async function measureIngest(): Promise<IngestResult> {
     const seconds = (preciseNow() - cpu.at) / 1000;
     const apiCpu = (await api.cpuSeconds()) - cpu.api;
     const workerCpu = (await worker.cpuSeconds()) - cpu.worker;
+    const clientUsage = process.cpuUsage(cpu.client);
+    const clientCpu = (clientUsage.user + clientUsage.system) / 1e6;
+    const servers = cpuBetween(cpu.servers, await cpuByCommand());
+    const postgresCpu = servers.get('postgres') ?? 0;
+    const redisCpu = servers.get('redis-server') ?? 0;
     const loadAfter = loadavg()[0]!;
     const sendsPerSecond = latencies.length / seconds;
 
@@ -140,6 +152,10 @@ export async function measureIngest(): Promise<IngestResult> {
       apiCpuPercent: Math.round((apiCpu / seconds) * 1000) / 10,
       apiCpuMsPerSend: Math.round((apiCpu * 1000 / latencies.length) * 100) / 100,
       workerCpuPercent: Math.round((workerCpu / seconds) * 1000) / 10,
+      postgresCpuPercent: Math.round((postgresCpu / seconds) * 1000) / 10,
+      redisCpuPercent: Math.round((redisCpu / seconds) * 1000) / 10,
+      clientCpuPercent: Math.round((clientCpu / seconds) * 1000) / 10,
+      machineCpuMsPerSend: Math.round((((apiCpu + workerCpu + postgresCpu + redisCpu + clientCpu) * 1000) / latencies.length) * 100) / 100,
       load: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
       ...oneSend,
       direct,
@@ -222,6 +238,10 @@ export function formatIngest(r: IngestResult): string {
       ['API process CPU', r.apiCpuPercent, '% of one core'],
       ['API CPU per send', r.apiCpuMsPerSend, 'ms'],
       ['worker process CPU', r.workerCpuPercent, '% of one core'],
+      ['PostgreSQL CPU (all its processes)', r.postgresCpuPercent, '% of one core'],
+      ['Redis CPU', r.redisCpuPercent, '% of one core'],
+      ['bench clients CPU (this process)', r.clientCpuPercent, '% of one core'],
+      ['machine CPU per send (all of the above)', r.machineCpuMsPerSend, `ms: at most ${Math.round((cpus().length * 1000) / r.machineCpuMsPerSend)} sends/s on ${cpus().length} cores`],
       ['sendMessage in-process, no HTTP', r.direct.sendsPerSecond, `sends/s (${r.direct.failed} failed; p50 ${r.direct.latencyMs.p50} ms, p99 ${r.direct.latencyMs.p99} ms, ${r.direct.cpuPercent} % of a core, ${r.direct.cpuMsPerSend} ms CPU per send)`],
       ['anchor: indexed single-row inserts', r.anchor.insertsPerSecond, `inserts/s (${r.anchor.connections} connections, p50 ${r.anchor.latencyMs.p50} ms, p99 ${r.anchor.latencyMs.p99} ms)`],
     ],
@@ -241,6 +261,7 @@ export function formatIngest(r: IngestResult): string {
     `8. Ingest (one API process, the worker in another, ${r.visitors} visitors, ${r.windowMs / 1000} s closed loop)`,
     [
       `load average ${r.load.before} before, ${r.load.after} at the end of the window; PostgreSQL and Redis on 127.0.0.1; spans timed by bench/ingest/span-hook.ts`,
+      'PostgreSQL and Redis CPU is their processes\' whole use in the window (on a shared machine, others\' work too); the ceiling divides the cores by the machine CPU of one send',
       ...(Math.max(r.load.before, r.load.after) > cpus().length ? [`the load average was above the ${cpus().length} cores: other work shared the machine, so these figures understate it`] : []),
       ...(r.firstError ? [`first refusal or error: ${r.firstError}`] : []),
       `a send's statements: ${r.statements.join(' ; ')}`,
