@@ -27,7 +27,8 @@ export interface DebounceOverheadResult {
  * instant the worker schedules from, so this is "late by the system's own rule".
  */
 export async function measureDebounceOverhead(heed: TestHeed, opts: { sends?: number; warmup?: number } = {}): Promise<DebounceOverheadResult> {
-  const sends = opts.sends ?? 40;
+  // BENCH_DEBOUNCE_SENDS: more samples for a before/after on a busy machine (40 keeps `npm run bench` short)
+  const sends = opts.sends ?? Number(process.env.BENCH_DEBOUNCE_SENDS ?? 40);
   const warmup = opts.warmup ?? 3;
   const debounceMs = heed.config.DEBOUNCE_MS;
   const visitor = await heed.visitor();

@@ -46,38 +46,49 @@ export async function claimBatch(
         RETURNING fence, "visitorId", "siteId"`;
       if (!conv) throw new NothingToClaim();
 
-      const [live] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM "Run" WHERE "conversationId" = ${opts.conversationId}::uuid
-          AND status IN ('claimed', 'streaming') AND "leaseUntil" > now() LIMIT 1`;
-      if (live) throw new NothingToClaim();
-
-      await tx.$executeRaw`
-        UPDATE "Run" SET status = 'abandoned', error = coalesce(error, 'lease_expired'), "endedAt" = now()
-        WHERE "conversationId" = ${opts.conversationId}::uuid AND status IN ('claimed', 'streaming')`;
-
-      await tx.$executeRaw`
-        INSERT INTO "Run" (id, "conversationId", fence, status, "workerId", "leaseUntil")
-        VALUES (${runId}::uuid, ${opts.conversationId}::uuid, ${conv.fence}, 'claimed', ${opts.workerId},
-                now() + make_interval(secs => ${opts.leaseMs / 1000}))`;
-
-      const claimed = await tx.$queryRaw<{ id: string }[]>`
-        UPDATE "Message" SET state = 'claimed', "runId" = ${runId}::uuid
-        WHERE "conversationId" = ${opts.conversationId}::uuid AND role = 'user'
-          AND state IN ('pending', 'claimed', 'failed')
-        RETURNING id, seq`;
+      // The rest of the claim in one statement (it was five, one round trip each, on the debounce
+      // bench's path: issue 11). It runs after the fence bump above, so its snapshot sees every run
+      // a claim that held the row before us committed: the live check cannot miss one. One snapshot
+      // also makes the watermark agree with the claimed set. The claimed messages name the run this
+      // statement inserts: the foreign key is checked at the statement's end, when it exists.
+      const [claim] = await tx.$queryRaw<{ live: boolean; claimed: { id: string; seq: string }[]; watermark: bigint }[]>`
+        WITH live AS (
+          SELECT 1 FROM "Run" WHERE "conversationId" = ${opts.conversationId}::uuid
+            AND status IN ('claimed', 'streaming') AND "leaseUntil" > now() LIMIT 1
+        ), retired AS (
+          UPDATE "Run" SET status = 'abandoned', error = coalesce(error, 'lease_expired'), "endedAt" = now()
+          WHERE "conversationId" = ${opts.conversationId}::uuid AND status IN ('claimed', 'streaming')
+            AND NOT EXISTS (SELECT 1 FROM live)
+          RETURNING id
+        ), run AS (
+          INSERT INTO "Run" (id, "conversationId", fence, status, "workerId", "leaseUntil")
+          SELECT ${runId}::uuid, ${opts.conversationId}::uuid, ${conv.fence}, 'claimed', ${opts.workerId},
+                 now() + make_interval(secs => ${opts.leaseMs / 1000})
+          WHERE NOT EXISTS (SELECT 1 FROM live)
+          RETURNING id
+        ), claimed AS (
+          UPDATE "Message" SET state = 'claimed', "runId" = ${runId}::uuid
+          WHERE "conversationId" = ${opts.conversationId}::uuid AND role = 'user'
+            AND state IN ('pending', 'claimed', 'failed') AND EXISTS (SELECT 1 FROM run)
+          RETURNING id, seq
+        )
+        SELECT EXISTS (SELECT 1 FROM live) AS live,
+          (SELECT coalesce(json_agg(json_build_object('id', id, 'seq', seq::text)), '[]') FROM claimed) AS claimed,
+          (SELECT coalesce(max(seq), 0) FROM "Message" WHERE "conversationId" = ${opts.conversationId}::uuid)::bigint AS watermark`;
+      if (!claim || claim.live) throw new NothingToClaim();
+      const watermark = claim.watermark;
       let proactive: ClaimedProactive | null = null;
-      if (claimed.length === 0) {
+      if (claim.claimed.length === 0) {
         const found = await claimProactive(tx, { conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, runId });
         if (!found) throw new NothingToClaim();
         if ('refused' in found) throw new NothingToClaim(found.refused);
         proactive = found;
       }
 
-      const messageIds = (claimed as { id: string; seq: bigint }[])
+      const messageIds = claim.claimed
+        .map((m) => ({ id: m.id, seq: BigInt(m.seq) }))
         .sort((a, b) => (a.seq < b.seq ? -1 : 1))
         .map((m) => m.id);
-      const [{ watermark }] = (await tx.$queryRaw<{ watermark: bigint }[]>`
-        SELECT coalesce(max(seq), 0)::bigint AS watermark FROM "Message" WHERE "conversationId" = ${opts.conversationId}::uuid`) as [{ watermark: bigint }];
       emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
       const conversation = await loadConversationView(tx, opts.conversationId);
       emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });

@@ -1,9 +1,9 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Db } from '../db/client.ts';
-import { buildContext, historyWindow, type ContextRequest, type ContextRow } from './build-context.ts';
+import { buildContext, historyWindow, type ContextInput, type ContextRequest, type ContextRow } from './build-context.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { TODOS_SHOWN_MAX } from './context-sections.ts';
-import { recall } from './recall.ts';
+import { recallFrom, recentFrom } from './recall.ts';
 import type { ProactiveBrief } from '../proactive/proactive-section.ts';
 
 /** How many earlier messages are read before the token budget trims them. */
@@ -27,7 +27,23 @@ const requestSelect = {
  * model's messages. `systemPrompt` defaults to Heed's own (a site's adds its instructions).
  */
 export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: number, systemPrompt?: string): Promise<ChatCompletionMessageParam[]> {
-  const [visitor, claimed, earlier, todos] = await Promise.all([
+  return buildContext({ ...(await readContext(db, batch, tokenBudget)), systemPrompt });
+}
+
+/** Everything {@link buildContext} takes but the system prompt: what a run reads from the database. */
+export type ContextReads = Omit<ContextInput, 'systemPrompt'>;
+
+/**
+ * The reads of {@link loadContext} without the build, so a run can read them while it reads its
+ * site's settings (which carry the system prompt). Two waves of round trips: everything that
+ * needs only the batch (the recall range included), then what needs the history window (the input
+ * requests of its rows, the recall ranking). Issue 11: recall's range walk in the second wave made
+ * it three waves in a row, about 2 ms of the debounce bench's claim → model request on an idle
+ * machine, 5 under load.
+ */
+export async function readContext(db: Db, batch: ClaimedBatch, tokenBudget: number): Promise<ContextReads> {
+  const texts = (rows: readonly ContextRow[]) => rows.map((r) => r.content);
+  const [visitor, claimed, earlier, todos, from] = await Promise.all([
     db.visitor.findUniqueOrThrow({ where: { id: batch.visitorId }, select: { timeZone: true, siteId: true } }),
     db.message.findMany({ where: { id: { in: batch.messageIds } }, select: rowSelect, orderBy: { seq: 'asc' } }),
     db.message.findMany({
@@ -42,6 +58,7 @@ export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: numb
       take: TODOS_SHOWN_MAX + 1,
       select: { id: true, text: true, createdAt: true },
     }),
+    recentFrom(db, batch.visitorId),
   ]);
   const rows = earlier as ContextRow[];
   const batchRows = claimed as ContextRow[];
@@ -53,10 +70,9 @@ export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: numb
       where: { conversationId: batch.conversationId, OR: [{ messageId: { in: ids } }, { answerMessageId: { in: ids } }, { status: 'open' }] },
       select: requestSelect,
     }),
-    recall(db, { visitorId: batch.visitorId, siteId: visitor.siteId, conversationId: batch.conversationId, windowStartSeq }, batchRows.map((r) => r.content)),
+    recallFrom(db, { visitorId: batch.visitorId, siteId: visitor.siteId, conversationId: batch.conversationId, windowStartSeq }, texts(batchRows), from),
   ]);
-  return buildContext({
-    systemPrompt,
+  return {
     rows,
     claimed: batchRows,
     watermark: batch.watermark,
@@ -66,7 +82,7 @@ export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: numb
     todos,
     recall: hits,
     proactive: proactiveBrief(batch),
-  });
+  };
 }
 
 /** What the model is told about an unsolicited message this run writes (null for a reply). */

@@ -9,7 +9,11 @@ export type ReplyErrorCode =
   | 'model_empty_reply'
   | 'model_error'
   /** the site reached its daily spend cap: the model was not called */
-  | 'spend_cap';
+  | 'spend_cap'
+  /** our database or Redis stayed away through every attempt (see retry-run.ts): the model was not at fault */
+  | 'service_unavailable'
+  /** a bug in our own code (logged with its stack): not the model's doing either */
+  | 'internal_error';
 
 export interface ClassifiedError {
   code: ReplyErrorCode;
@@ -61,4 +65,6 @@ export const FAILURE_TEXT: Record<ReplyErrorCode, string> = {
   model_empty_reply: 'The assistant returned an empty reply.',
   model_error: 'Something went wrong while the assistant was replying.',
   spend_cap: 'The assistant is unavailable right now. Please try again later.',
+  service_unavailable: 'Something went wrong on our side; try again.',
+  internal_error: 'Something went wrong on our side; try again.',
 };

@@ -3,6 +3,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { RawToolCall } from './tools.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { isInfrastructureError } from './run-errors.ts';
 import { classifyModelError, EmptyReplyError, ModelTimeoutError, StreamEndedEarlyError, type ClassifiedError } from './model-errors.ts';
 
 export interface StreamRequest {
@@ -62,7 +63,8 @@ export async function streamReply(
       const result = await streamOnce(openai, req, () => (emitted = true));
       return { ...result, attempts: attempt };
     } catch (err) {
-      if (req.signal.aborted) throw err;
+      // a relay write that failed (Redis away) is not the model's fault: the run decides (run-failure.ts)
+      if (req.signal.aborted || isInfrastructureError(err)) throw err;
       const classified = classifyModelError(err);
       opts.metrics?.modelErrors.inc({ kind: classified.code });
       if (!classified.transient || attempt >= opts.maxAttempts) throw new ReplyFailedError(classified, attempt, err);

@@ -52,9 +52,18 @@ export const RECALL_COMMON_MIN = 10;
  * old mentions of a word the visitor keeps using; a rare word is found however old.
  */
 export async function recall(db: DbLike, scope: RecallScope, batchTexts: readonly string[], limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
+  if (recallTerms(batchTexts).length === 0) return [];
+  return recallFrom(db, scope, batchTexts, await recentFrom(db, scope.visitorId), limit);
+}
+
+/**
+ * {@link recall} with the range start already read ({@link recentFrom}): a run reads that with its
+ * other first reads, so recall costs it one round trip after the history instead of two.
+ */
+export async function recallFrom(db: DbLike, scope: RecallScope, batchTexts: readonly string[], from: bigint | null, limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
   const terms = recallTerms(batchTexts);
   if (terms.length === 0) return [];
-  return db.$queryRaw<RecallHit[]>(recallSql(scope, terms, await recentFrom(db, scope.visitorId), limit));
+  return db.$queryRaw<RecallHit[]>(recallSql(scope, terms, from, limit));
 }
 
 /**

@@ -125,8 +125,11 @@ export interface OpenItems {
 }
 
 type SelectedConversation = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }>;
-/** `proactiveId` is optional so rows read with older selects still fit (they read as not proactive). */
-type ConversationRow = Omit<SelectedConversation, 'runs'> & {
+/**
+ * A conversation row as `toConversationView` takes it: `conversationSelect` plus `OpenItems`.
+ * `proactiveId` is optional so rows read with older selects still fit (they read as not proactive).
+ */
+export type ConversationRow = Omit<SelectedConversation, 'runs'> & {
   runs: (Omit<SelectedConversation['runs'][number], 'proactiveId'> & { proactiveId?: string | null })[];
 } & OpenItems;
 
