@@ -93,7 +93,7 @@ export async function claimBatch(
       const conversation = await loadConversationView(tx, opts.conversationId);
       emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
       return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, proactive, watermark };
-    });
+    }, { awaitNotify: false });
   } catch (err) {
     if (!(err instanceof NothingToClaim)) throw err;
     if (err.refusal) await refuseProactive(db, err.refusal);

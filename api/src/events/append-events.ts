@@ -20,6 +20,7 @@ export async function transactWithEvents<T>(
   db: Db,
   bus: EventBus,
   work: (tx: Tx, emit: Emit) => Promise<T>,
+  opts: TransactOptions = {},
 ): Promise<T> {
   const pending: { visitorId: string; event: DurableEvent }[] = [];
   const result = await db.$transaction(async (tx) => {
@@ -29,11 +30,22 @@ export async function transactWithEvents<T>(
   });
   // The change is committed: a Redis error now must not make the caller think it failed (a run
   // would store "Reply failed" after its reply). Streams re-read the log anyway (SSE_CATCHUP_MS).
-  await Promise.all([
+  const notified = Promise.all([
     ...[...new Set(pending.map((p) => p.visitorId))].map((v) => bus.wake(v)),
     touchConversations(bus, pending.map((p) => p.event.conversationId)),
   ]).catch((err: unknown) => bus.notifyFailed(err));
+  if (opts.awaitNotify !== false) await notified;
   return result;
+}
+
+export interface TransactOptions {
+  /**
+   * false: return at commit, while the wake-ups are still on their way (a claim does, so its model
+   * request is not held up by them: 3.6 ms of the debounce bench's claim → model request). The
+   * wake-ups were issued first on the publishing connection, so the run's deltas, relayed on the
+   * same connection, still reach Redis after them.
+   */
+  awaitNotify?: boolean;
 }
 
 /** Console touches per bus: the one being published, and the ids waiting for the next. */
