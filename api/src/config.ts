@@ -57,6 +57,8 @@ export const configSchema = z
     MAX_WAIT_MS: int(6000),
     /** lock and run lease; renewed every third of it while a run lives */
     LEASE_MS: int(15000),
+    /** longest a run may hold its lease; past it the run is stopped and its batch taken over (a hung query, a stream that never ends) */
+    RUN_MAX_MS: int(600_000),
     /** runs one worker process streams at once */
     WORKER_CONCURRENCY: int(8),
     /** fallback poll when no wake-up arrives over Redis */

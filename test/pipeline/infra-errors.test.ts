@@ -160,6 +160,7 @@ function answerDeps(h: TestHeed): AnswerDeps {
     metrics: s.metrics,
     model: h.config.OPENAI_MODEL,
     leaseMs: h.config.LEASE_MS,
+    runMaxMs: h.config.RUN_MAX_MS,
     maxAttempts: h.config.MODEL_MAX_ATTEMPTS,
     timeoutMs: h.config.MODEL_TIMEOUT_MS,
     maxTokens: h.config.MODEL_MAX_TOKENS,

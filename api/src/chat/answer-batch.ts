@@ -61,7 +61,18 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
   // process and the database: the relay must stop before another run can start, not after.
   const held = (sentAt: number) => relay.holdUntil(sentAt + deps.leaseMs * 0.9);
   held(Date.now());
+  const { runMaxMs } = deps;
   const heartbeat = setInterval(() => {
+    if (performance.now() - started > runMaxMs) {
+      // A run this old is stuck: a query that never returns (seen once after pg_terminate_backend:
+      // a query sent on a pooled connection never reached PostgreSQL), or a stream that never ends.
+      // Renewing would hold its batch forever; it stops, so the lease lapses and another run takes
+      // the batch over. Whatever can be aborted is; a hung query keeps only this worker's slot.
+      clearInterval(heartbeat);
+      deps.logger.error({ runMaxMs }, 'run exceeded RUN_MAX_MS: it stops renewing its lease, and another run takes the batch over once it lapses');
+      abort.abort(new LeaseLostError('run exceeded RUN_MAX_MS'));
+      return;
+    }
     const sentAt = Date.now();
     void (async () => {
       const ok = (await lock.extend()) && (await renewRunLease(deps.db, batch, deps.leaseMs, status));

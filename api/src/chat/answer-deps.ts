@@ -17,6 +17,8 @@ export interface AnswerDeps {
   /** the deployment's model (OPENAI_MODEL); a site's own `model` wins (see reply-settings.ts) */
   model: string;
   leaseMs: number;
+  /** longest a run may hold its lease (RUN_MAX_MS) */
+  runMaxMs: number;
   maxAttempts: number;
   timeoutMs: number;
   maxTokens: number;

@@ -19,6 +19,7 @@ export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: 
     metrics: s.metrics,
     model: c.OPENAI_MODEL,
     leaseMs: c.LEASE_MS,
+    runMaxMs: c.RUN_MAX_MS,
     maxAttempts: c.MODEL_MAX_ATTEMPTS,
     timeoutMs: c.MODEL_TIMEOUT_MS,
     maxTokens: c.MODEL_MAX_TOKENS,
