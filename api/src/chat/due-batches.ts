@@ -1,8 +1,16 @@
 import type { Db } from '../db/client.ts';
 
+/** Whose conversation it is: what a run's limits and claim need, read with the schedule. */
+export interface ConversationOwner {
+  siteId: string;
+  visitorId: string;
+}
+
 export interface DueBatches {
   /** conversations whose batch is due now, most overdue first */
   due: string[];
+  /** the owner of each conversation in `due` (one round trip less before each claim) */
+  owners: Map<string, ConversationOwner>;
   /** ms until the next batch that is not yet due, or null when none waits */
   nextInMs: number | null;
 }
@@ -21,7 +29,7 @@ export async function dueBatches(
   db: Db,
   opts: { debounceMs: number; maxWaitMs: number; limit: number; /** conversations to leave out (waiting on a limit) */ exclude?: readonly string[] },
 ): Promise<DueBatches> {
-  const rows = await db.$queryRaw<{ id: string; wait_ms: number }[]>`
+  const rows = await db.$queryRaw<{ id: string; wait_ms: number; siteId: string; visitorId: string }[]>`
     WITH batches AS (
       SELECT m."conversationId" AS id,
              LEAST(max(m."createdAt") + make_interval(secs => ${opts.debounceMs / 1000}),
@@ -33,17 +41,21 @@ export async function dueBatches(
       UNION ALL
       SELECT p."conversationId", p."createdAt" FROM "ProactiveRequest" p WHERE p.status = 'pending'
     )
-    SELECT b.id, (extract(epoch FROM min(b.due_at) - now()) * 1000)::float8 AS wait_ms
+    SELECT b.id, (extract(epoch FROM min(b.due_at) - now()) * 1000)::float8 AS wait_ms, c."siteId", c."visitorId"
     FROM batches b
+    JOIN "Conversation" c ON c.id = b.id AND c."heldById" IS NULL
     WHERE NOT EXISTS (
       SELECT 1 FROM "Run" r WHERE r."conversationId" = b.id
         AND r.status IN ('claimed', 'streaming') AND r."leaseUntil" > now())
-      AND NOT EXISTS (SELECT 1 FROM "Conversation" c WHERE c.id = b.id AND c."heldById" IS NOT NULL)
       AND b.id <> ALL(${opts.exclude ?? []}::uuid[])
-    GROUP BY b.id
+    GROUP BY b.id, c."siteId", c."visitorId"
     ORDER BY wait_ms
     LIMIT ${opts.limit}`;
-  const due = rows.filter((r) => r.wait_ms <= 0).map((r) => r.id);
+  const dueRows = rows.filter((r) => r.wait_ms <= 0);
   const next = rows.find((r) => r.wait_ms > 0);
-  return { due, nextInMs: next ? Math.ceil(next.wait_ms) : null };
+  return {
+    due: dueRows.map((r) => r.id),
+    owners: new Map(dueRows.map((r) => [r.id, { siteId: r.siteId, visitorId: r.visitorId }])),
+    nextInMs: next ? Math.ceil(next.wait_ms) : null,
+  };
 }

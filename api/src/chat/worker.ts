@@ -7,7 +7,7 @@ import { scoped } from '../logging/scoped.ts';
 import { answerBatch, type AnswerOutcome } from './answer-batch.ts';
 import type { AnswerDeps } from './answer-deps.ts';
 import { claimBatch } from './claim-batch.ts';
-import { dueBatches } from './due-batches.ts';
+import { dueBatches, type ConversationOwner } from './due-batches.ts';
 import { ConversationLock } from './lock.ts';
 import { CHECK_IN_EVERY_MS, scheduleCheckIns } from '../proactive/check-ins.ts';
 
@@ -89,13 +89,13 @@ export class ReplyWorker {
       try {
         const free = this.opts.concurrency - this.active.size;
         if (free > 0) {
-          const { due, nextInMs } = await dueBatches(this.opts.db, {
+          const { due, owners, nextInMs } = await dueBatches(this.opts.db, {
             debounceMs: this.opts.debounceMs,
             maxWaitMs: this.opts.maxWaitMs,
             limit: free + this.active.size,
             exclude: this.waiting(),
           });
-          for (const id of due.filter((c) => !this.active.has(c)).slice(0, free)) this.launch(id);
+          for (const id of due.filter((c) => !this.active.has(c)).slice(0, free)) this.launch(id, owners.get(id)!);
           if (nextInMs !== null) waitMs = Math.min(waitMs, nextInMs);
           for (const until of this.deferred.values()) waitMs = Math.min(waitMs, until - Date.now());
         }
@@ -107,8 +107,8 @@ export class ReplyWorker {
     }
   }
 
-  private launch(conversationId: string): void {
-    const job = this.answer(conversationId)
+  private launch(conversationId: string, owner: ConversationOwner): void {
+    const job = this.answer(conversationId, owner)
       .catch((err) => this.log.error({ conversationId, err }, 'conversation failed'))
       .finally(() => {
         this.active.delete(conversationId);
@@ -117,12 +117,10 @@ export class ReplyWorker {
     this.active.set(conversationId, job);
   }
 
-  private async answer(conversationId: string): Promise<void> {
+  private async answer(conversationId: string, owner: ConversationOwner): Promise<void> {
     const lock = await ConversationLock.acquire(this.opts.redis, this.opts.keys.lock(conversationId), this.opts.leaseMs);
     if (!lock) return;
     try {
-      const owner = await this.opts.db.conversation.findUnique({ where: { id: conversationId }, select: { siteId: true, visitorId: true } });
-      if (!owner) return;
       const verdict = await this.opts.limits.modelRun(owner);
       if (!verdict.ok) {
         this.deferred.set(conversationId, Date.now() + verdict.retryAfterMs);
