@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import type { TestHeed as TestHeedType } from '../support/harness.ts';
 
 // pings every 300 ms (read when api/src/trpc/trpc.ts loads), so a quiet stream shows one soon
 vi.hoisted(() => {
@@ -15,7 +16,7 @@ const { TestHeed, TestVisitor, makeClient } = await import('../support/harness.t
  * expectations were captured from tRPC's own pipeline before the lean writer replaced it.
  */
 
-let heed: InstanceType<typeof TestHeed>;
+let heed: TestHeedType;
 beforeAll(async () => {
   heed = await TestHeed.start({ env: { SSE_PING_MS: '300' } });
 });
@@ -105,7 +106,7 @@ test('durable events carry `id:` and `eventId`; after one, untracked events blan
   await visitor.send(conversationId, 'hello');
   const got = await stream;
   const events = got.body.split('\n\n\n').slice(0, -1);
-  expect(events[0] + '\n\n\n').toBe(CONNECTED);
+  expect(`${events[0]}\n\n\n`).toBe(CONNECTED);
   let lastId: string | null = null;
   for (let i = 1; i < events.length; i++) {
     const e = events[i]!;
@@ -165,7 +166,7 @@ test('refusals: a bad ticket, a deleted visitor, an unlisted origin, a bad curso
   const badCursor = await capture(streamPath({ lastEventId: 'x' }, { ticket }), {}, /serialized-error.*\n\n\n/);
   const zod = JSON.parse(/data: (.*)\n/.exec(badCursor.body.slice(CONNECTED.length))![1]!);
   expect(badCursor.body).toBe(
-    CONNECTED + `event: serialized-error\ndata: ${JSON.stringify({ message: zod.message, code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400, path: 'events.subscribe', fieldErrors: { lastEventId: ['a decimal event id'] }, formErrors: [], reason: null, retryAfterMs: null } })}\n\n\n`,
+    `${CONNECTED}event: serialized-error\ndata: ${JSON.stringify({ message: zod.message, code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400, path: 'events.subscribe', fieldErrors: { lastEventId: ['a decimal event id'] }, formErrors: [], reason: null, retryAfterMs: null } })}\n\n\n`,
   );
   expect(zod.message).toContain('a decimal event id');
 
