@@ -197,3 +197,17 @@ test('refusals: a bad ticket, a deleted visitor, an unlisted origin, a bad curso
   expect(data.message).toMatch(/^Too many requests\. Try again in \d+ s\.$/);
   await held;
 });
+
+test('what the lean route does not serve (a batch, unparsable input or connection params) still gets tRPC’s own answer', async () => {
+  const visitor = await heed.visitor();
+  const { ticket } = await visitor.api.events.ticket.mutate();
+  const batch = await capture(`${streamPath({ 0: {} }, { ticket })}&batch=1`, {}, /\}$/);
+  expect(batch.headers['content-type']).toBe('application/json');
+  expect(batch.body).toContain('Cannot batch subscription calls');
+  const badJson = await capture(`/trpc/events.subscribe?input=%7B&connectionParams=${encodeURIComponent(JSON.stringify({ ticket }))}`, {}, /serialized-error.*\n\n\n|\}$/);
+  expect(badJson.status).toBeLessThan(500);
+  expect(badJson.body).not.toContain('INTERNAL_SERVER_ERROR');
+  const badParams = await capture('/trpc/events.subscribe?input=%7B%7D&connectionParams=%7B', {}, /\}$/);
+  expect(badParams.status).toBe(400);
+  expect(badParams.body).toContain('Not JSON-parsable query params');
+});

@@ -51,9 +51,13 @@ export interface EventStreamOptions {
  *
  * Why not tRPC's pipeline: per event it went through ~14 layered async generators, web
  * streams (ReadableStream → TransformStream → TextEncoderStream → ReadableStream) and their
- * promises, and per stream 6 AbortControllers and 4 readable streams. bench/fanout.ts,
- * 1,000 streams at 2,000 deltas/s on one API process (2 shared cores): see the numbers in
- * FANOUT_NUMBERS below.
+ * promises, and per stream 6 AbortControllers and 4 readable streams. Measured with
+ * bench/fanout.ts, 1,000 streams at 2,000 deltas/s on one API process (2 cores shared with
+ * other work; two runs each, the tRPC runs at load average 5.3 and 14.0, the lean ones at 2.0
+ * and 7.7): API CPU per delta 0.29–0.32 ms → 0.07–0.10 ms (≈3,300 → 10,000–13,500 deltas/s
+ * per core), API CPU 58–63 % → 15–20 % of a core, heap per open stream 71–73 KiB → 14 KiB,
+ * delivery p50 2.6–48 ms → 1.3–1.5 ms, p99 373–575 ms → 12–30 ms, event-loop delay p99
+ * 23–38 ms → 4–5 ms; nothing lost or misordered either way.
  *
  * A request the route does not fully understand goes to tRPC's handler unchanged
  * (`fallback`), so every malformed variant keeps tRPC's own answer.
