@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
@@ -7,6 +7,7 @@ import type { Services } from '../services.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContextFactory } from '../trpc/trpc.ts';
 import { applyCors } from './cors.ts';
+import { eventStreamRoute } from './event-stream-route.ts';
 import { requestIdOf } from './request-id.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
@@ -21,7 +22,9 @@ export const MAX_BATCH_SIZE = 10;
 
 /**
  * `/trpc/*`: the visitor, console and admin API, queries, mutations and SSE subscriptions
- * (`events.subscribe`, `console.conversations.changes`), with CORS for any origin.
+ * (`events.subscribe`, `console.conversations.changes`), with CORS for any origin. The
+ * visitor event stream (`GET /trpc/events.subscribe`) is written by the lean SSE route
+ * (event-stream-route.ts): same bytes, without tRPC's web-stream pipeline.
  *
  * Mounted with `fastifyRequestHandler` rather than `fastifyTRPCPlugin`, which parses JSON
  * bodies with Fastify's own parser: an oversized or broken body would then get Fastify's
@@ -42,20 +45,24 @@ export function trpcRoutes(s: Services): (app: FastifyInstance) => Promise<void>
       if (!(error instanceof TRPCError)) throw error;
       return reply.code(getHTTPStatusCodeFromError(error)).type('text/plain; charset=utf-8').send(error.message);
     });
-    app.all('/trpc/*', async (request, reply) => {
+    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       await fastifyRequestHandler({
         router: appRouter,
         req: request,
         res: reply,
-        path: (request.params as { '*': string })['*'],
+        path: (request.params as { '*'?: string })['*'] ?? request.url.slice('/trpc/'.length).split('?')[0]!,
         maxBodySize: MAX_BODY_BYTES,
         maxBatchSize: MAX_BATCH_SIZE,
         createContext: ({ req, res, info }) => createContext({ req: req.raw as IncomingMessage, res: res.raw as ServerResponse, info }),
-        onError({ error, path }) {
-          // the procedure's path, never its input (a message's text); the error described, never raw
-          if (error.code === 'INTERNAL_SERVER_ERROR') s.logger.child({ requestId: requestIdOf(request.raw) }).error({ path, err: error.cause ?? error }, 'trpc call failed');
-        },
+        onError: ({ error, path }) => onError(error, path, request),
       });
-    });
+    };
+    const onError = (error: TRPCError, path: string | undefined, request: FastifyRequest) => {
+      // the procedure's path, never its input (a message's text); the error described, never raw
+      if (error.code === 'INTERNAL_SERVER_ERROR') s.logger.child({ requestId: requestIdOf(request.raw) }).error({ path, err: error.cause ?? error }, 'trpc call failed');
+    };
+    // the visitor event stream, written by the lean SSE route (a static route wins over `/trpc/*`)
+    app.get('/trpc/events.subscribe', eventStreamRoute({ createContext, fallback: handle, onError: (error, request) => onError(error, 'events.subscribe', request) }));
+    app.all('/trpc/*', handle);
   };
 }

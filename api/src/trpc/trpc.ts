@@ -41,7 +41,8 @@ export interface Context {
  */
 export function createContextFactory(services: Services) {
   const keys = signingKeys(services.config);
-  return ({ req, res, info }: NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>): Context => {
+  // only the connection params of tRPC's request info are read, so the lean SSE route can pass just those
+  return ({ req, res, info }: Pick<NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>, 'req' | 'res'> & { info: { connectionParams: Record<string, string | undefined> | null } }): Context => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
     return {
@@ -133,17 +134,26 @@ export const signedVisitorProcedure = t.procedure.use(async ({ ctx, next }) => {
 });
 
 /**
- * The event stream: a valid stream ticket (`events.ticket`) for a visitor that still
- * exists. An expired ticket is `stream_ticket_invalid`: the widget fetches a new one.
+ * Who an event stream is for: a valid stream ticket (`events.ticket`) for a visitor that
+ * still exists, from a page the site allows. An expired ticket is `stream_ticket_invalid`:
+ * the widget fetches a new one. Called by `streamProcedure` and by the lean SSE route
+ * (http/event-stream-route.ts), which serves `events.subscribe` over HTTP.
+ * @example const visitor = await streamVisitorOf(ctx);
  */
-export const streamProcedure = t.procedure.use(async ({ ctx, next }) => {
+export async function streamVisitorOf(ctx: Context): Promise<VisitorClaims> {
   const claims = ctx.streamVisitor;
   if (!claims || !(await visitorExists(ctx, claims))) {
     throw refuse('UNAUTHORIZED', 'stream_ticket_invalid', 'A valid stream ticket is required. Get one with events.ticket.');
   }
   await assertOriginAllowed(ctx, claims.siteId);
-  return next({ ctx: { ...ctx, visitor: claims } });
-});
+  return claims;
+}
+
+/** The event stream: `streamVisitorOf` decides, and `ctx.visitor` is narrowed. */
+export const streamProcedure = t.procedure.use(async ({ ctx, next }) => next({ ctx: { ...ctx, visitor: await streamVisitorOf(ctx) } }));
+
+/** tRPC's runtime config (error formatter, SSE ping and client options), for the lean SSE route to answer as tRPC would. */
+export const trpcConfig = t._config;
 
 /**
  * Every operator procedure: the request must carry `Authorization: Bearer $ADMIN_TOKEN`.

@@ -1,12 +1,17 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import { visitorEvents } from '../../events/visitor-events.ts';
-import type { VisitorEvent } from '../../events/event-types.ts';
 import { router, streamProcedure, visitorProcedure } from '../trpc.ts';
 import { signingKeys } from '../../auth/signing-keys.ts';
 import { issueStreamTicket } from '../../auth/stream-ticket.ts';
 import { eventId } from '../inputs.ts';
-import { openStreamSlot } from '../../limits/guards.ts';
+import { openStreamHold, streamedEvent } from '../../events/stream-hold.ts';
+
+/**
+ * `events.subscribe`'s input: where to resume (a reconnect's `Last-Event-ID` arrives here
+ * too). Shared with the lean SSE route (http/event-stream-route.ts).
+ */
+export const subscribeInput = z.strictObject({ lastEventId: eventId.nullish() }).optional();
 
 export const eventsRouter = router({
   /**
@@ -27,21 +32,23 @@ export const eventsRouter = router({
    * stream ticket (`ticket` connection param), never by the visitor token. A visitor (and a
    * client address) holds a few streams at once (`streamsPerVisitor`, `streamsPerIp`); one
    * more ends at once with TOO_MANY_REQUESTS inside the stream.
+   *
+   * Over HTTP, a well-formed `GET /trpc/events.subscribe` is served by the lean SSE writer
+   * (http/event-stream-route.ts, same bytes, a fraction of the CPU and memory); this
+   * procedure stays as the contract (`AppRouter`'s types for the widget and the console)
+   * and serves what that route hands back to tRPC (malformed requests, so their errors stay
+   * tRPC's own) and in-process callers. Both use the same rules: streamVisitorOf,
+   * subscribeInput, openStreamHold, streamedEvent.
    */
-  subscribe: streamProcedure.input(z.strictObject({ lastEventId: eventId.nullish() }).optional()).subscription(async function* ({ ctx, input, signal }) {
+  subscribe: streamProcedure.input(subscribeInput).subscription(async function* ({ ctx, input, signal }) {
     const abort = signal ?? new AbortController().signal;
-    // a slot per open stream (per visitor and per address), given back when the stream ends
-    const slot = await openStreamSlot(ctx);
-    const { metrics } = ctx.services;
-    metrics.sseConnections.inc();
+    const hold = await openStreamHold(ctx);
     try {
       for await (const item of visitorEvents(ctx.services, ctx.visitor.visitorId, input?.lastEventId ?? null, abort)) {
-        const event: VisitorEvent = item.id === null ? item.event : { ...item.event, eventId: item.id };
-        yield item.id === null ? event : tracked(item.id, event);
+        yield item.id === null ? streamedEvent(item) : tracked(item.id, streamedEvent(item));
       }
     } finally {
-      metrics.sseConnections.dec();
-      await slot.release();
+      await hold.close();
     }
   }),
 });
