@@ -101,6 +101,16 @@ export class AppProcess {
         },
         60_000,
       );
+    } catch (err) {
+      // An orchestrator kills an instance that never turned ready before it starts another: left
+      // alive, it held the port and its next incarnation died of EADDRINUSE (a busy machine, 08:47 UTC).
+      if (child.exitCode === null && child.signalCode === null) {
+        this.expectingExit = true;
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await gone;
+      }
+      throw err;
     } finally {
       this.starting = false;
     }
