@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { createClient } from 'redis';
 import { freePort } from '../api/src/embedded/free-port.ts';
-import { DEFAULT_LIMITS } from '../api/src/limits/site-limits.ts';
 import { reserveTestDatabase } from '../test/support/database.ts';
 import { ask } from './fanout/ipc.ts';
 import { closeStreams, openStream, type StreamTally } from './fanout/streams.ts';
 import { inPool, startVisitors, streamTicket } from './fanout/visitors.ts';
 import { BenchProcess } from './ingest/processes.ts';
+import { BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import { closeSockets } from './ingest/wire.ts';
 import { preciseNow, rounded, sleep, summarize, type Summary } from './stats.ts';
 import { formatSection, formatTable } from './table.ts';
@@ -22,13 +21,8 @@ const DRAIN_MS = 3_000;
 const CONNECT_CONCURRENCY = 100;
 /** streams held open with nothing to relay, CPU measured; longer than SSE_CATCHUP_MS so every quiet stream checks the log once */
 const IDLE_MS = 6_000;
-const SITE_KEY = 'bench';
 const ORIGIN = 'https://shop.example';
 
-/** Every rate limit and stream slot limit lifted (as the ingest bench does): the bench measures fan-out. */
-const UNLIMITED = JSON.stringify(
-  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
-);
 
 interface Memory {
   rss: number;
@@ -84,20 +78,7 @@ export async function measureFanout(): Promise<FanoutResult> {
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const prefix = `heed-bench-fanout-${randomUUID().slice(0, 8)}:`;
   const port = await freePort();
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATABASE_URL: database.url,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    PORT: String(port),
-    DEMO_SITE_KEY: SITE_KEY,
-    LOG_LEVEL: 'info',
-    LOG_PRETTY: '0',
-    TITLE_PASS_MS: '0',
-    RATE_LIMITS: UNLIMITED,
-    ...(process.env.FANOUT_PROFILE ? { FANOUT_PROFILE: process.env.FANOUT_PROFILE } : {}),
-  };
+  const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, process.env.FANOUT_PROFILE ? { FANOUT_PROFILE: process.env.FANOUT_PROFILE } : {});
   const loadBefore = loadavg()[0]!;
   const url = `http://127.0.0.1:${port}`;
   const api = BenchProcess.start('fanout-API', 'bench/fanout/api-process.ts', env);
@@ -109,7 +90,7 @@ export async function measureFanout(): Promise<FanoutResult> {
     await publisherReady;
 
     const t0 = preciseNow();
-    const visitors = await startVisitors(url, SUBSCRIBERS, { siteKey: SITE_KEY, origin: ORIGIN, concurrency: 32 });
+    const visitors = await startVisitors(url, SUBSCRIBERS, { siteKey: BENCH_SITE_KEY, origin: ORIGIN, concurrency: 32 });
     const t1 = preciseNow();
     const { runs } = await ask<{ runs: number }>(publisher.child, { type: 'claim', conversationIds: visitors.map((v) => v.conversationId) }, 'claimed');
     if (runs !== visitors.length) throw new Error(`only ${runs} of ${visitors.length} runs claimed`);
@@ -213,16 +194,6 @@ async function memoryOf(api: BenchProcess): Promise<Memory> {
   return { rss: m.rss, heapUsed: m.heapUsed };
 }
 
-async function deleteKeys(url: string, prefix: string): Promise<void> {
-  const client = createClient({ url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (batch.length > 0) await client.del(batch);
-  } finally {
-    await client.quit();
-  }
-}
 
 const MiB = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 

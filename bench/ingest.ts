@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { createClient } from 'redis';
 import { freePort } from '../api/src/embedded/free-port.ts';
-import { DEFAULT_LIMITS } from '../api/src/limits/site-limits.ts';
 import { reserveTestDatabase } from '../test/support/database.ts';
 import { measureInsertAnchor, type AnchorResult } from './ingest/anchor.ts';
 import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
 import { measureDirectSends, type DirectSendsResult } from './ingest/direct-sends.ts';
 import { BenchProcess } from './ingest/processes.ts';
+import { BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import type { SendSpans } from './ingest/span-hook.ts';
 import { closeSockets, mutate } from './ingest/wire.ts';
 import { preciseNow, rounded, summarize, type Summary } from './stats.ts';
@@ -20,13 +19,8 @@ const WINDOW_MS = 15_000;
 const PROFILED_SENDS = 200;
 const ANCHOR_MS = 5_000;
 const DIRECT_MS = 5_000;
-const SITE_KEY = 'bench';
 const ORIGIN = 'https://shop.example';
 
-/** Every rate limit lifted (as the test harness does): the bench measures ingest, not the limits. */
-const UNLIMITED = JSON.stringify(
-  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
-);
 
 export interface IngestResult {
   visitors: number;
@@ -68,22 +62,8 @@ export async function measureIngest(): Promise<IngestResult> {
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const prefix = `heed-bench-ingest-${randomUUID().slice(0, 8)}:`;
   const port = await freePort();
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATABASE_URL: database.url,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    PORT: String(port),
-    DEMO_SITE_KEY: SITE_KEY,
-    LOG_LEVEL: 'info',
-    LOG_PRETTY: '0',
-    TITLE_PASS_MS: '0',
-    RATE_LIMITS: UNLIMITED,
-    // closed-loop visitors send faster than replies come: measure throughput, not the pending cap
-    PENDING_MAX_MESSAGES: '100000',
-    PENDING_MAX_CHARS: '100000000',
-  };
+  // closed-loop visitors send faster than replies come: measure throughput, not the pending cap
+  const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, { PENDING_MAX_MESSAGES: '100000', PENDING_MAX_CHARS: '100000000' });
   const loadBefore = loadavg()[0]!;
   const url = `http://127.0.0.1:${port}`;
   const api = BenchProcess.start('API', 'bench/ingest/api-process.ts', { ...env, INGEST_SPANS: '1' });
@@ -176,7 +156,7 @@ interface Visitor {
 }
 
 async function startVisitor(url: string): Promise<Visitor> {
-  const session = await mutate<{ visitorToken: string; visitorId: string }>(url, 'session.start', { siteKey: SITE_KEY }, null, ORIGIN);
+  const session = await mutate<{ visitorToken: string; visitorId: string }>(url, 'session.start', { siteKey: BENCH_SITE_KEY }, null, ORIGIN);
   const conversation = await mutate<{ id: string }>(url, 'conversation.create', undefined, session.visitorToken, ORIGIN);
   return { token: session.visitorToken, visitorId: session.visitorId, conversationId: conversation.id };
 }
@@ -211,16 +191,6 @@ async function profileSends(api: BenchProcess, url: string, visitors: Visitor[])
   };
 }
 
-async function deleteKeys(url: string, prefix: string): Promise<void> {
-  const client = createClient({ url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (batch.length > 0) await client.del(batch);
-  } finally {
-    await client.quit();
-  }
-}
 
 /** The section as printed. */
 export function formatIngest(r: IngestResult): string {

@@ -1,13 +1,13 @@
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { FAILURE_TEXT } from '../../api/src/chat/model-errors.ts';
 import { INFRA_MAX_ATTEMPTS, INFRA_RETRY } from '../../api/src/chat/retry-run.ts';
-import type { AnswerDeps } from '../../api/src/chat/answer-deps.ts';
 import { claimBatch } from '../../api/src/chat/claim-batch.ts';
+import { answerDepsOf } from '../../api/src/chat/start-worker.ts';
 import { afterError, runErrorKind } from '../../api/src/chat/run-failure.ts';
 import { createDb } from '../../api/src/db/client.ts';
 
+import { closedPort } from '../support/closed-port.ts';
 import { TestHeed } from '../support/harness.ts';
 
 /**
@@ -45,7 +45,7 @@ test('a run whose database connection was terminated is tried again after a back
   await visitor.send(conversationId, 'Where is my parcel?');
   // the run's first read fails as a terminated backend makes it fail: the batch goes back, not to "failed"
   const batch = await heed.until('the batch is claimed', () => claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
-  expect(await afterError(answerDeps(heed), batch, await terminatedQueryError(), null)).toBe('retrying');
+  expect(await afterError(answerDepsOf(heed.services), batch, await terminatedQueryError(), null)).toBe('retrying');
 
   heed.model.script({ text: 'Your parcel left today.' });
   await heed.startWorker();
@@ -70,7 +70,7 @@ test('a database that stays away through every attempt fails the batch as servic
   const { services } = heed;
   await stopWorkers();
   await visitor.send(conversationId, 'Is anyone there?');
-  const deps = answerDeps(heed);
+  const deps = answerDepsOf(heed.services);
   const outcomes: string[] = [];
   for (let attempt = 1; attempt <= INFRA_MAX_ATTEMPTS; attempt++) {
     // each attempt is a new run that claims the batch once the previous one's backoff is over
@@ -105,7 +105,7 @@ test('a run whose failure cannot be written (the database still away) is left to
   const batch = await heed.until('the batch is claimed', () => claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
   const away = createDb(`postgresql://postgres@127.0.0.1:${await closedPort()}/heed`);
   try {
-    const deps = { ...answerDeps(heed), logger: services.logger, db: away };
+    const deps = { ...answerDepsOf(heed.services), logger: services.logger, db: away };
     expect(await afterError(deps, batch, await terminatedQueryError(), null)).toBe('abandoned');
     expect(await afterError(deps, batch, new TypeError('a bug of ours'), null)).toBe('abandoned');
   } finally {
@@ -125,7 +125,7 @@ test('a bug of ours fails the batch as internal_error, with its stack in the log
   const batch = await heed.until('the batch is claimed', () => claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
   const bug = new TypeError("Cannot read properties of undefined (reading 'text')");
   expect(runErrorKind(bug)).toBe('internal');
-  expect(await afterError({ ...answerDeps(heed), logger: services.logger }, batch, bug, null)).toBe('failed_internal');
+  expect(await afterError({ ...answerDepsOf(heed.services), logger: services.logger }, batch, bug, null)).toBe('failed_internal');
   const reply = await services.db.message.findFirstOrThrow({ where: { conversationId, role: 'assistant' }, select: { error: true, content: true } });
   expect(reply).toEqual({ error: 'internal_error', content: FAILURE_TEXT.internal_error });
   const line = heed.logs.findLast((l) => l.includes('run failed: internal_error'));
@@ -145,36 +145,4 @@ async function terminatedQueryError(): Promise<unknown> {
   return sleeping;
 }
 
-/** What a run is given, from the stack's services (as start-worker.ts builds it). */
-function answerDeps(h: TestHeed): AnswerDeps {
-  const s = h.services;
-  return {
-    db: s.db,
-    redis: s.redis,
-    keys: s.keys,
-    bus: s.bus,
-    openai: s.openai,
-    sites: s.sites,
-    log: s.log,
-    logger: s.logger,
-    metrics: s.metrics,
-    model: h.config.OPENAI_MODEL,
-    leaseMs: h.config.LEASE_MS,
-    runMaxMs: h.config.RUN_MAX_MS,
-    maxAttempts: h.config.MODEL_MAX_ATTEMPTS,
-    timeoutMs: h.config.MODEL_TIMEOUT_MS,
-    maxTokens: h.config.MODEL_MAX_TOKENS,
-    tokenBudget: h.config.CONTEXT_TOKEN_BUDGET,
-    price: { input: 0, output: 0 },
-    spendCapUsd: h.config.SPEND_CAP_USD_PER_DAY,
-  };
-}
 
-/** A port nothing listens on (bound, then closed): connecting is refused at once. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import OpenAI from 'openai';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -6,6 +5,7 @@ import { createDb, type Db } from '../db/client.ts';
 import { createRedis } from '../redis/client.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
 import { testRedisUrl } from '../../../test/support/stores.ts';
+import { closedPort } from '../../../test/support/closed-port.ts';
 import { isInfrastructureError } from './run-errors.ts';
 
 /** Every error here is real: a terminated backend, a closed port, a closed Redis client, a bad statement. */
@@ -20,13 +20,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const thrown = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (err: unknown) => err);
 

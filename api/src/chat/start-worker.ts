@@ -1,15 +1,30 @@
 import type { Services } from '../services.ts';
 import { ReplyWorker } from './worker.ts';
 import type { AnswerOutcome } from './answer-batch.ts';
+import type { AnswerDeps } from './answer-deps.ts';
 import { priceOf } from '../titles/pricing.ts';
 
 /** Builds a reply worker from the process's services and configuration. */
 export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: string, outcome: AnswerOutcome) => void } = {}): ReplyWorker {
   const c = s.config;
   return new ReplyWorker({
+    ...answerDepsOf(s),
+    subscriber: s.subscriber,
+    limits: s.limits,
+    debounceMs: c.DEBOUNCE_MS,
+    maxWaitMs: c.MAX_WAIT_MS,
+    concurrency: c.WORKER_CONCURRENCY,
+    pollMs: c.WORKER_POLL_MS,
+    onRun: opts.onRun,
+  });
+}
+
+/** What one run is given, from the process's services and configuration (tests build runs from it too). */
+export function answerDepsOf(s: Services): AnswerDeps {
+  const c = s.config;
+  return {
     db: s.db,
     redis: s.redis,
-    subscriber: s.subscriber,
     keys: s.keys,
     bus: s.bus,
     openai: s.openai,
@@ -26,11 +41,5 @@ export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: 
     tokenBudget: c.CONTEXT_TOKEN_BUDGET,
     price: priceOf(c.OPENAI_MODEL, { input: c.MODEL_PRICE_INPUT_USD, output: c.MODEL_PRICE_OUTPUT_USD }),
     spendCapUsd: c.SPEND_CAP_USD_PER_DAY,
-    limits: s.limits,
-    debounceMs: c.DEBOUNCE_MS,
-    maxWaitMs: c.MAX_WAIT_MS,
-    concurrency: c.WORKER_CONCURRENCY,
-    pollMs: c.WORKER_POLL_MS,
-    onRun: opts.onRun,
-  });
+  };
 }
