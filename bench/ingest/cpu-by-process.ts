@@ -1,17 +1,22 @@
 import { readdir, readFile } from 'node:fs/promises';
 
-/** CPU seconds (user + system) used so far by every process, summed by command name (from /proc; Linux). */
+/** One process's command name and CPU seconds (user + system) so far, from /proc (Linux); null once it is gone. */
+export async function processCpu(pid: number | string): Promise<{ name: string; seconds: number } | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return null;
+  // the command name is in parentheses and may hold spaces; the fields after it are space-separated
+  const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+}
+
+/** CPU seconds (user + system) used so far by every process, summed by command name. */
 export async function cpuByCommand(): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-    if (!stat) continue;
-    // the command name is in parentheses and may hold spaces; the fields after it are space-separated
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
-    totals.set(name, (totals.get(name) ?? 0) + seconds);
+    const cpu = await processCpu(pid);
+    if (cpu) totals.set(cpu.name, (totals.get(cpu.name) ?? 0) + cpu.seconds);
   }
   return totals;
 }

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from '../stats.ts';
+import { processCpu } from './cpu-by-process.ts';
 import type { SendSpans } from './span-hook.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -50,10 +50,7 @@ export class BenchProcess {
 
   /** CPU seconds (user + system) the process has used, from /proc (Linux). */
   async cpuSeconds(): Promise<number> {
-    const stat = await readFile(`/proc/${this.child.pid}/stat`, 'utf8');
-    // the fields after the command name, which is in parentheses and may hold spaces
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return (await processCpu(this.child.pid!))?.seconds ?? 0;
   }
 
   /** Clears the API process's span samples (span-hook.ts). */
