@@ -87,9 +87,7 @@ describe('heed-site-editor', () => {
     expect(root.querySelector('heed-site-delete')).to.equal(null);
   });
 
-  it('is accessible', async function () {
-    // axe walks the intents, keys and counts too: seconds on a busy machine
-    this.timeout(20_000);
+  it('is accessible', async () => {
     const { el, root } = await editor('site-1');
     await waitUntil(() => root.querySelector('#snippet'));
     await expect(el).shadowDom.to.be.accessible();
