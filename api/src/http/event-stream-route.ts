@@ -118,7 +118,11 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
         const written = res.write(chunkOf(item, lastId, serialize));
         if (item.id !== null) lastId = item.id;
         ping?.refresh();
-        if (!written && !abort.signal.aborted) await drained(res, abort.signal);
+        if (!written && !abort.signal.aborted) {
+          // a slow client: stop reading events (live deltas queue in the stream's inbox and go out merged) until its socket drains
+          ctx.services.metrics.sseStalled.inc();
+          await drained(res, abort.signal).finally(() => ctx.services.metrics.sseStalled.dec());
+        }
       }
       if (!abort.signal.aborted) tail = RETURN;
     } catch (err) {

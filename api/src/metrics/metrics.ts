@@ -47,6 +47,11 @@ export function createMetrics(probes: MetricProbes) {
     modelErrors: new Counter({ name: 'heed_model_errors_total', help: 'Failed reply model attempts by kind (retried or not)', labelNames: ['kind'] as const, registers }),
     modelRetries: new Counter({ name: 'heed_model_retries_total', help: 'Reply model attempts retried after a transient error', registers }),
     sseConnections: new Gauge({ name: 'heed_sse_connections', help: 'Event streams open in this process', registers }),
+    sseStalled: new Gauge({
+      name: 'heed_sse_streams_stalled',
+      help: "Event streams waiting for a slow or stalled client's socket to drain (their live deltas queue and go out merged)",
+      registers,
+    }),
     fanoutLag: new Histogram({
       name: 'heed_event_fanout_lag_seconds',
       help: 'From the publish after a commit (durable) or of a reply delta (live) to its hand-over to a subscriber stream in this process',
