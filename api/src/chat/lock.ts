@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '../redis/client.ts';
+import { runScript } from '../redis/run-script.ts';
 import { EXTEND_LOCK, RELEASE_LOCK } from '../redis/scripts.ts';
 
 /**
@@ -24,11 +25,11 @@ export class ConversationLock {
 
   /** Extends the lease; false means the lock was lost and the run must stop. */
   async extend(): Promise<boolean> {
-    const n = await this.redis.eval(EXTEND_LOCK, { keys: [this.key], arguments: [this.token, String(this.ttlMs)] });
+    const n = await runScript(this.redis, EXTEND_LOCK, { keys: [this.key], arguments: [this.token, String(this.ttlMs)] });
     return n === 1;
   }
 
   async release(): Promise<void> {
-    await this.redis.eval(RELEASE_LOCK, { keys: [this.key], arguments: [this.token] });
+    await runScript(this.redis, RELEASE_LOCK, { keys: [this.key], arguments: [this.token] });
   }
 }

@@ -1,5 +1,6 @@
 import type { Keys, Redis } from '../redis/client.ts';
 import { RELAY_TEXT } from '../redis/scripts.ts';
+import { runScript } from '../redis/run-script.ts';
 import type { BusMessage } from '../events/event-bus.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 
@@ -82,7 +83,7 @@ export class ReplyRelay {
   /** One EVAL: the text so far and the message together, refused by Redis past the time fence (`RELAY_TEXT`). */
   private async send(message: BusMessage, mode: 'append' | 'set', text: string) {
     const deadline = Number.isFinite(this.deadline) ? String(this.deadline) : '';
-    const relayed = await this.redis.eval(RELAY_TEXT, {
+    const relayed = await runScript(this.redis, RELAY_TEXT, {
       keys: [this.keys.replyText(this.batch.runId)],
       arguments: [deadline, mode, text, String(TEXT_TTL_MS), this.keys.visitorChannel(this.batch.visitorId), JSON.stringify(message)],
     });

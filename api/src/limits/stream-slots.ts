@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isInProcess, type Redis } from '../redis/client.ts';
+import { runScript } from '../redis/run-script.ts';
 
 /** How long a slot lives without a heartbeat: a process that dies leaks its streams' slots for at most this. */
 export const SLOT_TTL_MS = 60_000;
@@ -65,7 +66,7 @@ export class StreamSlots {
     const id = randomUUID();
     const keys = limits.map((l) => l.key);
     const full = await this.inRedis(() =>
-      this.redis.eval(ACQUIRE, { keys, arguments: [String(SLOT_TTL_MS), id, ...limits.map((l) => String(l.max))] }),
+      runScript(this.redis, ACQUIRE, { keys, arguments: [String(SLOT_TTL_MS), id, ...limits.map((l) => String(l.max))] }),
     ).then((r) => (r === null ? this.acquireLocally(limits, id) : Number(r) - 1));
     if (full >= 0) return full;
     return this.held(keys, id);
@@ -73,7 +74,7 @@ export class StreamSlots {
 
   private held(keys: string[], id: string): Slot {
     const heartbeat = setInterval(() => {
-      void this.inRedis(() => this.redis.eval(RENEW, { keys, arguments: [String(SLOT_TTL_MS), id] }));
+      void this.inRedis(() => runScript(this.redis, RENEW, { keys, arguments: [String(SLOT_TTL_MS), id] }));
       for (const key of keys) this.local.get(key)?.set(id, Date.now() + SLOT_TTL_MS);
     }, HEARTBEAT_MS);
     heartbeat.unref();
