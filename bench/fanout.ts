@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { freePort } from '../api/src/embedded/free-port.ts';
 import { reserveTestDatabase } from '../test/support/database.ts';
+import { keys as keysFor } from '../api/src/redis/client.ts';
 import { ask } from './fanout/ipc.ts';
+import { busyPercent, machineJiffies } from './fanout/machine-cpu.ts';
+import { startRedisProbe } from './fanout/redis-probe.ts';
 import { closeStreams, openStream, type StreamTally } from './fanout/streams.ts';
 import { inPool, startVisitors, streamTicket } from './fanout/visitors.ts';
+import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
 import { BenchProcess } from './ingest/processes.ts';
 import { BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import { closeSockets } from './ingest/wire.ts';
@@ -22,6 +27,8 @@ const CONNECT_CONCURRENCY = 100;
 /** streams held open with nothing to relay, CPU measured; longer than SSE_CATCHUP_MS so every quiet stream checks the log once */
 const IDLE_MS = 6_000;
 const ORIGIN = 'https://shop.example';
+/** visitor channels the Redis probe listens on beside the API (a sample: it shares the client's process) */
+const PROBED_CHANNELS = 250;
 
 
 interface Memory {
@@ -56,6 +63,16 @@ export interface FanoutResult {
   firstRelayError: string | null;
   /** publish (worker's ReplyRelay) → the bench client parsed the `data:` line, window only */
   latencyMs: Summary;
+  /** the same deltas, publish → a plain Redis subscriber in the bench client (no API), on PROBED_CHANNELS channels */
+  redisLatencyMs: Summary;
+  /** the API's own hop: a probed delta's arrival at the Redis probe → the streams' client parsed it (same process, same clock) */
+  apiHopMs: Summary;
+  /** the bench client's own event-loop delay in the window (its lateness is in both latencies) */
+  clientLoopDelayMs: { p99: number; max: number };
+  /** every core of the machine, busy share in the window (100 = all busy), and PostgreSQL's and Redis's share of one core */
+  machineBusyPercent: number;
+  postgresCpuPercent: number;
+  redisCpuPercent: number;
   apiCpuPercent: number;
   /** API CPU in the window per delta of the window delivered: what one process can carry per core */
   apiCpuMsPerDelta: number;
@@ -84,6 +101,7 @@ export async function measureFanout(): Promise<FanoutResult> {
   const api = BenchProcess.start('fanout-API', 'bench/fanout/api-process.ts', env);
   const publisher = BenchProcess.start('fanout-publisher', 'bench/fanout/publisher.ts', env);
   const streams: { tally: StreamTally; close: () => void }[] = [];
+  let closeProbe = async () => {};
   try {
     const publisherReady = ask(publisher.child, null, 'ready');
     await api.until('/healthz', async () => api.said('ingest API listening') && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)));
@@ -100,7 +118,13 @@ export async function measureFanout(): Promise<FanoutResult> {
     await sleep(1_000);
     const before = await memoryOf(api);
     const samples: { at: number; ms: number }[] = [];
-    const onDelta = (ms: number) => samples.push({ at: preciseNow() - ms, ms });
+    /** when the streams' client parsed each delta, by stamp: matched with the Redis probe's arrivals */
+    const parsedAt = new Map<string, number>();
+    const onDelta = (ms: number, stamp: string) => {
+      const now = preciseNow();
+      samples.push({ at: now - ms, ms });
+      parsedAt.set(stamp, now);
+    };
     const c0 = preciseNow();
     const cpuBeforeConnect = await api.cpuSeconds();
     const failures: string[] = [];
@@ -121,6 +145,17 @@ export async function measureFanout(): Promise<FanoutResult> {
     const after = await memoryOf(api);
     if (process.env.FANOUT_PROFILE && process.env.FANOUT_HEAP_SNAPSHOT) await ask(api.child, { type: 'heap:snapshot' }, 'heap:written');
 
+    const keys = keysFor(prefix);
+    const probeSamples: { at: number; ms: number; stamp: string; arrived: number }[] = [];
+    closeProbe = await startRedisProbe(
+      redisUrl,
+      visitors.slice(0, PROBED_CHANNELS).map((v) => keys.visitorChannel(v.visitorId)),
+      (ms, stamp) => {
+        const now = preciseNow();
+        probeSamples.push({ at: now - ms, ms, stamp, arrived: now });
+      },
+    );
+    const clientDelay = monitorEventLoopDelay({ resolution: 1 });
     const publishing = ask<{ perRun: number[]; published: number; failed: number; firstError: string | null; behindMs: number }>(
       publisher.child,
       { type: 'publish', perSecond: DELTAS_PER_SECOND, durationMs: WARMUP_MS + WINDOW_MS },
@@ -130,10 +165,13 @@ export async function measureFanout(): Promise<FanoutResult> {
     const windowStart = preciseNow();
     api.child.send({ type: 'delay:reset' });
     api.child.send({ type: 'profile:start' });
-    const cpu0 = { api: await api.cpuSeconds(), publisher: await publisher.cpuSeconds(), client: process.cpuUsage() };
+    clientDelay.enable();
+    const cpu0 = { api: await api.cpuSeconds(), publisher: await publisher.cpuSeconds(), client: process.cpuUsage(), machine: await machineJiffies(), servers: await cpuByCommand() };
     const published = await publishing;
     const seconds = (preciseNow() - windowStart) / 1000;
-    const cpu1 = { api: await api.cpuSeconds(), publisher: await publisher.cpuSeconds(), client: process.cpuUsage(cpu0.client) };
+    const cpu1 = { api: await api.cpuSeconds(), publisher: await publisher.cpuSeconds(), client: process.cpuUsage(cpu0.client), machine: await machineJiffies(), servers: await cpuByCommand() };
+    clientDelay.disable();
+    const servers = cpuBetween(cpu0.servers, cpu1.servers);
     api.child.send({ type: 'profile:stop' });
     const eventLoopDelayMs = await ask<{ p50: number; p99: number; max: number }>(api.child, { type: 'delay:read' }, 'delay');
     const loadAfter = loadavg()[0]!;
@@ -165,6 +203,12 @@ export async function measureFanout(): Promise<FanoutResult> {
       relayFailures: published.failed,
       firstRelayError: published.firstError,
       latencyMs: rounded(summarize(windowSamples)),
+      redisLatencyMs: rounded(summarize(probeSamples.filter((s) => s.at >= windowStart).map((s) => s.ms))),
+      apiHopMs: rounded(summarize(apiHops(probeSamples.filter((s) => s.at >= windowStart), parsedAt))),
+      clientLoopDelayMs: { p99: Math.round(clientDelay.percentile(99) / 1e4) / 100, max: Math.round(clientDelay.max / 1e4) / 100 },
+      machineBusyPercent: round1(busyPercent(cpu0.machine, cpu1.machine)),
+      postgresCpuPercent: round1(((servers.get('postgres') ?? 0) / seconds) * 100),
+      redisCpuPercent: round1(((servers.get('redis-server') ?? 0) / seconds) * 100),
       apiCpuPercent: round1(((cpu1.api - cpu0.api) / seconds) * 100),
       apiCpuMsPerDelta: Math.round(((cpu1.api - cpu0.api) * 1000 * 1000) / Math.max(1, windowSamples.length)) / 1000,
       publisherCpuPercent: round1(((cpu1.publisher - cpu0.publisher) / seconds) * 100),
@@ -182,11 +226,26 @@ export async function measureFanout(): Promise<FanoutResult> {
   } finally {
     for (const s of streams) s.close();
     closeStreams();
+    await closeProbe();
     closeSockets();
     await Promise.allSettled([api.stop(), publisher.stop()]);
     await database.drop().catch(() => undefined);
     await deleteKeys(redisUrl, prefix).catch(() => undefined);
   }
+}
+
+/**
+ * Redis delivers a PUBLISH to the API's subscriber and the probe's in the same pass, so from
+ * the probe's arrival to the client's parse is the API's share (its event loop, its writes,
+ * the socket) plus the client's own lateness. Deltas a gap snapshot carried are not matched.
+ */
+function apiHops(probed: readonly { stamp: string; arrived: number }[], parsedAt: ReadonlyMap<string, number>): number[] {
+  const hops: number[] = [];
+  for (const p of probed) {
+    const parsed = parsedAt.get(p.stamp);
+    if (parsed !== undefined) hops.push(Math.max(0, parsed - p.arrived));
+  }
+  return hops;
 }
 
 async function memoryOf(api: BenchProcess): Promise<Memory> {
@@ -212,6 +271,10 @@ export function formatFanout(r: FanoutResult): string {
       ['delivery latency p90', l.p90, 'ms'],
       ['delivery latency p99', l.p99, 'ms'],
       ['delivery latency max', l.max, 'ms'],
+      ['publish → Redis subscriber p50 / p99', `${r.redisLatencyMs.p50} / ${r.redisLatencyMs.p99}`, `ms (the same deltas without the API, ${r.redisLatencyMs.n} on ${PROBED_CHANNELS} channels: publisher and Redis)`],
+      ['API hop p50 / p90 / p99', `${r.apiHopMs.p50} / ${r.apiHopMs.p90} / ${r.apiHopMs.p99}`, `ms (Redis subscriber → client parsed, ${r.apiHopMs.n} deltas; max ${r.apiHopMs.max})`],
+      ['bench client event-loop delay p99', r.clientLoopDelayMs.p99, `ms (max ${r.clientLoopDelayMs.max}; in both latencies above)`],
+      ['machine busy, all cores', r.machineBusyPercent, `% (PostgreSQL ${r.postgresCpuPercent}, Redis ${r.redisCpuPercent} % of one core)`],
       ['API process CPU', r.apiCpuPercent, '% of one core'],
       ['API CPU per delta relayed', r.apiCpuMsPerDelta, `ms (${Math.round(1000 / r.apiCpuMsPerDelta)} deltas/s per core at most)`],
       ['API event-loop delay p99', r.eventLoopDelayMs.p99, `ms (p50 ${r.eventLoopDelayMs.p50}, max ${r.eventLoopDelayMs.max})`],

@@ -2,7 +2,7 @@ import { Agent, type ClientRequest, request } from 'node:http';
 import { preciseNow } from '../stats.ts';
 
 /** Publish stamps the publisher puts in each delta's text (publisher.ts). */
-const STAMP = /⟨t:(\d+(?:\.\d+)?)⟩/g;
+export const STAMP = /⟨t:(\d+(?:\.\d+)?)⟩/g;
 
 /** What one stream has received so far. */
 export interface StreamTally {
@@ -16,8 +16,8 @@ export interface StreamTally {
   closed: string | null;
 }
 
-/** Called with (publish → parsed) latency in ms for every delta received. */
-export type OnDelta = (latencyMs: number) => void;
+/** Called for every delta received with its (publish → parsed) latency in ms and its stamp (the publish time, as sent). */
+export type OnDelta = (latencyMs: number, stamp: string) => void;
 
 /** One socket per stream, no pooling limits: 5,000 event streams as 5,000 browsers hold them. */
 const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
@@ -78,7 +78,7 @@ export function openStream(url: string, ticket: string, origin: string, onDelta:
       held.set(event.runId!, event.offset! + event.text!.length);
       for (const m of event.text!.matchAll(STAMP)) {
         tally.deltas++;
-        onDelta(now - Number(m[1]));
+        onDelta(now - Number(m[1]), m[1]!);
       }
     } else if (event.type === 'reply.snapshot') {
       // the one a stream gets on connecting holds no stamp yet (the runs start empty)
