@@ -44,7 +44,7 @@ export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services
 
   let closeModel = async () => {};
   if (noModel) {
-    const model = await startModelServer();
+    const model = await startModelServer({ record: false });
     config = { ...config, OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'heed-local' };
     closeModel = () => model.close();
     logger.warn({ modelUrl: model.url }, 'no OPENAI_API_KEY or OPENAI_BASE_URL set: replies come from the local demo model');

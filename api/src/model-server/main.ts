@@ -15,7 +15,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const server = await startModelServer({ port, host: values.host });
+// nothing reads what it was sent: a long-running server must not keep every prompt
+const server = await startModelServer({ port, host: values.host, record: false });
 console.log(server.url);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -234,6 +234,15 @@ describe('lifecycle', () => {
     await expect(fetch(own.url.replace(/\/v1$/, '/healthz'))).rejects.toThrow();
   });
 
+  it('with record: false (the demo model of `npm start`) answers as usual and keeps no prompt', async () => {
+    const own = await startModelServer({ record: false });
+    const client = new OpenAI({ apiKey: 'test', baseURL: own.url, maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: 'm', messages });
+    expect(reply.choices[0]?.message.content).toBeTruthy();
+    expect(own.requests).toEqual([]);
+    await own.close();
+  });
+
   it('rejects waitForRequests when too few requests arrive in time', async () => {
     await expect(server.waitForRequests(1, 20)).rejects.toThrow('expected 1 requests within 20 ms, got 0');
   });

@@ -10,7 +10,7 @@ import type { ChatRequestBody, RecordedRequest, Responder, ScriptedReply } from 
 export interface ModelServer {
   /** base URL including `/v1`, e.g. `http://127.0.0.1:4010/v1`: pass it as the SDK's `baseURL` */
   readonly url: string;
-  /** every chat-completions request received, in arrival order (malformed JSON bodies are not recorded) */
+  /** every chat-completions request received, in arrival order (malformed JSON bodies are not recorded; none with `record: false`) */
   readonly requests: RecordedRequest[];
   /** queues replies for the next requests, one each, in order; an empty queue falls back to the responder */
   script(...replies: ScriptedReply[]): void;
@@ -34,7 +34,9 @@ export interface ModelServer {
  * server.script({ text: 'Hello there', chunkDelayMs: 5 });
  * const openai = new OpenAI({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
  */
-export async function startModelServer(opts: { port?: number; host?: string; respond?: Responder } = {}): Promise<ModelServer> {
+export async function startModelServer(opts: { port?: number; host?: string; respond?: Responder; record?: boolean } = {}): Promise<ModelServer> {
+  // tests read what was sent; the demo model of a long-running `npm start` must not keep every prompt
+  const keepRequests = opts.record ?? true;
   const host = opts.host ?? '127.0.0.1';
   const initialResponder = opts.respond ?? defaultResponder;
   let responder = initialResponder;
@@ -52,7 +54,7 @@ export async function startModelServer(opts: { port?: number; host?: string; res
     if (!body) return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
 
     const record: RecordedRequest = { id: nextId++, body, headers: req.headers, receivedAt, aborted: false };
-    requests.push(record);
+    if (keepRequests) requests.push(record);
     res.setHeader('x-request-id', `req_local_${record.id}`);
     for (const wake of waiters) wake();
 
