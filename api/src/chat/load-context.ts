@@ -1,25 +1,10 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Db } from '../db/client.ts';
-import { buildContext, historyWindow, type ContextInput, type ContextRequest, type ContextRow } from './build-context.ts';
+import { buildContext, historyWindow, type ContextInput } from './build-context.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
-import { TODOS_SHOWN_MAX } from './context-sections.ts';
-import { recallFrom, recentFrom } from './recall.ts';
+import { readContextSnapshot, type ContextSnapshot, type RunChecks } from './context-query.ts';
+import { recallFrom } from './recall.ts';
 import type { ProactiveBrief } from '../proactive/proactive-section.ts';
-
-/** How many earlier messages are read before the token budget trims them. */
-const HISTORY_ROWS = 200;
-
-const rowSelect = { id: true, seq: true, role: true, content: true, provenance: true, provenanceLabel: true, state: true, error: true, createdAt: true } as const;
-const requestSelect = {
-  toolCallId: true,
-  messageId: true,
-  question: true,
-  choices: true,
-  allowFreeText: true,
-  status: true,
-  answerMessageId: true,
-  createdAt: true,
-} as const;
 
 /**
  * Reads what the context builder needs for one run (history, the input requests those rows
@@ -35,52 +20,42 @@ export type ContextReads = Omit<ContextInput, 'systemPrompt'>;
 
 /**
  * The reads of {@link loadContext} without the build, so a run can read them while it reads its
- * site's settings (which carry the system prompt). Two waves of round trips: everything that
- * needs only the batch (the recall range included), then what needs the history window (the input
- * requests of its rows, the recall ranking). Issue 11: recall's range walk in the second wave made
- * it three waves in a row, about 2 ms of the debounce bench's claim → model request on an idle
- * machine, 5 under load.
+ * site's settings (which carry the system prompt). Two round trips: one statement for everything
+ * that needs only the batch (chat/context-query.ts), then recall's ranking, which needs what that
+ * statement returns: the batch's words (the claimed rows' text, cut into terms by recall-query.ts,
+ * which SQL's parsers do not reproduce) and the history window (token-budgeted here) it must look
+ * beyond. Issue 11: as seven Prisma queries in two waves these reads cost ~8 ms a wave under load.
  */
 export async function readContext(db: Db, batch: ClaimedBatch, tokenBudget: number): Promise<ContextReads> {
-  const texts = (rows: readonly ContextRow[]) => rows.map((r) => r.content);
-  const [visitor, claimed, earlier, todos, from] = await Promise.all([
-    db.visitor.findUniqueOrThrow({ where: { id: batch.visitorId }, select: { timeZone: true, siteId: true } }),
-    db.message.findMany({ where: { id: { in: batch.messageIds } }, select: rowSelect, orderBy: { seq: 'asc' } }),
-    db.message.findMany({
-      where: { conversationId: batch.conversationId, seq: { lte: batch.watermark } },
-      orderBy: { seq: 'desc' },
-      take: HISTORY_ROWS,
-      select: rowSelect,
-    }),
-    db.todo.findMany({
-      where: { conversationId: batch.conversationId, status: 'open' },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: TODOS_SHOWN_MAX + 1,
-      select: { id: true, text: true, createdAt: true },
-    }),
-    recentFrom(db, batch.visitorId),
-  ]);
-  const rows = earlier as ContextRow[];
-  const batchRows = claimed as ContextRow[];
-  const ids = [...rows, ...batchRows].map((r) => r.id);
-  const window = historyWindow({ rows, claimed: batchRows, watermark: batch.watermark, tokenBudget });
-  const windowStartSeq = window[0]?.seq ?? batchRows[0]?.seq ?? batch.watermark + 1n;
-  const [requests, hits] = await Promise.all([
-    db.inputRequest.findMany({
-      where: { conversationId: batch.conversationId, OR: [{ messageId: { in: ids } }, { answerMessageId: { in: ids } }, { status: 'open' }] },
-      select: requestSelect,
-    }),
-    recallFrom(db, { visitorId: batch.visitorId, siteId: visitor.siteId, conversationId: batch.conversationId, windowStartSeq }, texts(batchRows), from),
-  ]);
+  return contextReads(db, batch, tokenBudget, await readContextSnapshot(db, batch));
+}
+
+/**
+ * {@link readContext} and the run's checks (spend cap, hand-off), which ride its first statement
+ * instead of taking pool connections of their own: what a run reads before its model request.
+ */
+export async function readRunContext(db: Db, batch: ClaimedBatch, opts: { tokenBudget: number; spendCapUsd: number }): Promise<{ reads: ContextReads; checks: RunChecks }> {
+  const snapshot = await readContextSnapshot(db, batch, { spendCapUsd: opts.spendCapUsd });
+  const reads = await contextReads(db, batch, opts.tokenBudget, snapshot);
+  return { reads, checks: snapshot.checks ?? { capReached: false, handoffOffered: false } };
+}
+
+/** The second round trip (recall) and the reads as {@link buildContext} takes them. */
+async function contextReads(db: Db, batch: ClaimedBatch, tokenBudget: number, snapshot: ContextSnapshot): Promise<ContextReads> {
+  const { earlier: rows, claimed } = snapshot;
+  const window = historyWindow({ rows, claimed, watermark: batch.watermark, tokenBudget });
+  const windowStartSeq = window[0]?.seq ?? claimed[0]?.seq ?? batch.watermark + 1n;
+  const scope = { visitorId: batch.visitorId, siteId: snapshot.siteId, conversationId: batch.conversationId, windowStartSeq };
+  const recall = await recallFrom(db, scope, claimed.map((r) => r.content), snapshot.recentFrom);
   return {
     rows,
-    claimed: batchRows,
+    claimed,
     watermark: batch.watermark,
-    timeZone: visitor.timeZone,
+    timeZone: snapshot.timeZone,
     tokenBudget,
-    requests: requests as ContextRequest[],
-    todos,
-    recall: hits,
+    requests: snapshot.requests,
+    todos: snapshot.todos,
+    recall,
     proactive: proactiveBrief(batch),
   };
 }

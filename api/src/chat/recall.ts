@@ -14,7 +14,7 @@ export interface RecallScope {
 /**
  * How many of the visitor's newest messages (every role: about half are theirs) recall reads as
  * an index range; every eligible match among them is ranked. Reading them costs the same for a
- * visitor with 1,000 messages or 100,000, which is what keeps context build flat. Twice load-context's
+ * visitor with 1,000 messages or 100,000, which is what keeps context build flat. Twice context-query's
  * HISTORY_ROWS (200): the history window, never recalled, can fill at most half of it.
  */
 export const RECALL_RECENT_ROWS = 400;
@@ -57,8 +57,8 @@ export async function recall(db: DbLike, scope: RecallScope, batchTexts: readonl
 }
 
 /**
- * {@link recall} with the range start already read ({@link recentFrom}): a run reads that with its
- * other first reads, so recall costs it one round trip after the history instead of two.
+ * {@link recall} with the range start already read ({@link recentFromSql}): a run reads that in its
+ * first statement, so recall costs it one round trip after the history instead of two.
  */
 export async function recallFrom(db: DbLike, scope: RecallScope, batchTexts: readonly string[], from: bigint | null, limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
   const terms = recallTerms(batchTexts);
@@ -75,10 +75,18 @@ export async function recallFrom(db: DbLike, scope: RecallScope, batchTexts: rea
  * yet analyzed) reads and sorts all of them instead, 20-70 ms at 100,000, what recall cost before.
  */
 export async function recentFrom(db: DbLike, visitorId: string): Promise<bigint | null> {
-  const rows = await db.$queryRaw<{ seq: bigint }[]>`
-    SELECT seq FROM "Message" WHERE "visitorId" = ${visitorId}::uuid
-    ORDER BY seq DESC OFFSET ${RECALL_RECENT_ROWS - 1} LIMIT 1`;
+  const rows = await db.$queryRaw<{ seq: bigint }[]>(recentFromSql(visitorId));
   return rows[0]?.seq ?? null;
+}
+
+/**
+ * The walk behind {@link recentFrom} as one `SELECT`, so a run's first statement can carry it as a
+ * scalar subquery (chat/context-query.ts): it is planned on its own there too, and its result
+ * reaches {@link recallSql} as a constant all the same.
+ */
+export function recentFromSql(visitorId: string): Prisma.Sql {
+  return Prisma.sql`SELECT seq FROM "Message" WHERE "visitorId" = ${visitorId}::uuid
+    ORDER BY seq DESC OFFSET ${RECALL_RECENT_ROWS - 1} LIMIT 1`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Prisma } from '../db/client.ts';
 import type { DbLike } from '../db/types.ts';
 
 /** What one run or title check adds to its site's day. */
@@ -36,10 +37,18 @@ export async function addSiteUsage(db: DbLike, siteId: string, delta: UsageDelta
  * flight. A cap of 0 turns the model off for the site.
  */
 export async function spendCapReached(db: DbLike, siteId: string, defaultCapUsd: number): Promise<boolean> {
-  const [row] = await db.$queryRaw<{ reached: boolean }[]>`
-    SELECT coalesce(u."costUsd", 0) >= coalesce(s."dailySpendCapUsd", ${defaultCapUsd}::numeric) AS reached
+  const [row] = await db.$queryRaw<{ reached: boolean }[]>`SELECT (${spendCapReachedSql(siteId, defaultCapUsd)}) AS reached`;
+  return row?.reached ?? false;
+}
+
+/**
+ * {@link spendCapReached} as a boolean scalar subquery (false for an unknown site), so a run's
+ * first statement can carry it (chat/context-query.ts). The one owner of the rule.
+ */
+export function spendCapReachedSql(siteId: string, defaultCapUsd: number): Prisma.Sql {
+  return Prisma.sql`coalesce((
+    SELECT coalesce(u."costUsd", 0) >= coalesce(s."dailySpendCapUsd", ${defaultCapUsd}::numeric)
     FROM "Site" s
     LEFT JOIN "SiteUsage" u ON u."siteId" = s.id AND u.day = (now() AT TIME ZONE 'UTC')::date
-    WHERE s.id = ${siteId}::uuid`;
-  return row?.reached ?? false;
+    WHERE s.id = ${siteId}::uuid), false)`;
 }
