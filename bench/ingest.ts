@@ -38,7 +38,11 @@ export interface IngestResult {
   postgresCpuPercent: number;
   redisCpuPercent: number;
   clientCpuPercent: number;
-  /** every process above together, per send: the machine's CPU budget of one send */
+  /** the local model server (its own process; in production the provider's machines) */
+  modelCpuPercent: number;
+  /** what Heed's own processes (API, worker, PostgreSQL, Redis) spend per send: the deployment's cost */
+  heedCpuMsPerSend: number;
+  /** every process above together, clients and model included, per send: this machine's CPU budget of one send */
   machineCpuMsPerSend: number;
   /** 1-minute load average before the processes started and at the end of the window */
   load: { before: number; after: number };
@@ -62,10 +66,21 @@ export async function measureIngest(): Promise<IngestResult> {
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const prefix = `heed-bench-ingest-${randomUUID().slice(0, 8)}:`;
   const port = await freePort();
+  const modelPort = await freePort();
+  // The model is another company's machines in production: here its own process, so its CPU is
+  // counted apart from Heed's (in the worker's process it had been a share of the worker's CPU).
+  const model = BenchProcess.start('model', 'api/src/model-server/main.ts', { PATH: process.env.PATH, HOME: process.env.HOME }, ['--port', String(modelPort)]);
   // closed-loop visitors send faster than replies come: measure throughput, not the pending cap
-  const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, { PENDING_MAX_MESSAGES: '100000', PENDING_MAX_CHARS: '100000000' });
+  const env = benchProcessEnv(
+    { databaseUrl: database.url, redisUrl, prefix, port },
+    { PENDING_MAX_MESSAGES: '100000', PENDING_MAX_CHARS: '100000000', OPENAI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`, OPENAI_MODEL: 'heed-local' },
+  );
   const loadBefore = loadavg()[0]!;
   const url = `http://127.0.0.1:${port}`;
+  await model.until('the model server', () => model.said(`http://127.0.0.1:${modelPort}/v1`)).catch(async (err: unknown) => {
+    await Promise.allSettled([model.stop(), database.drop()]);
+    throw err;
+  });
   const api = BenchProcess.start('API', 'bench/ingest/api-process.ts', { ...env, INGEST_SPANS: '1' });
   let worker: BenchProcess | null = null;
   try {
@@ -87,10 +102,10 @@ export async function measureIngest(): Promise<IngestResult> {
     const latencies: number[] = [];
     const warmEnd = preciseNow() + WARMUP_MS;
     const end = warmEnd + WINDOW_MS;
-    let cpu = { api: 0, worker: 0, at: 0, client: process.cpuUsage(), servers: new Map<string, number>() };
+    let cpu = { api: 0, worker: 0, model: 0, at: 0, client: process.cpuUsage(), servers: new Map<string, number>() };
     const startWindow = setTimeout(async () => {
       measuring = true;
-      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), at: preciseNow(), client: process.cpuUsage(), servers: await cpuByCommand() };
+      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), model: await model.cpuSeconds(), at: preciseNow(), client: process.cpuUsage(), servers: await cpuByCommand() };
     }, WARMUP_MS);
     await Promise.all(
       visitors.map(async (v) => {
@@ -110,6 +125,7 @@ export async function measureIngest(): Promise<IngestResult> {
     const seconds = (preciseNow() - cpu.at) / 1000;
     const apiCpu = (await api.cpuSeconds()) - cpu.api;
     const workerCpu = (await worker.cpuSeconds()) - cpu.worker;
+    const modelCpu = (await model.cpuSeconds()) - cpu.model;
     const clientUsage = process.cpuUsage(cpu.client);
     const clientCpu = (clientUsage.user + clientUsage.system) / 1e6;
     const servers = cpuBetween(cpu.servers, await cpuByCommand());
@@ -135,7 +151,9 @@ export async function measureIngest(): Promise<IngestResult> {
       postgresCpuPercent: Math.round((postgresCpu / seconds) * 1000) / 10,
       redisCpuPercent: Math.round((redisCpu / seconds) * 1000) / 10,
       clientCpuPercent: Math.round((clientCpu / seconds) * 1000) / 10,
-      machineCpuMsPerSend: Math.round((((apiCpu + workerCpu + postgresCpu + redisCpu + clientCpu) * 1000) / latencies.length) * 100) / 100,
+      modelCpuPercent: Math.round((modelCpu / seconds) * 1000) / 10,
+      heedCpuMsPerSend: Math.round((((apiCpu + workerCpu + postgresCpu + redisCpu) * 1000) / latencies.length) * 100) / 100,
+      machineCpuMsPerSend: Math.round((((apiCpu + workerCpu + postgresCpu + redisCpu + clientCpu + modelCpu) * 1000) / latencies.length) * 100) / 100,
       load: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
       ...oneSend,
       direct,
@@ -143,7 +161,7 @@ export async function measureIngest(): Promise<IngestResult> {
     };
   } finally {
     closeSockets();
-    await Promise.allSettled([api.stop(), worker?.stop()]);
+    await Promise.allSettled([api.stop(), worker?.stop(), model.stop()]);
     await database.drop().catch(() => undefined);
     await deleteKeys(redisUrl, prefix).catch(() => undefined);
   }
@@ -211,6 +229,8 @@ export function formatIngest(r: IngestResult): string {
       ['PostgreSQL CPU (all its processes)', r.postgresCpuPercent, '% of one core'],
       ['Redis CPU', r.redisCpuPercent, '% of one core'],
       ['bench clients CPU (this process)', r.clientCpuPercent, '% of one core'],
+      ['model server CPU (its own process)', r.modelCpuPercent, '% of one core'],
+      ["Heed's CPU per send (API, worker, PostgreSQL, Redis)", r.heedCpuMsPerSend, `ms: at most ${Math.round((cpus().length * 1000) / r.heedCpuMsPerSend)} sends/s on ${cpus().length} cores given to Heed alone`],
       ['machine CPU per send (all of the above)', r.machineCpuMsPerSend, `ms: at most ${Math.round((cpus().length * 1000) / r.machineCpuMsPerSend)} sends/s on ${cpus().length} cores`],
       ['sendMessage in-process, no HTTP', r.direct.sendsPerSecond, `sends/s (${r.direct.failed} failed; p50 ${r.direct.latencyMs.p50} ms, p99 ${r.direct.latencyMs.p99} ms, ${r.direct.cpuPercent} % of a core, ${r.direct.cpuMsPerSend} ms CPU per send)`],
       ['anchor: indexed single-row inserts', r.anchor.insertsPerSecond, `inserts/s (${r.anchor.connections} connections, p50 ${r.anchor.latencyMs.p50} ms, p99 ${r.anchor.latencyMs.p99} ms)`],

@@ -27,10 +27,10 @@ export class BenchProcess {
     child.stderr?.on('data', keep);
   }
 
-  static start(name: string, entry: string, env: NodeJS.ProcessEnv): BenchProcess {
+  static start(name: string, entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = []): BenchProcess {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it exits (where does the time go?)
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROF, name)}`] : [];
-    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     return new BenchProcess(name, child);
   }
 
