@@ -53,6 +53,10 @@ async function publish(perSecond: number, durationMs: number): Promise<{ perRun:
   let firstError: string | null = null;
   let behindMs = 0;
   const pending = new Set<Promise<void>>();
+  // each run relays its next delta once its previous one is through, as the worker's reply loop
+  // awaits each before it reads the next chunk: a run's deltas never race, and a starved publisher
+  // queues them here rather than as thousands of commands timing out in its Redis client
+  const previous: Promise<void>[] = relays.map(() => Promise.resolve());
   const start = preciseNow();
   for (let due = 0; ; ) {
     const elapsed = preciseNow() - start;
@@ -63,11 +67,13 @@ async function publish(perSecond: number, durationMs: number): Promise<{ perRun:
     for (; sent < due; sent++) {
       const r = sent % relays.length;
       perRun[r]!++;
-      const p = relays[r]!.delta(`⟨t:${preciseNow().toFixed(3)}⟩ `).catch((err: unknown) => {
+      const stamp = `⟨t:${preciseNow().toFixed(3)}⟩ `;
+      const p = previous[r]!.then(() => relays[r]!.delta(stamp)).catch((err: unknown) => {
         failed++;
         perRun[r]!--;
         firstError ??= err instanceof Error ? `${err.name}: ${err.message} ${err.stack?.split('\n')[1]?.trim() ?? ''}` : String(err);
       });
+      previous[r] = p;
       pending.add(p);
       void p.finally(() => pending.delete(p));
     }
