@@ -41,7 +41,9 @@ export async function dueBatches(
       UNION ALL
       SELECT p."conversationId", p."createdAt" FROM "ProactiveRequest" p WHERE p.status = 'pending'
     )
-    SELECT b.id, (extract(epoch FROM min(b.due_at) - now()) * 1000)::float8 AS wait_ms, c."siteId", c."visitorId"
+    -- the wait from the end of this statement (clock_timestamp), not its start (now()): a worker sleeps it
+    -- after the statement, whose planning and execution (milliseconds under load) were already spent
+    SELECT b.id, (extract(epoch FROM min(b.due_at) - clock_timestamp()) * 1000)::float8 AS wait_ms, c."siteId", c."visitorId"
     FROM batches b
     JOIN "Conversation" c ON c.id = b.id AND c."heldById" IS NULL
     WHERE NOT EXISTS (
