@@ -9,6 +9,7 @@ import type { AnswerDeps } from './answer-deps.ts';
 import { claimBatch } from './claim-batch.ts';
 import { dueBatches, type ConversationOwner } from './due-batches.ts';
 import { ConversationLock } from './lock.ts';
+import { isSendWake } from './schedule-wake.ts';
 import { CHECK_IN_EVERY_MS, scheduleCheckIns } from '../proactive/check-ins.ts';
 
 export interface WorkerOptions extends AnswerDeps {
@@ -26,8 +27,9 @@ export interface WorkerOptions extends AnswerDeps {
 /**
  * The reply worker: finds due batches, takes each conversation's lock, claims the batch
  * and answers it, up to `concurrency` conversations at once. It sleeps until the next
- * batch is due, a send wakes it over Redis, or the poll interval passes. One
- * conversation's failure is logged and never stops the loop.
+ * batch is due, something due at once wakes it over Redis, or the poll interval passes; a
+ * send's wake-up (due a debounce later) brings the next poll within `sendPollGapMs` of the
+ * last one instead. One conversation's failure is logged and never stops the loop.
  *
  * A visitor over their model-run limit is not claimed: the messages stay pending (durable,
  * nothing lost) and this worker leaves the conversation out until the limit's window
@@ -44,6 +46,12 @@ export class ReplyWorker {
   private wakeUp: (() => void) | null = null;
   /** a wake-up that arrived while polling; the next sleep returns at once */
   private woken = false;
+  /** when the current poll started (ms since epoch) */
+  private polledAt = 0;
+  /** the next poll happens by then at the latest (sends' wake-ups set it); ms since epoch */
+  private pollBy = Number.POSITIVE_INFINITY;
+  /** moves the current sleep's end earlier, to the given time */
+  private shortenSleep: ((at: number) => void) | null = null;
   private loop: Promise<void> | null = null;
   /** aborted by `stop({ release: true })`: runs in flight hand their batches over */
   private readonly shutdown = new AbortController();
@@ -59,7 +67,7 @@ export class ReplyWorker {
 
   async start(): Promise<void> {
     this.running = true;
-    await this.opts.subscriber.subscribe(this.opts.keys.scheduleChannel(), () => this.wake());
+    await this.opts.subscriber.subscribe(this.opts.keys.scheduleChannel(), (message) => (isSendWake(message) ? this.wakeForSend() : this.wake()));
     this.loop = this.run();
   }
 
@@ -82,13 +90,28 @@ export class ReplyWorker {
     this.wakeUp?.();
   }
 
+  /**
+   * A send committed: its batch is due a debounce from now, so a poll within the gap learns its
+   * due time in plenty of time, and the sends of that gap share the poll.
+   */
+  private wakeForSend(): void {
+    const at = this.polledAt + sendPollGapMs(this.opts.debounceMs);
+    if (at <= Date.now()) return this.wake();
+    if (at >= this.pollBy) return;
+    this.pollBy = at;
+    this.shortenSleep?.(at);
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       let waitMs = this.opts.pollMs;
       this.woken = false;
+      this.polledAt = Date.now();
+      this.pollBy = Number.POSITIVE_INFINITY;
       try {
         const free = this.opts.concurrency - this.active.size;
         if (free > 0) {
+          this.opts.metrics.workerPolls.inc();
           const { due, owners, nextInMs } = await dueBatches(this.opts.db, {
             debounceMs: this.opts.debounceMs,
             maxWaitMs: this.opts.maxWaitMs,
@@ -103,7 +126,7 @@ export class ReplyWorker {
       } catch (err) {
         this.log.error({ err }, 'worker poll failed');
       }
-      if (this.running) await this.sleep(waitMs);
+      if (this.running) await this.sleep(Math.min(waitMs, this.pollBy - Date.now()));
     }
   }
 
@@ -173,15 +196,23 @@ export class ReplyWorker {
   private sleep(ms: number): Promise<void> {
     if (this.woken) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
+      let timer = setTimeout(done, Math.max(0, ms));
+      const self = this;
       function done() {
         clearTimeout(timer);
+        self.wakeUp = null;
+        self.shortenSleep = null;
         resolve();
       }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        done();
+      this.wakeUp = done;
+      this.shortenSleep = (at) => {
+        clearTimeout(timer);
+        timer = setTimeout(done, Math.max(0, at - Date.now()));
       };
     });
   }
+
 }
+
+/** How soon after a poll a send's wake-up brings the next: a quarter of the debounce, at most 100 ms. */
+export const sendPollGapMs = (debounceMs: number) => Math.min(100, Math.floor(debounceMs / 4));

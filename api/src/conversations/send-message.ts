@@ -2,6 +2,7 @@ import type { Redis } from '../redis/client.ts';
 import type { Services } from '../services.ts';
 import { sendGroups, type SendInput } from './send-group.ts';
 import type { MessageView } from './views.ts';
+import { sendWake } from '../chat/schedule-wake.ts';
 
 export type { SendInput } from './send-group.ts';
 
@@ -54,7 +55,7 @@ function wakeWorkers(s: Services, conversationId: string): Promise<void> {
   w.conversationId = conversationId;
   const publish = (): Promise<void> => {
     w.next = null;
-    const sending = s.redis.publish(s.keys.scheduleChannel(), w.conversationId).then(() => undefined);
+    const sending = s.redis.publish(s.keys.scheduleChannel(), sendWake(w.conversationId)).then(() => undefined);
     w.sending = sending;
     const settle = () => {
       if (w.sending === sending) w.sending = null;

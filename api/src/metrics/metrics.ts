@@ -35,6 +35,7 @@ export function createMetrics(probes: MetricProbes) {
     sends: new Counter({ name: 'heed_sends_total', help: 'Messages stored by message.send (idempotent replays not counted)', registers }),
     sendGroup: new Histogram({ name: 'heed_send_group_sends', help: 'Sends committed together in one transaction (send-group.ts): 1 while idle, more under load', buckets: SEND_GROUP_BUCKETS, registers }),
     batches: new Counter({ name: 'heed_batches_total', help: 'Batches claimed by a reply worker', registers }),
+    workerPolls: new Counter({ name: 'heed_worker_polls_total', help: 'Due-batch queries of the reply workers (each reads every pending batch): sends share them', registers }),
     batchMessages: new Histogram({ name: 'heed_batch_messages', help: 'Messages per claimed batch', buckets: BATCH_BUCKETS, registers }),
     runs: new Counter({ name: 'heed_runs_total', help: 'Reply runs by outcome', labelNames: ['outcome'] as const, registers }),
     firstToken: new Histogram({
