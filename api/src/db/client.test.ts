@@ -54,3 +54,10 @@ test('transactions whose connections the server keeps terminating fail one by on
   expect(await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   await db.$disconnect();
 });
+
+test('every pooled connection runs without JIT (a plan past jit_above_cost compiled for a second)', async () => {
+  const { db } = createPooledDb(database.url, { max: 3 });
+  const settings = await Promise.all(Array.from({ length: 3 }, () => db.$transaction((tx) => tx.$queryRaw<{ jit: string }[]>`SHOW jit`)));
+  expect(settings.map((rows) => rows[0]?.jit)).toEqual(['off', 'off', 'off']);
+  await db.$disconnect();
+});

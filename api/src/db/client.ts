@@ -15,7 +15,15 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
  * The adapter ends the pool on `$disconnect` (`disposeExternalPool`).
  */
 export function createPooledDb(databaseUrl: string, opts: { max?: number } = {}): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: opts.max ?? 10,
+    // No JIT: Heed's statements are short, and a plan whose estimate passes jit_above_cost (the
+    // console's searches come near it on large sites) spent up to 1.4 s compiling what runs in
+    // milliseconds. A session setting before the connection is handed out, not a startup option,
+    // which proxies such as PgBouncer refuse; harmless where refused.
+    onConnect: (client) => client.query('SET jit = off').then(noop, noop),
+  });
   // A new connection the server ends at once (pg_terminate_backend, a failover) can report it in the
   // same read as its ReadyForQuery: pg-pool has handed it out, the adapter has not yet listened on it,
   // and an 'error' event with no listener ends the process (seen in `npm run chaos`). The query or
@@ -23,3 +31,5 @@ export function createPooledDb(databaseUrl: string, opts: { max?: number } = {})
   pool.on('connect', (client) => client.on('error', () => undefined));
   return { db: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }), pool };
 }
+
+const noop = () => undefined;
