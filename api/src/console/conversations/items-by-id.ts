@@ -2,7 +2,7 @@ import { Prisma } from '../../db/client.ts';
 import type { DbLike } from '../../db/types.ts';
 import { siteScopeSql, type SiteScope } from '../../operators/site-access.ts';
 import { toConversationItem, type ConversationItem } from './item.ts';
-import { itemFrom, type ItemRow } from './item-row.ts';
+import { itemsOfPage, type ItemRow } from './item-row.ts';
 
 /** Which conversations to read, for which operator, within which sites. */
 export interface ItemsQuery {
@@ -27,9 +27,9 @@ export async function conversationItemsById(db: DbLike, q: ItemsQuery): Promise<
 /** The raw rows (the transcript also wants the visitor's time zone). */
 export function itemRowsById(db: DbLike, q: ItemsQuery): Promise<ItemRow[]> {
   return db.$queryRaw<ItemRow[]>`
-    ${itemFrom(q.operatorId)}
-    WHERE c.id = ANY(${[...q.ids]}::uuid[])
-      AND ${q.siteId ? Prisma.sql`c."siteId" = ${q.siteId}::uuid` : Prisma.sql`TRUE`}
+    WITH page (id) AS (SELECT DISTINCT unnest(${[...q.ids]}::uuid[]))
+    ${itemsOfPage(q.operatorId)}
+    WHERE ${q.siteId ? Prisma.sql`c."siteId" = ${q.siteId}::uuid` : Prisma.sql`TRUE`}
       AND ${siteScopeSql(q.sites ?? null, Prisma.sql`c."siteId"`)}
     ORDER BY c."updatedAt" DESC, c.id DESC`;
 }

@@ -2,7 +2,7 @@ import { Prisma } from '../../db/client.ts';
 import type { DbLike } from '../../db/types.ts';
 import { type ListCursor, encodeCursor } from './cursor.ts';
 import { toConversationItem, type ConversationItem } from './item.ts';
-import { itemFrom, type ItemRow } from './item-row.ts';
+import { itemsOfPage, type ItemRow } from './item-row.ts';
 import { filterSql, type ListFilter } from './list-filter.ts';
 import { matches, searchPage } from './search-page.ts';
 import { siteScopeSql, type SiteScope } from '../../operators/site-access.ts';
@@ -29,38 +29,39 @@ export interface ListQuery {
  * Keyset pagination: `(updatedAt, id) < cursor` continues exactly after the last row shown,
  * whatever was inserted or moved to the top meanwhile (those come live through `changes`).
  * The page's ids are chosen first (CTE `page`), from the index Conversation(updatedAt desc,
- * id desc), or (siteId, updatedAt desc, id desc) for one site; only those rows are then read
- * whole (`itemFrom`), so a page costs its 51 rows' lookups however many conversations exist.
+ * id desc), or (siteId, updatedAt desc, id desc) for one site, or from a narrow filter's
+ * candidates (`rowsOf`); the row statement then starts from those ids (`itemsOfPage`), so a
+ * page costs its 51 rows' lookups however many conversations exist.
  *
- * EXPLAIN ANALYZE at 100,000 conversations (3 sites, 40,000 visitors, 400,000 messages,
- * 200,000 runs, 500 live, 2,000 failed, 1,000 open questions, half read by the operator; the
- * bench's seed with each conversation's fence set to its latest run's), buffers per page and
- * median of 9 on this 2-core machine while other jobs kept its load average between 5 and 10:
- * all sites first page 1,409 buffers 1.7 ms (the page itself is an index-only scan of 4
- * buffers, no heap fetch; the rest is the 51 rows' lookups), 5,000 rows deep 1,511 / 2.9 ms,
- * one site 1,410 / 1.6 ms, `unread` 1,704 / 1.9 ms, `live` 3,900 / 5.8 ms, `input_needed`
- * 8,700 / 18 ms, `failed` 14,000 / 30 ms (each candidate is checked before the sort); search:
- * a word on 12% of conversations 11,400 / 42 ms, a rare word 4,200 / 26 ms, an absent word
- * 1,000 / 1.5 ms, a host user id 1,160 / 1.7 ms.
+ * EXPLAIN ANALYZE at the bench's seed (100,000 conversations on 3 sites, 40,000 visitors,
+ * 400,000 messages, 200,000 runs, 500 live, 2,000 failed, 1,000 open questions, half read by
+ * the operator), buffers and median of 9 on this 2-core machine at a load average of 2.6, each
+ * beside the statement this one replaced, run in turn: first page 1,508 buffers 3.3 ms
+ * (unchanged), 5,000 rows deep 1,614 / 4.8 ms, `unread` 1,773 / 3.8 ms, `live` 5,966 / 7.4 ms
+ * (was 6,251 / 18.8), `input_needed` 9,673 / 10.7 ms (was 9,320 / 54: all 100,000
+ * conversations were hashed to meet 1,000 candidates), `failed` 22,181 / 22.4 ms (was 16,373 /
+ * 30.6; each candidate's run is checked before the sort); search: "parcel" (12% of
+ * conversations) 7,981 / 17 ms (was 11,447 / 24), "zanzibar" (0.1%) 2,734 / 5.9 ms (was 58,066 /
+ * 44), an absent word 11 / 2.7 ms and a host user id 130 / 3.1 ms (were 101,550 / 59–77:
+ * every conversation walked).
  */
 export async function listConversationItems(db: DbLike, q: ListQuery): Promise<{ items: ConversationItem[]; nextCursor: string | null }> {
   if (q.filter === 'waiting') return listWaiting(db, q);
-  const filter = filterSql(q.filter);
-  const from = fromRows(q, filter.candidates !== null);
+  const filter = filterSql(q.filter, q.operatorId);
+  const within = filter.candidates ? Prisma.sql`candidates` : null;
   const scope = Prisma.sql`${sitesOf(q)}
     AND ${q.cursor ? Prisma.sql`(c."updatedAt", c.id) < (${q.cursor.updatedAt}::timestamptz, ${q.cursor.id}::uuid)` : Prisma.sql`TRUE`}
     AND ${filter.where}`;
   const search = q.search?.trim();
   const page = search
-    ? searchPage(search, from, scope, q.limit + 1)
+    ? searchPage(search, { rows: (ids) => rowsOf(q, ids), within, scope, limit: q.limit + 1 })
     : Prisma.sql`page AS MATERIALIZED (
-        SELECT c.id FROM ${from} WHERE ${scope}
+        SELECT c.id FROM ${rowsOf(q, within)} WHERE ${scope}
         ORDER BY c."updatedAt" DESC, c.id DESC LIMIT ${q.limit + 1})`;
   const candidates = filter.candidates ? Prisma.sql`candidates (id) AS MATERIALIZED (${filter.candidates}),` : Prisma.empty;
   const rows = await db.$queryRaw<ItemRow[]>`
     WITH ${candidates} ${page}
-    ${itemFrom(q.operatorId)}
-    WHERE c.id IN (SELECT id FROM page)
+    ${itemsOfPage(q.operatorId)}
     ORDER BY c."updatedAt" DESC, c.id DESC`;
   return pageOf(rows, q.limit, (r) => r.updatedAt);
 }
@@ -71,25 +72,32 @@ export async function listConversationItems(db: DbLike, q: ListQuery): Promise<{
  * Conversation(waitingSince)), so a search here simply tests each of them.
  */
 async function listWaiting(db: DbLike, q: ListQuery): Promise<{ items: ConversationItem[]; nextCursor: string | null }> {
-  const filter = filterSql('waiting');
+  const filter = filterSql('waiting', q.operatorId);
   const search = q.search?.trim();
   const rows = await db.$queryRaw<ItemRow[]>`
     WITH candidates (id) AS MATERIALIZED (${filter.candidates!}),
     page AS MATERIALIZED (
-      SELECT c.id FROM ${fromRows(q, true)}
+      SELECT c.id FROM ${rowsOf(q, Prisma.sql`candidates`)}
       WHERE ${sitesOf(q)} AND ${filter.where}
         AND ${q.cursor ? Prisma.sql`(c."waitingSince", c.id) > (${q.cursor.updatedAt}::timestamptz, ${q.cursor.id}::uuid)` : Prisma.sql`TRUE`}
         AND ${search ? matches(search, Prisma.raw('c')) : Prisma.sql`TRUE`}
       ORDER BY c."waitingSince" ASC, c.id ASC LIMIT ${q.limit + 1})
-    ${itemFrom(q.operatorId)}
-    WHERE c.id IN (SELECT id FROM page)
+    ${itemsOfPage(q.operatorId)}
     ORDER BY c."waitingSince" ASC, c.id ASC`;
   return pageOf(rows, q.limit, (r) => r.waitingSince!);
 }
 
-/** The conversations a page is chosen from (`c`), with this operator's read marker `orr`. */
-const fromRows = (q: ListQuery, candidates: boolean) =>
-  Prisma.sql`${candidates ? Prisma.sql`candidates k JOIN "Conversation" c ON c.id = k.id` : Prisma.sql`"Conversation" c`}
+/**
+ * The conversations a page is chosen from (`c`): every one (walked by the list's index), or
+ * only those of the id set `ids` (a CTE: a filter's candidates, a search's hits), read by
+ * primary key; with this operator's read marker `orr`. `id = ANY(ARRAY(…))` keeps those reads
+ * probes whatever the set's size is guessed to be: as a join, PostgreSQL hashed all 100,000
+ * conversations to meet 1,000 candidates (35 ms against ~3 ms of probes: it prices a probe as a
+ * disk read), and a search's hits (always guessed at ~8,000, GIN cannot tell a rare prefix from
+ * a common one) priced the statement above jit_above_cost: 1.4 s of JIT compiling.
+ */
+const rowsOf = (q: ListQuery, ids: Prisma.Sql | null) =>
+  Prisma.sql`${ids ? Prisma.sql`(SELECT * FROM "Conversation" WHERE id = ANY(ARRAY(SELECT id FROM ${ids}))) c` : Prisma.sql`"Conversation" c`}
     LEFT JOIN "OperatorRead" orr ON orr."operatorId" = ${q.operatorId}::uuid AND orr."conversationId" = c.id`;
 
 /** The asked site, within the sites the operator may act on. */
