@@ -31,6 +31,14 @@ const ORIGIN = 'https://shop.example';
 const PROBED_CHANNELS = 250;
 
 
+/** The API's garbage-collection pauses in the window (bench/fanout/api-process.ts). */
+interface GcPauses {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+  maxKind: string;
+}
+
 interface Memory {
   rss: number;
   heapUsed: number;
@@ -78,7 +86,7 @@ export interface FanoutResult {
   apiCpuMsPerDelta: number;
   publisherCpuPercent: number;
   clientCpuPercent: number;
-  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  eventLoopDelayMs: { p50: number; p99: number; max: number; gc: GcPauses };
   memory: { before: Memory; after: Memory; afterWindow: Memory; rssPerStreamKiB: number; heapPerStreamKiB: number };
   load: { before: number; after: number };
 }
@@ -173,7 +181,7 @@ export async function measureFanout(): Promise<FanoutResult> {
     clientDelay.disable();
     const servers = cpuBetween(cpu0.servers, cpu1.servers);
     api.child.send({ type: 'profile:stop' });
-    const eventLoopDelayMs = await ask<{ p50: number; p99: number; max: number }>(api.child, { type: 'delay:read' }, 'delay');
+    const eventLoopDelayMs = await ask<{ p50: number; p99: number; max: number; gc: GcPauses }>(api.child, { type: 'delay:read' }, 'delay');
     const loadAfter = loadavg()[0]!;
     await sleep(DRAIN_MS);
     const afterWindow = await memoryOf(api);
@@ -278,6 +286,7 @@ export function formatFanout(r: FanoutResult): string {
       ['API process CPU', r.apiCpuPercent, '% of one core'],
       ['API CPU per delta relayed', r.apiCpuMsPerDelta, `ms (${Math.round(1000 / r.apiCpuMsPerDelta)} deltas/s per core at most)`],
       ['API event-loop delay p99', r.eventLoopDelayMs.p99, `ms (p50 ${r.eventLoopDelayMs.p50}, max ${r.eventLoopDelayMs.max})`],
+      ['API GC pauses', r.eventLoopDelayMs.gc.count, `in the window, ${r.eventLoopDelayMs.gc.totalMs} ms in all; the longest ${r.eventLoopDelayMs.gc.maxMs} ms (${r.eventLoopDelayMs.gc.maxKind})`],
       ['publisher / bench client CPU', `${r.publisherCpuPercent} / ${r.clientCpuPercent}`, '% of one core'],
       ['API RSS before → after connecting', `${MiB(r.memory.before.rss)} → ${MiB(r.memory.after.rss)}`, 'MiB'],
       ['API heap before → after connecting', `${MiB(r.memory.before.heapUsed)} → ${MiB(r.memory.after.heapUsed)}`, 'MiB (after a full GC)'],

@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -14,6 +14,17 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
+/** the collector's pauses since the last reset, by kind: which of them the event-loop stalls are */
+let gcPauses: { kind: string; ms: number }[] = [];
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind: number } })[]) gcPauses.push({ kind: GC_KINDS[e.detail?.kind ?? -1] ?? 'other', ms: e.duration });
+}).observe({ entryTypes: ['gc'] });
 
 process.on('message', (m: { type?: string }) => {
   if (m?.type === 'memory') {
@@ -30,9 +41,12 @@ process.on('message', (m: { type?: string }) => {
     void stopProfile();
   } else if (m?.type === 'delay:reset') {
     delay.reset();
+    gcPauses = [];
   } else if (m?.type === 'delay:read') {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    process.send!({ type: 'delay', p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) });
+    const longest = gcPauses.reduce((a, b) => (b.ms > a.ms ? b : a), { kind: 'none', ms: 0 });
+    const gc = { count: gcPauses.length, totalMs: Math.round(gcPauses.reduce((n, p) => n + p.ms, 0)), maxMs: Math.round(longest.ms * 10) / 10, maxKind: longest.kind };
+    process.send!({ type: 'delay', p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max), gc });
   }
 });
 
