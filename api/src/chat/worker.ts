@@ -196,22 +196,25 @@ export class ReplyWorker {
   private sleep(ms: number): Promise<void> {
     if (this.woken) return Promise.resolve();
     return new Promise((resolve) => {
-      let timer = setTimeout(done, Math.max(0, ms));
-      const self = this;
-      function done() {
+      let endsAt = Date.now() + Math.max(0, ms);
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
         clearTimeout(timer);
-        self.wakeUp = null;
-        self.shortenSleep = null;
+        this.wakeUp = null;
+        this.shortenSleep = null;
         resolve();
-      }
+      };
+      timer = setTimeout(done, endsAt - Date.now());
       this.wakeUp = done;
+      // only ever earlier: a batch due sooner keeps its own time
       this.shortenSleep = (at) => {
+        if (at >= endsAt) return;
+        endsAt = at;
         clearTimeout(timer);
         timer = setTimeout(done, Math.max(0, at - Date.now()));
       };
     });
   }
-
 }
 
 /** How soon after a poll a send's wake-up brings the next: a quarter of the debounce, at most 100 ms. */
