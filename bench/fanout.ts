@@ -11,7 +11,7 @@ import { closeStreams, openStream, type StreamTally } from './fanout/streams.ts'
 import { inPool, startVisitors, streamTicket } from './fanout/visitors.ts';
 import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
 import { BenchProcess } from './ingest/processes.ts';
-import { BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
+import { BENCH_ORIGIN as ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import { closeSockets } from './ingest/wire.ts';
 import { preciseNow, rounded, sleep, summarize, type Summary } from './stats.ts';
 import { formatSection, formatTable } from './table.ts';
@@ -26,7 +26,6 @@ const DRAIN_MS = 3_000;
 const CONNECT_CONCURRENCY = 100;
 /** streams held open with nothing to relay, CPU measured; longer than SSE_CATCHUP_MS so every quiet stream checks the log once */
 const IDLE_MS = 6_000;
-const ORIGIN = 'https://shop.example';
 /** visitor channels the Redis probe listens on beside the API (a sample: it shares the client's process) */
 const PROBED_CHANNELS = 250;
 

@@ -6,7 +6,7 @@ import { measureInsertAnchor, type AnchorResult } from './ingest/anchor.ts';
 import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
 import { measureDirectSends, type DirectSendsResult } from './ingest/direct-sends.ts';
 import { BenchProcess } from './ingest/processes.ts';
-import { BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
+import { BENCH_ORIGIN as ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import type { SendSpans } from './ingest/span-hook.ts';
 import { closeSockets, mutate } from './ingest/wire.ts';
 import { preciseNow, rounded, summarize, type Summary } from './stats.ts';
@@ -19,7 +19,6 @@ const WINDOW_MS = 15_000;
 const PROFILED_SENDS = 200;
 const ANCHOR_MS = 5_000;
 const DIRECT_MS = 5_000;
-const ORIGIN = 'https://shop.example';
 
 
 export interface IngestResult {
@@ -133,6 +132,9 @@ export async function measureIngest(): Promise<IngestResult> {
     const redisCpu = servers.get('redis-server') ?? 0;
     const loadAfter = loadavg()[0]!;
     const sendsPerSecond = latencies.length / seconds;
+    /** CPU seconds in the window as % of one core, and as ms per accepted send */
+    const percent = (cpuSeconds: number) => Math.round((cpuSeconds / seconds) * 1000) / 10;
+    const msPerSend = (cpuSeconds: number) => Math.round(((cpuSeconds * 1000) / latencies.length) * 100) / 100;
 
     await Promise.all([api.stop(), worker.stop()]);
     const direct = await measureDirectSends(env, visitors, { concurrency: VISITORS, durationMs: DIRECT_MS });
@@ -145,15 +147,15 @@ export async function measureIngest(): Promise<IngestResult> {
       firstError,
       sendsPerSecond: Math.round(sendsPerSecond * 10) / 10,
       sendLatencyMs: rounded(summarize(latencies)),
-      apiCpuPercent: Math.round((apiCpu / seconds) * 1000) / 10,
-      apiCpuMsPerSend: Math.round((apiCpu * 1000 / latencies.length) * 100) / 100,
-      workerCpuPercent: Math.round((workerCpu / seconds) * 1000) / 10,
-      postgresCpuPercent: Math.round((postgresCpu / seconds) * 1000) / 10,
-      redisCpuPercent: Math.round((redisCpu / seconds) * 1000) / 10,
-      clientCpuPercent: Math.round((clientCpu / seconds) * 1000) / 10,
-      modelCpuPercent: Math.round((modelCpu / seconds) * 1000) / 10,
-      heedCpuMsPerSend: Math.round((((apiCpu + workerCpu + postgresCpu + redisCpu) * 1000) / latencies.length) * 100) / 100,
-      machineCpuMsPerSend: Math.round((((apiCpu + workerCpu + postgresCpu + redisCpu + clientCpu + modelCpu) * 1000) / latencies.length) * 100) / 100,
+      apiCpuPercent: percent(apiCpu),
+      apiCpuMsPerSend: msPerSend(apiCpu),
+      workerCpuPercent: percent(workerCpu),
+      postgresCpuPercent: percent(postgresCpu),
+      redisCpuPercent: percent(redisCpu),
+      clientCpuPercent: percent(clientCpu),
+      modelCpuPercent: percent(modelCpu),
+      heedCpuMsPerSend: msPerSend(apiCpu + workerCpu + postgresCpu + redisCpu),
+      machineCpuMsPerSend: msPerSend(apiCpu + workerCpu + postgresCpu + redisCpu + clientCpu + modelCpu),
       load: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
       ...oneSend,
       direct,

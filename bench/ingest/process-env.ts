@@ -1,13 +1,11 @@
 import { createClient } from 'redis';
-import { DEFAULT_LIMITS } from '../../api/src/limits/site-limits.ts';
+import { UNLIMITED_RATE_LIMITS } from '../../test/support/unlimited-limits.ts';
 
 /** The site key every bench process seeds as its demo site. */
 export const BENCH_SITE_KEY = 'bench';
 
-/** Every rate limit and stream-slot limit lifted (as the test harness does): the benches measure throughput, not the limits. */
-const UNLIMITED = JSON.stringify(
-  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
-);
+/** The host page the benches' visitors come from (any origin: the bench site allows all). */
+export const BENCH_ORIGIN = 'https://shop.example';
 
 /**
  * The environment of a bench's Heed processes (bench/ingest and bench/fanout): its own database
@@ -25,7 +23,7 @@ export function benchProcessEnv(o: { databaseUrl: string; redisUrl: string; pref
     LOG_LEVEL: 'info',
     LOG_PRETTY: '0',
     TITLE_PASS_MS: '0',
-    RATE_LIMITS: UNLIMITED,
+    RATE_LIMITS: UNLIMITED_RATE_LIMITS,
     ...extra,
   };
 }

@@ -1,19 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_LIMITS } from '../../api/src/limits/site-limits.ts';
+import { UNLIMITED_RATE_LIMITS } from '../../test/support/unlimited-limits.ts';
 import { PIPELINE } from '../settings.ts';
 
 /** Redis key prefix of the run's processes (the tap listens under it). */
 export const REDIS_PREFIX = 'heed-chaos:';
-
-/**
- * Rate limits no scripted visitor reaches (5,000 messages from 25 visitors would trip the
- * per-visitor send limits at once), derived from the defaults as the test harness does, so a
- * limit added later is lifted here too. The pending-batch cap (PENDING_MAX_MESSAGES) stays:
- * a sender refused by it waits and sends the same message again.
- */
-const UNLIMITED = JSON.stringify(
-  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
-);
 
 /**
  * The environment of every API and worker process of the run: production mode (migrations
@@ -38,7 +28,9 @@ export function appEnv(opts: { databaseUrl: string; redisUrl: string; modelUrl: 
     MODEL_PRICE_OUTPUT_USD: '0',
     TITLE_PASS_MS: '0',
     DEMO_SITE_KEY: '',
-    RATE_LIMITS: UNLIMITED,
+    // no scripted visitor reaches a rate limit (25 visitors send 5,000 messages); the pending-batch cap
+    // (PENDING_MAX_MESSAGES) stays: a sender it refuses waits and sends the same message again
+    RATE_LIMITS: UNLIMITED_RATE_LIMITS,
     ...timings,
   };
 }

@@ -6,7 +6,6 @@ import { claimBatch } from '../../api/src/chat/claim-batch.ts';
 import { answerDepsOf } from '../../api/src/chat/start-worker.ts';
 import { afterError, runErrorKind } from '../../api/src/chat/run-failure.ts';
 import { createDb } from '../../api/src/db/client.ts';
-
 import { closedPort } from '../support/closed-port.ts';
 import { TestHeed } from '../support/harness.ts';
 
@@ -36,15 +35,25 @@ async function stopWorkers() {
   heed.workers = [];
 }
 
-test('a run whose database connection was terminated is tried again after a backoff: answered once, no failed reply', async () => {
+/** A conversation whose visitor sent `text` with no worker running (its events collected from the start). */
+async function pendingConversation(text: string) {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   const events = visitor.subscribe();
-  const { services } = heed;
   await stopWorkers();
-  await visitor.send(conversationId, 'Where is my parcel?');
+  await visitor.send(conversationId, text);
+  return { conversationId, events };
+}
+
+/** Claims the conversation's batch as a worker would (a new run each time, once the last one's lease allows). */
+const claimed = (conversationId: string, what = 'the batch is claimed') =>
+  heed.until(what, () => claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
+
+test('a run whose database connection was terminated is tried again after a backoff: answered once, no failed reply', async () => {
+  const { conversationId, events } = await pendingConversation('Where is my parcel?');
+  const { services } = heed;
   // the run's first read fails as a terminated backend makes it fail: the batch goes back, not to "failed"
-  const batch = await heed.until('the batch is claimed', () => claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
+  const batch = await claimed(conversationId);
   expect(await afterError(answerDepsOf(heed.services), batch, await terminatedQueryError(), null)).toBe('retrying');
 
   heed.model.script({ text: 'Your parcel left today.' });
@@ -64,19 +73,13 @@ test('a run whose database connection was terminated is tried again after a back
 });
 
 test('a database that stays away through every attempt fails the batch as service_unavailable, never model_error', async () => {
-  const visitor = await heed.visitor();
-  const conversationId = await visitor.conversation();
-  const events = visitor.subscribe();
+  const { conversationId, events } = await pendingConversation('Is anyone there?');
   const { services } = heed;
-  await stopWorkers();
-  await visitor.send(conversationId, 'Is anyone there?');
   const deps = answerDepsOf(heed.services);
   const outcomes: string[] = [];
   for (let attempt = 1; attempt <= INFRA_MAX_ATTEMPTS; attempt++) {
     // each attempt is a new run that claims the batch once the previous one's backoff is over
-    const batch = await heed.until(`attempt ${attempt} claims the batch`, () =>
-      claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }),
-    );
+    const batch = await claimed(conversationId, `attempt ${attempt} claims the batch`);
     outcomes.push(await afterError(deps, batch, await terminatedQueryError(), null));
   }
   expect(outcomes).toEqual([...Array(INFRA_MAX_ATTEMPTS - 1).fill('retrying'), 'failed_service']);
@@ -97,15 +100,13 @@ test('a database that stays away through every attempt fails the batch as servic
 });
 
 test('a run whose failure cannot be written (the database still away) is left to its lease, and nothing throws', async () => {
-  const visitor = await heed.visitor();
-  const conversationId = await visitor.conversation();
-  await stopWorkers();
-  await visitor.send(conversationId, 'Hello?');
+  const { conversationId, events } = await pendingConversation('Hello?');
+  events.close();
   const { services } = heed;
-  const batch = await heed.until('the batch is claimed', () => claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
+  const batch = await claimed(conversationId);
   const away = createDb(`postgresql://postgres@127.0.0.1:${await closedPort()}/heed`);
   try {
-    const deps = { ...answerDepsOf(heed.services), logger: services.logger, db: away };
+    const deps = { ...answerDepsOf(heed.services), db: away };
     expect(await afterError(deps, batch, await terminatedQueryError(), null)).toBe('abandoned');
     expect(await afterError(deps, batch, new TypeError('a bug of ours'), null)).toBe('abandoned');
   } finally {
@@ -117,15 +118,13 @@ test('a run whose failure cannot be written (the database still away) is left to
 });
 
 test('a bug of ours fails the batch as internal_error, with its stack in the log, not as a model error', async () => {
-  const visitor = await heed.visitor();
-  const conversationId = await visitor.conversation();
-  await stopWorkers();
-  await visitor.send(conversationId, 'Hi');
+  const { conversationId, events } = await pendingConversation('Hi');
+  events.close();
   const { services } = heed;
-  const batch = await heed.until('the batch is claimed', () => claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
+  const batch = await claimed(conversationId);
   const bug = new TypeError("Cannot read properties of undefined (reading 'text')");
   expect(runErrorKind(bug)).toBe('internal');
-  expect(await afterError({ ...answerDepsOf(heed.services), logger: services.logger }, batch, bug, null)).toBe('failed_internal');
+  expect(await afterError(answerDepsOf(heed.services), batch, bug, null)).toBe('failed_internal');
   const reply = await services.db.message.findFirstOrThrow({ where: { conversationId, role: 'assistant' }, select: { error: true, content: true } });
   expect(reply).toEqual({ error: 'internal_error', content: FAILURE_TEXT.internal_error });
   const line = heed.logs.findLast((l) => l.includes('run failed: internal_error'));

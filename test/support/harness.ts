@@ -19,7 +19,7 @@ import { titleSettings, type TitleSettings } from '../../api/src/titles/title-se
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { testRedisUrl } from './stores.ts';
 import { createDemoShop } from '../../demo/server.ts';
-import { DEFAULT_LIMITS } from '../../api/src/limits/site-limits.ts';
+import { UNLIMITED_RATE_LIMITS } from './unlimited-limits.ts';
 
 export interface HeedOptions {
   /** in-process reply workers to start (default 1) */
@@ -75,7 +75,7 @@ export class TestHeed {
       // titles run only when a test runs a pass (heed.titlePass), so model requests stay predictable
       TITLE_PASS_MS: '0',
       // rate limits far above what any test does, so tests measure the pipeline; the limits' own tests set theirs
-      RATE_LIMITS: UNLIMITED,
+      RATE_LIMITS: UNLIMITED_RATE_LIMITS,
       ...opts.env,
     });
     // every log line as production would print it (JSON, redacted), kept in memory
@@ -147,14 +147,6 @@ export class TestHeed {
     await this.database.drop();
   }
 }
-
-/**
- * Rate limits no test reaches (test/api/rate-limits.test.ts sets real ones), derived from the
- * defaults so a limit added later is lifted here too.
- */
-const UNLIMITED = JSON.stringify(
-  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
-);
 
 /** Listens on a free port of 127.0.0.1 and returns it. */
 export async function listen(server: Server): Promise<number> {

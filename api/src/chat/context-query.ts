@@ -23,8 +23,8 @@ export interface ContextSnapshot {
   requests: ContextRequest[];
   /** recall's range start (see recall.ts `recentFromSql`) */
   recentFrom: bigint | null;
-  /** the run's gates, when asked for (`spendCapUsd` given) */
-  checks: RunChecks | null;
+  /** the run's gates */
+  checks: RunChecks;
 }
 
 /** What decides whether and how a run calls the model, read with its context. */
@@ -37,16 +37,16 @@ export interface RunChecks {
 
 /**
  * Reads the visitor's zone and site, the claimed rows, the earlier rows, the open todos, the
- * input requests of all those rows (plus the open ones), recall's range start and, given
- * `spendCapUsd`, the run's checks: ONE statement, one round trip. Issue 11: as seven Prisma
+ * input requests of all those rows (plus the open ones), recall's range start and the run's
+ * checks (spend cap, hand-off): ONE statement, one round trip. Issue 11: as seven Prisma
  * queries in two waves (the input requests waited for the rows) they cost ~8 ms a wave under load,
  * mostly per-query overhead and pool round trips, on the debounce bench's claim → model request.
  * Measured beside them, interleaved in one process (load 5): p50 6.9 → 4.6 ms, p99 25 → 14 ms for
  * the reads a run makes before its model request, recall included.
  * Rows travel as `json_agg` columns: `seq` as text and times as epoch milliseconds, both exact.
  */
-export async function readContextSnapshot(db: Db, batch: ClaimedBatch, opts: { spendCapUsd?: number } = {}): Promise<ContextSnapshot> {
-  const [row] = await db.$queryRaw<SnapshotRow[]>(contextSql(batch, opts.spendCapUsd));
+export async function readContextSnapshot(db: Db, batch: ClaimedBatch, spendCapUsd: number): Promise<ContextSnapshot> {
+  const [row] = await db.$queryRaw<SnapshotRow[]>(contextSql(batch, spendCapUsd));
   if (!row) throw new Error(`visitor ${batch.visitorId} of conversation ${batch.conversationId} not found`);
   return {
     timeZone: row.timeZone,
@@ -56,7 +56,7 @@ export async function readContextSnapshot(db: Db, batch: ClaimedBatch, opts: { s
     todos: row.todos.map((t) => ({ ...t, createdAt: new Date(t.createdAt) })),
     requests: row.requests.map((r) => ({ ...r, createdAt: new Date(r.createdAt) })),
     recentFrom: row.recentFrom,
-    checks: row.capReached === undefined ? null : { capReached: row.capReached, handoffOffered: row.handoffOffered ?? false },
+    checks: { capReached: row.capReached, handoffOffered: row.handoffOffered },
   };
 }
 
@@ -70,7 +70,7 @@ export async function readContextSnapshot(db: Db, batch: ClaimedBatch, opts: { s
  * about 1.4 against 1.8 ms for 200 rows. The CTEs already hold the wire form (`seq` as text,
  * times as epoch ms), so their `ORDER BY`s name the table's columns, not those aliases.
  */
-export function contextSql(batch: ClaimedBatch, spendCapUsd?: number): Prisma.Sql {
+export function contextSql(batch: ClaimedBatch, spendCapUsd: number): Prisma.Sql {
   const conversation = Prisma.sql`${batch.conversationId}::uuid`;
   return Prisma.sql`
     WITH earlier AS MATERIALIZED (
@@ -99,7 +99,7 @@ export function contextSql(batch: ClaimedBatch, spendCapUsd?: number): Prisma.Sq
       (SELECT coalesce(json_agg(t ORDER BY t."createdAt", t.id), '[]') FROM todos t) AS todos,
       (SELECT coalesce(json_agg(r ORDER BY r."createdAt", r."messageId"), '[]') FROM requests r) AS requests,
       (${recentFromSql(batch.visitorId)}) AS "recentFrom"
-      ${spendCapUsd === undefined ? Prisma.empty : checksSql(batch, spendCapUsd)}
+      ${checksSql(batch, spendCapUsd)}
     FROM "Visitor" v WHERE v.id = ${batch.visitorId}::uuid`;
 }
 
@@ -126,8 +126,8 @@ interface SnapshotRow {
   todos: Wire<OpenTodo>[];
   requests: Wire<ContextRequest>[];
   recentFrom: bigint | null;
-  capReached?: boolean;
-  handoffOffered?: boolean;
+  capReached: boolean;
+  handoffOffered: boolean;
 }
 
 const toContextRow = (r: Wire<ContextRow> & { seq: string }): ContextRow => ({ ...r, seq: BigInt(r.seq), createdAt: new Date(r.createdAt) });

@@ -2,62 +2,58 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { Db } from '../db/client.ts';
 import { buildContext, historyWindow, type ContextInput } from './build-context.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
-import { readContextSnapshot, type ContextSnapshot, type RunChecks } from './context-query.ts';
+import { readContextSnapshot, type RunChecks } from './context-query.ts';
 import { recallFrom } from './recall.ts';
 import type { ProactiveBrief } from '../proactive/proactive-section.ts';
+
+/** Everything {@link buildContext} takes but the system prompt: what a run reads from the database. */
+type ContextReads = Omit<ContextInput, 'systemPrompt'>;
+
+/** What a run reads before its model request, as {@link readRunContext} takes it. */
+export interface RunReadOptions {
+  tokenBudget: number;
+  /** the deployment's daily cap, for sites without their own */
+  spendCapUsd: number;
+}
 
 /**
  * Reads what the context builder needs for one run (history, the input requests those rows
  * ask or answer plus the open one, open todos, recall hits for the whole batch) and builds the
  * model's messages. `systemPrompt` defaults to Heed's own (a site's adds its instructions).
  */
-export async function loadContext(db: Db, batch: ClaimedBatch, tokenBudget: number, systemPrompt?: string): Promise<ChatCompletionMessageParam[]> {
-  return buildContext({ ...(await readContext(db, batch, tokenBudget)), systemPrompt });
+export async function loadContext(db: Db, batch: ClaimedBatch, opts: RunReadOptions, systemPrompt?: string): Promise<ChatCompletionMessageParam[]> {
+  return buildContext({ ...(await readRunContext(db, batch, opts)).reads, systemPrompt });
 }
-
-/** Everything {@link buildContext} takes but the system prompt: what a run reads from the database. */
-export type ContextReads = Omit<ContextInput, 'systemPrompt'>;
 
 /**
  * The reads of {@link loadContext} without the build, so a run can read them while it reads its
- * site's settings (which carry the system prompt). Two round trips: one statement for everything
- * that needs only the batch (chat/context-query.ts), then recall's ranking, which needs what that
- * statement returns: the batch's words (the claimed rows' text, cut into terms by recall-query.ts,
- * which SQL's parsers do not reproduce) and the history window (token-budgeted here) it must look
- * beyond. Issue 11: as seven Prisma queries in two waves these reads cost ~8 ms a wave under load.
+ * site's settings (which carry the system prompt), and the run's checks (spend cap, hand-off),
+ * which ride the first statement instead of taking pool connections of their own. Two round
+ * trips: one statement for everything that needs only the batch (chat/context-query.ts), then
+ * recall's ranking, which needs what that statement returns: the batch's words (the claimed
+ * rows' text, cut into terms by recall-query.ts, which SQL's parsers do not reproduce) and the
+ * history window (token-budgeted here) it must look beyond. Issue 11: as seven Prisma queries in
+ * two waves these reads cost ~8 ms a wave under load.
  */
-export async function readContext(db: Db, batch: ClaimedBatch, tokenBudget: number): Promise<ContextReads> {
-  return contextReads(db, batch, tokenBudget, await readContextSnapshot(db, batch));
-}
-
-/**
- * {@link readContext} and the run's checks (spend cap, hand-off), which ride its first statement
- * instead of taking pool connections of their own: what a run reads before its model request.
- */
-export async function readRunContext(db: Db, batch: ClaimedBatch, opts: { tokenBudget: number; spendCapUsd: number }): Promise<{ reads: ContextReads; checks: RunChecks }> {
-  const snapshot = await readContextSnapshot(db, batch, { spendCapUsd: opts.spendCapUsd });
-  const reads = await contextReads(db, batch, opts.tokenBudget, snapshot);
-  return { reads, checks: snapshot.checks ?? { capReached: false, handoffOffered: false } };
-}
-
-/** The second round trip (recall) and the reads as {@link buildContext} takes them. */
-async function contextReads(db: Db, batch: ClaimedBatch, tokenBudget: number, snapshot: ContextSnapshot): Promise<ContextReads> {
+export async function readRunContext(db: Db, batch: ClaimedBatch, opts: RunReadOptions): Promise<{ reads: ContextReads; checks: RunChecks }> {
+  const snapshot = await readContextSnapshot(db, batch, opts.spendCapUsd);
   const { earlier: rows, claimed } = snapshot;
-  const window = historyWindow({ rows, claimed, watermark: batch.watermark, tokenBudget });
+  const window = historyWindow({ rows, claimed, watermark: batch.watermark, tokenBudget: opts.tokenBudget });
   const windowStartSeq = window[0]?.seq ?? claimed[0]?.seq ?? batch.watermark + 1n;
   const scope = { visitorId: batch.visitorId, siteId: snapshot.siteId, conversationId: batch.conversationId, windowStartSeq };
   const recall = await recallFrom(db, scope, claimed.map((r) => r.content), snapshot.recentFrom);
-  return {
+  const reads: ContextReads = {
     rows,
     claimed,
     watermark: batch.watermark,
     timeZone: snapshot.timeZone,
-    tokenBudget,
+    tokenBudget: opts.tokenBudget,
     requests: snapshot.requests,
     todos: snapshot.todos,
     recall,
     proactive: proactiveBrief(batch),
   };
+  return { reads, checks: snapshot.checks };
 }
 
 /** What the model is told about an unsolicited message this run writes (null for a reply). */
