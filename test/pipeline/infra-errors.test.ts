@@ -29,18 +29,13 @@ afterAll(async () => {
 });
 beforeEach(() => heed.model.reset());
 
-/** The tests below drive a run's ending themselves: no worker may claim their batches first. */
-async function stopWorkers() {
-  await Promise.all(heed.workers.map((w) => w.stop()));
-  heed.workers = [];
-}
-
 /** A conversation whose visitor sent `text` with no worker running (its events collected from the start). */
 async function pendingConversation(text: string) {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   const events = visitor.subscribe();
-  await stopWorkers();
+  // the tests below drive a run's ending themselves: no worker may claim their batches first
+  await heed.stopWorkers();
   await visitor.send(conversationId, text);
   return { conversationId, events };
 }

@@ -107,6 +107,12 @@ export class TestHeed {
     return worker;
   }
 
+  /** Stops the in-process workers (a test that drives claims itself, or wants none to run). */
+  async stopWorkers(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.stop()));
+    this.workers = [];
+  }
+
   /** Environment for a worker in a child process (`npm run worker`) sharing this stack. */
   childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env = Object.fromEntries(Object.entries(this.config).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));

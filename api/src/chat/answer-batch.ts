@@ -3,7 +3,9 @@ import { scoped } from '../logging/scoped.ts';
 import type { AnswerDeps } from './answer-deps.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { completeRun, failRun, releaseRun, renewRunLease } from './finish-run.ts';
-import { readRunContext } from './load-context.ts';
+import { readRunContext, type ContextReads } from './load-context.ts';
+import type { RunChecks } from './context-query.ts';
+import type { SitePolicy } from '../sites/site-policy.ts';
 import { buildContext } from './build-context.ts';
 import { afterError, type RunFailureOutcome } from './run-failure.ts';
 import type { ConversationLock } from './lock.ts';
@@ -33,7 +35,8 @@ export class ReleaseRun extends Error {}
  * message as is (no model call), or has the model write it without relaying it live. Never
  * throws for a model or lease problem: the outcome says what happened.
  */
-export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock, shutdown?: AbortSignal): Promise<AnswerOutcome> {
+export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock, opts: AnswerOptions = {}): Promise<AnswerOutcome> {
+  const { shutdown } = opts;
   // every line of this run, here and in the tool loop, carries runId and conversationId (and the worker's workerId)
   const deps = scoped(worker, { runId: batch.runId, conversationId: batch.conversationId });
   const abort = new AbortController();
@@ -86,15 +89,7 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
       await completeRun(deps.db, deps.bus, batch, { text: fixed, attempts: 0, promptTokens: null, completionTokens: null });
       return 'completed';
     }
-    // Everything before the model request is on the debounce bench's path (issue 11), so the reads
-    // that need only the batch go at once: the site's settings (cached) beside ONE statement holding
-    // the context's first reads, the spend cap and the hand-off flag (then recall). As four separate
-    // reads and a second wave, this took p50 9 ms (max 26) of the bench's claim → model request; now
-    // 6 (max 13), load 3.5. A capped site reads a context it drops, which is rare.
-    const [site, { reads, checks }] = await Promise.all([
-      deps.sites.byId(batch.siteId),
-      readRunContext(deps.db, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd }),
-    ]);
+    const { site, reads, checks } = await (opts.reads ?? startRunReads(deps, batch));
     // an unsolicited message (an intent, a check-in) never asks for a person on its own
     const handoff = batch.proactive === null && checks.handoffOffered;
     if (checks.capReached) {
@@ -126,6 +121,40 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
     clearInterval(heartbeat);
     await relay.clear().catch(() => undefined);
   }
+}
+
+export interface AnswerOptions {
+  /** aborted when the worker shuts down: the run hands its batch over (`ReleaseRun`) */
+  shutdown?: AbortSignal;
+  /** the run's reads, started while its claim committed ({@link startRunReads}); read here when absent */
+  reads?: Promise<RunReads>;
+}
+
+/** What a run reads before its model request. */
+export interface RunReads {
+  site: SitePolicy | null;
+  reads: ContextReads;
+  checks: RunChecks;
+}
+
+/**
+ * Starts a run's reads: the site's settings (cached) beside ONE statement holding the context's
+ * first reads, the spend cap and the hand-off flag (then recall). Everything before the model
+ * request is on the debounce bench's path (issue 11): as four separate reads and a second wave
+ * this took p50 9 ms (max 26) of the bench's claim → model request, 6 (max 13) as one. The worker
+ * starts them as soon as the claim statement names the batch, so they run beside the claim's
+ * view, events and commit (~3.5 ms) instead of after them. They read nothing the claim changes
+ * but the claimed rows' state, which the context takes from the claimed ids, not the state. A
+ * capped site, or a fixed message, reads a context it drops, which is rare.
+ */
+export function startRunReads(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads> {
+  const reads = Promise.all([
+    deps.sites.byId(batch.siteId),
+    readRunContext(deps.db, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd }),
+  ]).then(([site, { reads, checks }]) => ({ site, reads, checks }));
+  // started before the claim committed: a claim that then fails drops them, and their failure with it
+  reads.catch(() => undefined);
+  return reads;
 }
 
 /** A relay that shows nothing live: an unsolicited message appears only once it is stored. */

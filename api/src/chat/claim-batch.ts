@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/client.ts';
+import { Prisma, type Db } from '../db/client.ts';
+import { pendingDueAtSql, type BatchTiming } from './due-batches.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { transactWithEvents } from '../events/append-events.ts';
 import { loadConversationView } from '../conversations/queries.ts';
@@ -20,6 +21,25 @@ export interface ClaimedBatch {
   watermark: bigint;
 }
 
+export interface ClaimOptions {
+  conversationId: string;
+  workerId: string;
+  leaseMs: number;
+  /**
+   * Claim only a pending batch that is due by this timing (nothing otherwise): for a worker that
+   * launches the batch its last poll saw coming, at its time, without polling again. A send since
+   * that poll moved the batch's time (or an operator took the conversation) and the claim says so.
+   */
+  onlyIfDue?: BatchTiming;
+  /**
+   * Called once the claim statement has named the batch, while the claim's view, events and
+   * commit are still on their way: work that needs only the batch (a run's reads) starts there
+   * instead of after the commit. Not called when nothing is claimed; should the transaction then
+   * fail, what it started is the caller's to drop.
+   */
+  whileCommitting?: (batch: ClaimedBatch) => void;
+}
+
 /**
  * In ONE transaction: take the next fencing number, retire runs whose lease ran out,
  * claim every pending (or previously failed) user message of the conversation, and open
@@ -32,17 +52,14 @@ export interface ClaimedBatch {
  * conversation's oldest pending proactive request (an intent, a check-in), if the budget still
  * allows it at this moment; a refusal is recorded after the claim rolls back.
  */
-export async function claimBatch(
-  db: Db,
-  bus: EventBus,
-  opts: { conversationId: string; workerId: string; leaseMs: number },
-): Promise<ClaimedBatch | null> {
+export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Promise<ClaimedBatch | null> {
   const runId = randomUUID();
   try {
     return await transactWithEvents(db, bus, async (tx, emit) => {
       // Row lock on the conversation: claims and fenced writes of one conversation serialize here.
       const [conv] = await tx.$queryRaw<{ fence: number; visitorId: string; siteId: string }[]>`
         UPDATE "Conversation" SET fence = fence + 1 WHERE id = ${opts.conversationId}::uuid AND "heldById" IS NULL
+          ${opts.onlyIfDue ? dueNow(opts.conversationId, opts.onlyIfDue) : Prisma.empty}
         RETURNING fence, "visitorId", "siteId"`;
       if (!conv) throw new NothingToClaim();
 
@@ -89,10 +106,12 @@ export async function claimBatch(
         .map((m) => ({ id: m.id, seq: BigInt(m.seq) }))
         .sort((a, b) => (a.seq < b.seq ? -1 : 1))
         .map((m) => m.id);
+      const batch: ClaimedBatch = { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, proactive, watermark };
+      opts.whileCommitting?.(batch);
       emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
       const conversation = await loadConversationView(tx, opts.conversationId);
       emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
-      return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, proactive, watermark };
+      return batch;
     }, { awaitNotify: false });
   } catch (err) {
     if (!(err instanceof NothingToClaim)) throw err;
@@ -100,6 +119,11 @@ export async function claimBatch(
     return null;
   }
 }
+
+/** The conversation's pending batch is due at the claim (the rule of due-batches.ts). */
+const dueNow = (conversationId: string, timing: BatchTiming) => Prisma.sql`AND EXISTS (
+  SELECT 1 FROM "Message" m WHERE m."conversationId" = ${conversationId}::uuid AND m.state = 'pending'
+  HAVING ${pendingDueAtSql(timing)} <= now())`;
 
 /** Rolls the claim transaction back (the fence bump included) when there is nothing to do. */
 class NothingToClaim extends Error {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.ts';
+import { Prisma, type Db } from '../db/client.ts';
 
 /** Whose conversation it is: what a run's limits and claim need, read with the schedule. */
 export interface ConversationOwner {
@@ -11,15 +11,36 @@ export interface DueBatches {
   due: string[];
   /** the owner of each conversation in `due` (one round trip less before each claim) */
   owners: Map<string, ConversationOwner>;
-  /** ms until the next batch that is not yet due, or null when none waits */
-  nextInMs: number | null;
+  /** the batch due next (a pending batch: the others are due at once), or null when none waits */
+  next: NextBatch | null;
 }
+
+export interface NextBatch {
+  conversationId: string;
+  owner: ConversationOwner;
+  /** ms from the end of the poll until it is due */
+  inMs: number;
+}
+
+/** How long a pending batch waits for more messages. */
+export interface BatchTiming {
+  debounceMs: number;
+  maxWaitMs: number;
+}
+
+/**
+ * When a conversation's pending batch is due: `debounce` after its newest message, but never later
+ * than `maxWait` after its oldest (continuous typing still gets an answer). An aggregate over the
+ * conversation's pending `Message` rows, aliased `m`; the claim checks it too (claim-batch.ts
+ * `onlyIfDue`), so the two can never disagree.
+ */
+export const pendingDueAtSql = (t: BatchTiming) =>
+  Prisma.sql`LEAST(max(m."createdAt") + make_interval(secs => ${t.debounceMs / 1000}), min(m."createdAt") + make_interval(secs => ${t.maxWaitMs / 1000}))`;
 
 /**
  * Which conversations need a run, derived from durable rows only (so scheduling survives
  * any restart and any Redis loss):
- * - pending messages are due `debounce` after the newest one, but never later than
- *   `maxWait` after the oldest one (continuous typing still gets an answer);
+ * - pending messages are due as {@link pendingDueAtSql} says;
  * - a batch whose run lost its lease (its worker died) is due at once;
  * - a pending proactive request (an intent, a check-in) is due at once.
  * Conversations with a run inside its lease are skipped (one run per conversation), and so are
@@ -27,13 +48,11 @@ export interface DueBatches {
  */
 export async function dueBatches(
   db: Db,
-  opts: { debounceMs: number; maxWaitMs: number; limit: number; /** conversations to leave out (waiting on a limit) */ exclude?: readonly string[] },
+  opts: BatchTiming & { limit: number; /** conversations to leave out (waiting on a limit) */ exclude?: readonly string[] },
 ): Promise<DueBatches> {
   const rows = await db.$queryRaw<{ id: string; wait_ms: number; siteId: string; visitorId: string }[]>`
     WITH batches AS (
-      SELECT m."conversationId" AS id,
-             LEAST(max(m."createdAt") + make_interval(secs => ${opts.debounceMs / 1000}),
-                   min(m."createdAt") + make_interval(secs => ${opts.maxWaitMs / 1000})) AS due_at
+      SELECT m."conversationId" AS id, ${pendingDueAtSql(opts)} AS due_at
       FROM "Message" m WHERE m.state = 'pending' GROUP BY m."conversationId"
       UNION ALL
       SELECT r."conversationId", r."leaseUntil" FROM "Run" r
@@ -55,9 +74,10 @@ export async function dueBatches(
     LIMIT ${opts.limit}`;
   const dueRows = rows.filter((r) => r.wait_ms <= 0);
   const next = rows.find((r) => r.wait_ms > 0);
+  const ownerOf = (r: (typeof rows)[number]) => ({ siteId: r.siteId, visitorId: r.visitorId });
   return {
     due: dueRows.map((r) => r.id),
-    owners: new Map(dueRows.map((r) => [r.id, { siteId: r.siteId, visitorId: r.visitorId }])),
-    nextInMs: next ? Math.ceil(next.wait_ms) : null,
+    owners: new Map(dueRows.map((r) => [r.id, ownerOf(r)])),
+    next: next ? { conversationId: next.id, owner: ownerOf(next), inMs: Math.ceil(next.wait_ms) } : null,
   };
 }

@@ -7,7 +7,7 @@ import { recallFrom } from './recall.ts';
 import type { ProactiveBrief } from '../proactive/proactive-section.ts';
 
 /** Everything {@link buildContext} takes but the system prompt: what a run reads from the database. */
-type ContextReads = Omit<ContextInput, 'systemPrompt'>;
+export type ContextReads = Omit<ContextInput, 'systemPrompt'>;
 
 /** What a run reads before its model request, as {@link readRunContext} takes it. */
 export interface RunReadOptions {

@@ -10,3 +10,6 @@ const SEND = 'send:';
 export const sendWake = (conversationId: string) => `${SEND}${conversationId}`;
 
 export const isSendWake = (message: string) => message.startsWith(SEND);
+
+/** The conversation a send's wake-up names. */
+export const sendWakeConversation = (message: string) => message.slice(SEND.length);

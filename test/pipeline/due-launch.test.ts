@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { claimBatch } from '../../api/src/chat/claim-batch.ts';
+import { TestHeed } from '../support/harness.ts';
+
+/**
+ * A worker launches the batch its last poll saw coming at its due time, without polling again
+ * (issue 11: that poll was half of the time from a batch's due time to its claim). What keeps
+ * this safe is the claim itself: asked to claim only a due batch, it refuses one whose time a
+ * later message moved, even one whose send never woke the worker (a lost Redis message).
+ */
+const DEBOUNCE_MS = 1_500;
+let heed: TestHeed;
+beforeAll(async () => {
+  // no idle polls: after a send's own poll, only the due time (or a wake-up) moves the worker
+  heed = await TestHeed.start({ env: { DEBOUNCE_MS: String(DEBOUNCE_MS), WORKER_POLL_MS: '60000' } });
+});
+afterAll(() => heed?.stop());
+
+const claim = (conversationId: string, onlyIfDue: { debounceMs: number; maxWaitMs: number }) =>
+  claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'test', leaseMs: 30_000, onlyIfDue });
+
+/** A pending message written without a send's wake-up, as if the wake-up were lost. */
+const unannounced = (conversationId: string, visitorId: string, content: string) =>
+  heed.services.db.message.create({ data: { conversationId, visitorId, role: 'user', content, state: 'pending' }, select: { id: true, createdAt: true } });
+
+test('a claim for a due batch only is refused before the debounce ends and taken once it has, or once max wait has', async () => {
+  await heed.stopWorkers();
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  await visitor.send(conversationId, 'Do you ship to Norway?');
+
+  expect(await claim(conversationId, { debounceMs: 60_000, maxWaitMs: 120_000 })).toBeNull();
+  const held = await heed.services.db.message.findMany({ where: { conversationId }, select: { state: true, runId: true } });
+  expect(held).toEqual([{ state: 'pending', runId: null }]);
+  expect(await heed.services.db.run.count({ where: { conversationId } })).toBe(0);
+
+  // still within its debounce, but past max wait since its oldest message: due
+  const batch = await claim(conversationId, { debounceMs: 60_000, maxWaitMs: 0 });
+  expect(batch?.messageIds).toHaveLength(1);
+  await heed.startWorker();
+});
+
+test("a message that came without a wake-up moves the batch's time: the worker claims at the new time, both messages in one turn", async () => {
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  const events = visitor.subscribe();
+  heed.model.script({ text: 'Yes, to Norway and Sweden.' });
+  await visitor.send(conversationId, 'Do you ship to Norway?');
+  // well inside the first message's debounce, the second arrives unannounced
+  await new Promise((r) => setTimeout(r, DEBOUNCE_MS / 3));
+  const second = await unannounced(conversationId, visitor.visitorId, 'And to Sweden?');
+
+  const done = await events.waitFor((e) => e.type === 'reply.completed', 15_000);
+  expect(done.type === 'reply.completed' && done.message.content).toBe('Yes, to Norway and Sweden.');
+  const runs = await heed.services.db.run.findMany({ where: { conversationId }, select: { startedAt: true } });
+  expect(runs).toHaveLength(1);
+  // claimed by the rule (the database's own clock on both sides): not at the first message's due time
+  expect(runs[0]!.startedAt.getTime()).toBeGreaterThanOrEqual(second.createdAt.getTime() + DEBOUNCE_MS);
+  const claimed = await heed.services.db.message.findMany({ where: { conversationId, role: 'user' }, select: { state: true } });
+  expect(claimed).toEqual([{ state: 'answered' }, { state: 'answered' }]);
+  expect(JSON.stringify(heed.model.requests.at(-1)?.body.messages)).toContain('And to Sweden?');
+  events.close();
+});
