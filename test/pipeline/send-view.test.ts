@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { claimBatch } from '../../api/src/chat/claim-batch.ts';
 import { loadConversationView } from '../../api/src/conversations/queries.ts';
 import { messageSelect, toMessageView } from '../../api/src/conversations/views.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';
@@ -6,8 +7,9 @@ import { TestHeed } from '../support/harness.ts';
 
 /**
  * A send builds its `conversation.updated` view from the one statement that stores the row
- * (send-message.ts), not through the ORM's reads: it must say exactly what `loadConversationView`
- * says of the same committed state, whatever the conversation holds.
+ * (send-message.ts), not through the ORM's reads, and a claim from its claim statement's snapshot
+ * (claim-batch.ts): each must say exactly what `loadConversationView` says of the same committed
+ * state, whatever the conversation holds.
  */
 let heed: TestHeed;
 beforeAll(async () => {
@@ -57,4 +59,30 @@ test('a retried send returns the stored row and appends no event', async () => {
   expect(again).toEqual([sent, sent]);
   expect(await heed.services.db.event.count({ where: { visitorId: visitor.visitorId } })).toBe(events);
   expect(await heed.services.db.message.count({ where: { conversationId } })).toBe(1);
+});
+
+test('the view a claim emits equals the view read back: its run is the live one, also when it took back only a failed message', async () => {
+  const db = heed.services.db;
+  const claim = (conversationId: string) => claimBatch(db, heed.services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 });
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  const first = await visitor.send(conversationId, 'Where is my parcel?');
+
+  // only a failed message (an earlier run's failure): the claim statement's snapshot saw nothing awaiting a reply
+  await db.message.update({ where: { id: first.id }, data: { state: 'failed' } });
+  const retry = await claim(conversationId);
+  expect(retry?.messageIds).toEqual([first.id]);
+  const retryView = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation;
+  expect(retryView).toEqual(await loadConversationView(db, conversationId));
+  expect(retryView).toMatchObject({ liveRunId: retry!.runId, live: true });
+
+  // a new message beside it, once that run ended: the newer run is the live one
+  await db.run.update({ where: { id: retry!.runId }, data: { status: 'failed', endedAt: new Date() } });
+  await db.message.update({ where: { id: first.id }, data: { state: 'failed' } });
+  await visitor.send(conversationId, 'It was due on Monday.');
+  const batch = await claim(conversationId);
+  expect(batch?.messageIds).toHaveLength(2);
+  const view = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation;
+  expect(view).toEqual(await loadConversationView(db, conversationId));
+  expect(view).toMatchObject({ liveRunId: batch!.runId, live: true });
 });

@@ -3,7 +3,7 @@ import { Prisma, type Db } from '../db/client.ts';
 import { pendingDueAtSql, type BatchTiming } from './due-batches.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { transactWithEvents } from '../events/append-events.ts';
-import { loadConversationView } from '../conversations/queries.ts';
+import { conversationViewSql, loadConversationView, viewOfRow, type ViewRow } from '../conversations/queries.ts';
 import { claimProactive, refuseProactive, type ClaimedProactive, type ProactiveRefusal } from '../proactive/claim-proactive.ts';
 
 export interface ClaimedBatch {
@@ -68,7 +68,7 @@ export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Pro
       // a claim that held the row before us committed: the live check cannot miss one. One snapshot
       // also makes the watermark agree with the claimed set. The claimed messages name the run this
       // statement inserts: the foreign key is checked at the statement's end, when it exists.
-      const [claim] = await tx.$queryRaw<{ live: boolean; claimed: { id: string; seq: string }[]; watermark: bigint }[]>`
+      const [claim] = await tx.$queryRaw<(ViewRow & { live: boolean; claimed: { id: string; seq: string }[]; watermark: bigint; leaseUntil: Date | null })[]>`
         WITH live AS (
           SELECT 1 FROM "Run" WHERE "conversationId" = ${opts.conversationId}::uuid
             AND status IN ('claimed', 'streaming') AND "leaseUntil" > now() LIMIT 1
@@ -82,7 +82,7 @@ export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Pro
           SELECT ${runId}::uuid, ${opts.conversationId}::uuid, ${conv.fence}, 'claimed', ${opts.workerId},
                  now() + make_interval(secs => ${opts.leaseMs / 1000})
           WHERE NOT EXISTS (SELECT 1 FROM live)
-          RETURNING id
+          RETURNING id, "leaseUntil"
         ), claimed AS (
           UPDATE "Message" SET state = 'claimed', "runId" = ${runId}::uuid
           WHERE "conversationId" = ${opts.conversationId}::uuid AND role = 'user'
@@ -91,7 +91,9 @@ export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Pro
         )
         SELECT EXISTS (SELECT 1 FROM live) AS live,
           (SELECT coalesce(json_agg(json_build_object('id', id, 'seq', seq::text)), '[]') FROM claimed) AS claimed,
-          (SELECT coalesce(max(seq), 0) FROM "Message" WHERE "conversationId" = ${opts.conversationId}::uuid)::bigint AS watermark`;
+          (SELECT coalesce(max(seq), 0) FROM "Message" WHERE "conversationId" = ${opts.conversationId}::uuid)::bigint AS watermark,
+          (SELECT "leaseUntil" FROM run) AS "leaseUntil", v.*
+        FROM (${conversationViewSql(opts.conversationId)}) v`;
       if (!claim || claim.live) throw new NothingToClaim();
       const watermark = claim.watermark;
       let proactive: ClaimedProactive | null = null;
@@ -109,7 +111,13 @@ export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Pro
       const batch: ClaimedBatch = { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, proactive, watermark };
       opts.whileCommitting?.(batch);
       emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
-      const conversation = await loadConversationView(tx, opts.conversationId);
+      // The view rode the claim statement (a round trip less, ~1.5 ms of the debounce bench's path).
+      // Its snapshot predates what the statement changed, and two of those show in a view: the run
+      // it opened is the latest, and the claimed messages await its reply. A proactive claim changed
+      // the run after the statement: it reads the view again.
+      const conversation = proactive
+        ? await loadConversationView(tx, opts.conversationId)
+        : viewOfRow({ ...claim, awaitingReply: true }, { id: runId, status: 'claimed', leaseUntil: claim.leaseUntil!, proactiveId: null });
       emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
       return batch;
     }, { awaitNotify: false });

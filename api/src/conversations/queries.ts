@@ -1,3 +1,4 @@
+import { Prisma } from '../db/client.ts';
 import type { DbLike } from '../db/types.ts';
 import {
   conversationSelect,
@@ -27,7 +28,17 @@ export const THREAD_LIMIT = 200;
  * a field added there must be added here). Throws like `findUniqueOrThrow` when there is no row.
  */
 export async function loadConversationView(db: DbLike, conversationId: string): Promise<ConversationView> {
-  const [row] = await db.$queryRaw<ViewRow[]>`
+  const [row] = await db.$queryRaw<ViewRow[]>(conversationViewSql(conversationId));
+  if (!row) throw new Error(`No Conversation found: ${conversationId}`);
+  return viewOfRow(row);
+}
+
+/**
+ * {@link loadConversationView}'s statement, for a statement that reads the view beside its own
+ * work (a claim: chat/claim-batch.ts) and makes the view with {@link viewOfRow}.
+ */
+export function conversationViewSql(conversationId: string): Prisma.Sql {
+  return Prisma.sql`
     SELECT c.id, c.title, c."titleSource"::text AS "titleSource", c.excerpt, c."lastAssistantAt", c."lastReadAt",
       c."createdAt", c."updatedAt", c."waitingSince", c.private, o.name AS "heldByName",
       r.id AS "runId", r.status::text AS "runStatus", r."leaseUntil" AS "runLeaseUntil", r."proactiveId" AS "runProactiveId",
@@ -44,12 +55,19 @@ export async function loadConversationView(db: DbLike, conversationId: string): 
     LEFT JOIN LATERAL (SELECT * FROM "InputRequest" q WHERE q."conversationId" = c.id AND q.status = 'open'
                        ORDER BY q."createdAt" DESC LIMIT 1) q ON true
     WHERE c.id = ${conversationId}::uuid`;
-  if (!row) throw new Error(`No Conversation found: ${conversationId}`);
-  return toConversationView(fromViewRow(row));
 }
 
-/** What {@link loadConversationView}'s statement returns: one flat row. */
-interface ViewRow {
+/**
+ * The view of a {@link conversationViewSql} row. `latestRun`, when given, stands for the row's
+ * latest run: a claim's statement reads the view as it was before the run it opens.
+ */
+export function viewOfRow(row: ViewRow, latestRun?: ConversationRow['runs'][number]): ConversationView {
+  const conversation = fromViewRow(row);
+  return toConversationView(latestRun ? { ...conversation, runs: [latestRun] } : conversation);
+}
+
+/** What {@link conversationViewSql} returns: one flat row. */
+export interface ViewRow {
   id: string;
   title: string | null;
   titleSource: ConversationRow['titleSource'];
