@@ -67,7 +67,8 @@ export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Pro
       // bench's path: issue 11). It runs after the fence bump above, so its snapshot sees every run
       // a claim that held the row before us committed: the live check cannot miss one. One snapshot
       // also makes the watermark agree with the claimed set. The claimed messages name the run this
-      // statement inserts: the foreign key is checked at the statement's end, when it exists.
+      // statement inserts: the foreign key is checked at the statement's end, when it exists. The
+      // conversation's view (`v`) rides along for the claim's event (see below).
       const [claim] = await tx.$queryRaw<(ViewRow & { live: boolean; claimed: { id: string; seq: string }[]; watermark: bigint; leaseUntil: Date | null })[]>`
         WITH live AS (
           SELECT 1 FROM "Run" WHERE "conversationId" = ${opts.conversationId}::uuid
