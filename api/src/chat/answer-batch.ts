@@ -83,13 +83,13 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
   }, Math.max(50, Math.floor(deps.leaseMs / 3)));
 
   try {
-    const fixed = batch.proactive?.text;
+    const fixed = fixedMessageOf(batch);
     if (fixed) {
       // a fixed message (an intent rule's, said as is): no model call, stored like any reply
       await completeRun(deps.db, deps.bus, batch, { text: fixed, attempts: 0, promptTokens: null, completionTokens: null });
       return 'completed';
     }
-    const { site, reads, checks } = await (opts.reads ?? startRunReads(deps, batch));
+    const { site, reads, checks } = await (opts.reads ?? readRun(deps, batch));
     // an unsolicited message (an intent, a check-in) never asks for a person on its own
     const handoff = batch.proactive === null && checks.handoffOffered;
     if (checks.capReached) {
@@ -137,24 +137,36 @@ export interface RunReads {
   checks: RunChecks;
 }
 
+/** The text of a fixed message the run stores as is (an intent rule's): no model call, nothing to read. */
+const fixedMessageOf = (batch: ClaimedBatch): string | null => batch.proactive?.text || null;
+
 /**
- * Starts a run's reads: the site's settings (cached) beside ONE statement holding the context's
- * first reads, the spend cap and the hand-off flag (then recall). Everything before the model
- * request is on the debounce bench's path (issue 11): as four separate reads and a second wave
- * this took p50 9 ms (max 26) of the bench's claim → model request, 6 (max 13) as one. The worker
- * starts them as soon as the claim statement names the batch, so they run beside the claim's
- * view, events and commit (~3.5 ms) instead of after them. They read nothing the claim changes
- * but the claimed rows' state, which the context takes from the claimed ids, not the state. A
- * capped site, or a fixed message, reads a context it drops, which is rare.
+ * Starts a run's reads, or answers undefined for a run that reads nothing (a fixed message). The
+ * worker starts them as soon as the claim statement names the batch, so they run beside the
+ * claim's view, events and commit (~3.5 ms) instead of after them. They read nothing the claim
+ * changes but the claimed rows' state, which the context takes from the claimed ids, not the
+ * state. A claim that then fails drops them, and their failure with it.
  */
-export function startRunReads(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads> {
-  const reads = Promise.all([
-    deps.sites.byId(batch.siteId),
-    readRunContext(deps.db, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd }),
-  ]).then(([site, { reads, checks }]) => ({ site, reads, checks }));
-  // started before the claim committed: a claim that then fails drops them, and their failure with it
+export function startRunReads(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads> | undefined {
+  if (fixedMessageOf(batch)) return undefined;
+  const reads = readRun(deps, batch);
   reads.catch(() => undefined);
   return reads;
+}
+
+/**
+ * A run's reads: the site's settings (cached) beside ONE statement holding the context's first
+ * reads, the spend cap and the hand-off flag (then recall). Everything before the model request
+ * is on the debounce bench's path (issue 11): as four separate reads and a second wave this took
+ * p50 9 ms (max 26) of the bench's claim → model request, 6 (max 13) as one. A capped site reads
+ * a context it drops, which is rare.
+ */
+async function readRun(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads> {
+  const [site, { reads, checks }] = await Promise.all([
+    deps.sites.byId(batch.siteId),
+    readRunContext(deps.db, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd }),
+  ]);
+  return { site, reads, checks };
 }
 
 /** A relay that shows nothing live: an unsolicited message appears only once it is stored. */
