@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { TestHeed } from './harness.ts';
 import { launchBrowser } from './browser.ts';
@@ -33,7 +33,17 @@ export class DemoSite {
       site.heed = await TestHeed.start({
         site: true,
         shopHost: opts.shopHost,
-        env: { NODE_ENV: 'production', HEED_SECRET: randomBytes(24).toString('hex'), DEBOUNCE_MS: '300', ...env },
+        env: {
+          NODE_ENV: 'production',
+          HEED_SECRET: randomBytes(24).toString('hex'),
+          DEBOUNCE_MS: '300',
+          // A journey that holds a reply (to look at the live state meanwhile) must not see the
+          // model request time out and retry under it when a loaded CI machine makes its steps slow:
+          // that ended a held reply early and left the journey waiting for a live banner that had gone.
+          // The model timeout has its own tests (test/pipeline, test/proactive).
+          MODEL_TIMEOUT_MS: '60000',
+          ...env,
+        },
       });
       site.browser = await launchBrowser();
     });
@@ -42,7 +52,24 @@ export class DemoSite {
       await site.heed?.stop();
     });
     beforeEach(() => site.heed.model.reset());
+    afterEach(({ task }) => {
+      if (task.result?.state === 'fail') site.printServerSide(task.name);
+    });
     return site;
+  }
+
+  /** What the server side did, for a failed journey: model requests, runs and the warnings logged. */
+  printServerSide(testName: string): void {
+    const warnings = this.heed.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 40);
+    console.error(
+      [
+        `[server side of "${testName}"]`,
+        `model requests: ${this.heed.model.requests.length}, in flight: ${this.heed.model.inFlight()}`,
+        `runs so far in this file: ${JSON.stringify(this.heed.runs.map((r) => r.outcome))}`,
+        `warnings and errors logged (${warnings.length}, the last 20):`,
+        ...warnings.slice(-20),
+      ].join('\n'),
+    );
   }
 
   /** A new visitor (fresh browser context) on the shop's `path`, page errors and CSP violations logged. */
