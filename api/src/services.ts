@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { Config } from './config.ts';
+import { rawSql, type RawSql } from './db/raw-sql.ts';
 import { createPooledDb, type Db } from './db/client.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createRedis, keys as makeKeys, type Keys, type Redis } from './redis/client.ts';
@@ -16,6 +17,8 @@ import { storeProbes } from './metrics/store-probes.ts';
 export interface Services {
   config: Config;
   db: Db;
+  /** the same pool past Prisma's client, for hot reads (db/raw-sql.ts) */
+  sql: RawSql;
   /** commands and publishes */
   redis: Redis;
   /** a dedicated pub/sub connection (a subscribed connection can run nothing else) */
@@ -61,6 +64,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
   return {
     config,
     db,
+    sql: rawSql(pool),
     redis,
     subscriber,
     keys,

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { claimBatch } from '../../api/src/chat/claim-batch.ts';
 import { TestHeed } from '../support/harness.ts';
@@ -59,5 +60,32 @@ test("a message that came without a wake-up moves the batch's time: the worker c
   const claimed = await heed.services.db.message.findMany({ where: { conversationId, role: 'user' }, select: { state: true } });
   expect(claimed).toEqual([{ state: 'answered' }, { state: 'answered' }]);
   expect(JSON.stringify(heed.model.requests.at(-1)?.body.messages)).toContain('And to Sweden?');
+  events.close();
+});
+
+test('a launched claim that hangs (its conversation row locked elsewhere) does not hold the worker: another conversation is answered meanwhile', async () => {
+  const visitor = await heed.visitor();
+  const stuck = await visitor.conversation();
+  const other = await visitor.conversation();
+  const events = visitor.subscribe();
+  await visitor.send(stuck, 'Is the Ridge 40 waterproof?');
+  // before its due time, another session takes the conversation's row: the claim will wait on it
+  const locker = new pg.Client({ connectionString: heed.config.DATABASE_URL });
+  await locker.connect();
+  try {
+    await locker.query('BEGIN');
+    await locker.query('SELECT 1 FROM "Conversation" WHERE id = $1 FOR UPDATE', [stuck]);
+    await new Promise((r) => setTimeout(r, DEBOUNCE_MS + 300));
+    heed.model.script({ text: 'Two working days.' });
+    await visitor.send(other, 'How long is delivery?');
+    const answered = await events.waitFor((e) => e.type === 'reply.completed' && e.conversationId === other, 10_000);
+    expect(answered.type === 'reply.completed' && answered.message.content).toBe('Two working days.');
+    expect(await heed.services.db.run.count({ where: { conversationId: stuck } })).toBe(0);
+  } finally {
+    await locker.query('ROLLBACK');
+    await locker.end();
+  }
+  // the lock gone, the waiting claim goes through and the first conversation is answered too
+  await events.waitFor((e) => e.type === 'reply.completed' && e.conversationId === stuck, 10_000);
   events.close();
 });

@@ -1,4 +1,5 @@
-import { Prisma, type Db } from '../db/client.ts';
+import { Prisma } from '../db/client.ts';
+import type { RawSql } from '../db/raw-sql.ts';
 
 /** Whose conversation it is: what a run's limits and claim need, read with the schedule. */
 export interface ConversationOwner {
@@ -47,10 +48,10 @@ export const pendingDueAtSql = (t: BatchTiming) =>
  * conversations an operator holds: their messages wait for the operator, or for hand back.
  */
 export async function dueBatches(
-  db: Db,
+  sql: RawSql,
   opts: BatchTiming & { limit: number; /** conversations to leave out (waiting on a limit) */ exclude?: readonly string[] },
 ): Promise<DueBatches> {
-  const rows = await db.$queryRaw<{ id: string; wait_ms: number; siteId: string; visitorId: string }[]>`
+  const rows = await sql.rows<{ id: string; wait_ms: number; siteId: string; visitorId: string }>(Prisma.sql`
     WITH batches AS (
       SELECT m."conversationId" AS id, ${pendingDueAtSql(opts)} AS due_at
       FROM "Message" m WHERE m.state = 'pending' GROUP BY m."conversationId"
@@ -71,7 +72,7 @@ export async function dueBatches(
       AND b.id <> ALL(${opts.exclude ?? []}::uuid[])
     GROUP BY b.id, c."siteId", c."visitorId"
     ORDER BY wait_ms
-    LIMIT ${opts.limit}`;
+    LIMIT ${opts.limit}`);
   const dueRows = rows.filter((r) => r.wait_ms <= 0);
   const next = rows.find((r) => r.wait_ms > 0);
   const ownerOf = (r: (typeof rows)[number]) => ({ siteId: r.siteId, visitorId: r.visitorId });

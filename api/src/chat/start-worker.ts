@@ -9,6 +9,7 @@ export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: 
   const c = s.config;
   return new ReplyWorker({
     ...answerDepsOf(s),
+    sql: s.sql,
     subscriber: s.subscriber,
     limits: s.limits,
     debounceMs: c.DEBOUNCE_MS,
