@@ -61,7 +61,9 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
   // A lease counts from when its renewal was sent, less a tenth for clock drift between this
   // process and the database: the relay must stop before another run can start, not after.
   const held = (sentAt: number) => relay.holdUntil(sentAt + deps.leaseMs * 0.9);
-  held(Date.now());
+  // the claim's lease, from when its transaction was sent: not from now, which a worker frozen
+  // inside the claim reaches after its lease ended and a newer run took the batch (chaos: stale-publish)
+  held(batch.claimSentAt);
   const { runMaxMs } = deps;
   const heartbeat = setInterval(() => {
     if (performance.now() - started > runMaxMs) {

@@ -19,6 +19,12 @@ export interface ClaimedBatch {
   proactive: ClaimedProactive | null;
   /** highest message `seq` of the conversation at the claim: anything later waits for the next run */
   watermark: bigint;
+  /**
+   * When the claim's transaction was sent (ms since epoch, this process's clock): its lease counts
+   * from the transaction's start, so from no earlier than this. A worker frozen inside the claim
+   * wakes with that lease already spent, and must not relay as if it had just begun.
+   */
+  claimSentAt: number;
 }
 
 export interface ClaimOptions {
@@ -54,6 +60,7 @@ export interface ClaimOptions {
  */
 export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Promise<ClaimedBatch | null> {
   const runId = randomUUID();
+  const claimSentAt = Date.now();
   try {
     return await transactWithEvents(db, bus, async (tx, emit) => {
       // Row lock on the conversation: claims and fenced writes of one conversation serialize here.
@@ -109,7 +116,7 @@ export async function claimBatch(db: Db, bus: EventBus, opts: ClaimOptions): Pro
         .map((m) => ({ id: m.id, seq: BigInt(m.seq) }))
         .sort((a, b) => (a.seq < b.seq ? -1 : 1))
         .map((m) => m.id);
-      const batch: ClaimedBatch = { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, proactive, watermark };
+      const batch: ClaimedBatch = { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, messageIds, proactive, watermark, claimSentAt };
       opts.whileCommitting?.(batch);
       emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
       // The view rode the claim statement (a round trip less, ~1.5 ms of the debounce bench's path).
