@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lastUserText } from '../../api/src/model-server/last-user-text.ts';
 import type { ModelServer } from '../../api/src/model-server/server.ts';
-import type { TestHeed } from '../../test/support/harness.ts';
+import { waitUntil, type TestHeed } from '../../test/support/harness.ts';
 import { rounded, sleep, summarize, type Summary } from '../stats.ts';
 
 /** A Heed the debounce probes run against, wherever its worker lives. */
@@ -43,11 +43,11 @@ export async function probeDebounce(target: ProbeTarget, o: { debounceMs: number
     const conversationId = await target.conversation(i % 100 === 0);
     const content = `debounce probe ${i} ${randomUUID()}`;
     const sent = await target.send(conversationId, content);
-    const request = await until(`the model request of probe ${i}`, () => target.model.requests.find((r) => lastUserText(r.body.messages) === content));
-    const run = await until(`the run of probe ${i} to end`, async () => {
+    const request = await waitUntil(`the model request of probe ${i}`, () => target.model.requests.find((r) => lastUserText(r.body.messages) === content), 5_000);
+    const run = await waitUntil(`the run of probe ${i} to end`, async () => {
       const first = await target.firstRun(conversationId);
       return first?.ended && first;
-    });
+    }, 5_000);
     if (i >= o.warmup) {
       const dueAt = Date.parse(sent.createdAt) + o.debounceMs;
       overhead.push(request.receivedAt - dueAt);
@@ -81,13 +81,4 @@ export function inProcessTarget(heed: TestHeed): ProbeTarget {
       return run && { startedAt: run.startedAt, ended: heed.runs.some((r) => r.conversationId === conversationId) };
     },
   };
-}
-
-/** Polls every 25 ms until `check` answers; 5 s at most. */
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false): Promise<T> {
-  for (const deadline = Date.now() + 5_000; ; await sleep(25)) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
 }

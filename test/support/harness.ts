@@ -132,14 +132,8 @@ export class TestHeed {
   }
 
   /** Waits until `check` returns a truthy value (polling), or fails with `what`. */
-  async until<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+  until<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+    return waitUntil(what, check, timeoutMs);
   }
 
   async stop(): Promise<void> {
@@ -240,5 +234,16 @@ export class EventLog {
       if (Date.now() > deadline) throw new Error(`event not received; got ${this.events.map((e) => e.type).join(', ')}`);
       await new Promise((r) => setTimeout(r, 20));
     }
+  }
+}
+
+/** Polls `check` every 25 ms until it returns a truthy value, or fails with `what` after `timeoutMs`. */
+export async function waitUntil<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
