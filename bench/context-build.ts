@@ -45,13 +45,13 @@ export async function measureContextBuild(heed: TestHeed): Promise<ContextBuildR
     await heed.services.db.$executeRaw`ANALYZE "Message"`;
     const seedMs = preciseNow() - t0;
     await visitor.send(conversationId, 'And what does express delivery cost?');
-    const batch = await claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'bench', leaseMs: 600_000 });
+    const batch = await claimBatch(heed.services, { conversationId, workerId: 'bench', leaseMs: 600_000 });
     if (!batch) throw new Error('the batch was not claimed');
     let prompt = 0;
     const samples: number[] = [];
     for (let i = 0; i < READS + 3; i++) {
       const start = preciseNow();
-      const messages = await loadContext(heed.services.db, batch, { tokenBudget: heed.config.CONTEXT_TOKEN_BUDGET, spendCapUsd: heed.config.SPEND_CAP_USD_PER_DAY });
+      const messages = await loadContext(heed.services.sql, batch, { tokenBudget: heed.config.CONTEXT_TOKEN_BUDGET, spendCapUsd: heed.config.SPEND_CAP_USD_PER_DAY });
       if (i >= 3) samples.push(preciseNow() - start); // the first reads warm the caches
       prompt = messages.length;
     }

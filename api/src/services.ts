@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { Config } from './config.ts';
-import { rawSql, type RawSql } from './db/raw-sql.ts';
+import { rawSql, type RawDb } from './db/raw-sql.ts';
 import { createPooledDb, type Db } from './db/client.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createRedis, keys as makeKeys, type Keys, type Redis } from './redis/client.ts';
@@ -17,8 +17,8 @@ import { storeProbes } from './metrics/store-probes.ts';
 export interface Services {
   config: Config;
   db: Db;
-  /** the same pool past Prisma's client, for hot reads (db/raw-sql.ts) */
-  sql: RawSql;
+  /** the same pool past Prisma's client, for the hot path's statements and transactions (db/raw-sql.ts) */
+  sql: RawDb;
   /** commands and publishes */
   redis: Redis;
   /** a dedicated pub/sub connection (a subscribed connection can run nothing else) */

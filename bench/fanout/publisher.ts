@@ -1,6 +1,7 @@
 import { ReplyRelay } from '../../api/src/chat/reply-relay.ts';
 import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { createDb } from '../../api/src/db/client.ts';
+import { createPooledDb } from '../../api/src/db/client.ts';
+import { rawSql } from '../../api/src/db/raw-sql.ts';
 import { EventBus } from '../../api/src/events/event-bus.ts';
 import { createRedis, keys as keysFor } from '../../api/src/redis/client.ts';
 import { preciseNow, sleep } from '../stats.ts';
@@ -16,7 +17,8 @@ import { preciseNow, sleep } from '../stats.ts';
 
 type Command = { type: 'claim'; conversationIds: string[] } | { type: 'publish'; perSecond: number; durationMs: number };
 
-const db = createDb(process.env.DATABASE_URL!, { max: 16 });
+const { db, pool } = createPooledDb(process.env.DATABASE_URL!, { max: 16 });
+const sql = rawSql(pool);
 const redis = await createRedis(process.env.REDIS_URL!, 'fanout-publisher');
 const subscriber = await createRedis(process.env.REDIS_URL!, 'fanout-publisher-sub');
 const keys = keysFor(process.env.REDIS_PREFIX!);
@@ -36,7 +38,7 @@ async function claim(conversationIds: string[]): Promise<number> {
     Array.from({ length: 16 }, async () => {
       while (next < conversationIds.length) {
         const i = next++;
-        const batch = await claimBatch(db, bus, { conversationId: conversationIds[i]!, workerId: 'fanout-bench', leaseMs: LEASE_MS });
+        const batch = await claimBatch({ db, sql, bus }, { conversationId: conversationIds[i]!, workerId: 'fanout-bench', leaseMs: LEASE_MS });
         if (batch) claimed[i] = new ReplyRelay(redis, keys, batch);
       }
     }),

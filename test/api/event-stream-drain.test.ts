@@ -79,7 +79,7 @@ async function claimedRun() {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   await visitor.send(conversationId, 'tell me everything');
-  const batch = await claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'drain-test', leaseMs: 60_000 });
+  const batch = await claimBatch(heed.services, { conversationId, workerId: 'drain-test', leaseMs: 60_000 });
   if (!batch) throw new Error('the batch was not claimed');
   return { visitor, batch, relay: new ReplyRelay(heed.services.redis, heed.services.keys, batch) };
 }

@@ -21,7 +21,7 @@ test('a reply whose wake-up cannot be published after its commit is stored once,
   const conversationId = await visitor.conversation();
   await visitor.send(conversationId, 'Is my parcel on its way?');
   const { services } = heed;
-  const batch = await claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 });
+  const batch = await claimBatch(services, { conversationId, workerId: 'test', leaseMs: 30_000 });
   if (!batch) throw new Error('nothing claimed');
 
   // a bus whose Redis connection is gone: every publish after the commit rejects

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => heed?.stop());
 
 const claim = (conversationId: string, onlyIfDue: { debounceMs: number; maxWaitMs: number }) =>
-  claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'test', leaseMs: 30_000, onlyIfDue });
+  claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000, onlyIfDue });
 
 /** A pending message written without a send's wake-up, as if the wake-up were lost. */
 const unannounced = (conversationId: string, visitorId: string, content: string) =>

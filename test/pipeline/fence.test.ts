@@ -16,14 +16,14 @@ test('a run whose lease expired writes nothing once a newer run has claimed its 
   const conversationId = await visitor.conversation();
   await visitor.send(conversationId, 'Is anyone there?');
 
-  const stale = await claimBatch(db, bus, { conversationId, workerId: 'paused-worker', leaseMs: 60_000 });
+  const stale = await claimBatch(heed.services, { conversationId, workerId: 'paused-worker', leaseMs: 60_000 });
   expect(stale).not.toBeNull();
   // while its lease is valid, nobody else can claim
-  expect(await claimBatch(db, bus, { conversationId, workerId: 'eager-worker', leaseMs: 60_000 })).toBeNull();
+  expect(await claimBatch(heed.services, { conversationId, workerId: 'eager-worker', leaseMs: 60_000 })).toBeNull();
 
   // the paused worker's lease runs out; a newer run takes the batch over
   await db.run.update({ where: { id: stale!.runId }, data: { leaseUntil: new Date(Date.now() - 1000) } });
-  const fresh = await claimBatch(db, bus, { conversationId, workerId: 'new-worker', leaseMs: 60_000 });
+  const fresh = await claimBatch(heed.services, { conversationId, workerId: 'new-worker', leaseMs: 60_000 });
   expect(fresh).toMatchObject({ messageIds: stale!.messageIds });
   expect(fresh!.fence).toBeGreaterThan(stale!.fence);
 

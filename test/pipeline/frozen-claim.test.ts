@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => heed?.stop());
 
 test('a run whose claim began a lease ago relays no reply text, and the batch is left to a newer run', async () => {
-  const { db, bus, redis, keys } = heed.services;
+  const { db, redis, keys } = heed.services;
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   await visitor.send(conversationId, 'Is the Ridge 40 waterproof?');
@@ -28,7 +28,7 @@ test('a run whose claim began a lease ago relays no reply text, and the batch is
   heed.model.script({ text: 'Yes, the Ridge 40 is waterproof to 2,000 mm.', chunkSize: 6, chunkDelayMs: 10 });
 
   const lock = await ConversationLock.acquire(redis, keys.lock(conversationId), LEASE_MS);
-  const batch = await claimBatch(db, bus, { conversationId, workerId: 'frozen-worker', leaseMs: LEASE_MS });
+  const batch = await claimBatch(heed.services, { conversationId, workerId: 'frozen-worker', leaseMs: LEASE_MS });
   expect(batch).not.toBeNull();
   // A newer claim holds the conversation's row (as it does while the frozen worker wakes up), so the
   // run's renewal waits on it and cannot move the lease meanwhile.

@@ -42,7 +42,7 @@ async function pendingConversation(text: string) {
 
 /** Claims the conversation's batch as a worker would (a new run each time, once the last one's lease allows). */
 const claimed = (conversationId: string, what = 'the batch is claimed') =>
-  heed.until(what, () => claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 }));
+  heed.until(what, () => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000 }));
 
 test('a run whose database connection was terminated is tried again after a backoff: answered once, no failed reply', async () => {
   const { conversationId, events } = await pendingConversation('Where is my parcel?');

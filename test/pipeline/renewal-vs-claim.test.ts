@@ -18,8 +18,8 @@ test('a lease renewal racing a claim of the same conversation waits for it and t
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   await visitor.send(conversationId, 'Where is my order?');
-  const { db, bus } = heed.services;
-  const batch = await claimBatch(db, bus, { conversationId, workerId: 'old', leaseMs: 30_000 });
+  const { db } = heed.services;
+  const batch = await claimBatch(heed.services, { conversationId, workerId: 'old', leaseMs: 30_000 });
   if (!batch) throw new Error('nothing claimed');
 
   // a newer claim holds the conversation row from its fence bump until it commits

@@ -63,7 +63,7 @@ test('a retried send returns the stored row and appends no event', async () => {
 
 test('the view a claim emits equals the view read back: its run is the live one, also when it took back only a failed message', async () => {
   const db = heed.services.db;
-  const claim = (conversationId: string) => claimBatch(db, heed.services.bus, { conversationId, workerId: 'test', leaseMs: 30_000 });
+  const claim = (conversationId: string) => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000 });
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   const first = await visitor.send(conversationId, 'Where is my parcel?');

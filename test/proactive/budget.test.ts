@@ -159,7 +159,7 @@ describe('the claim asks the budget again', () => {
   });
   afterAll(() => heed?.stop());
 
-  const claim = (conversationId: string) => claimBatch(heed.services.db, heed.services.bus, { conversationId, workerId: 'test', leaseMs: 5000 });
+  const claim = (conversationId: string) => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 5000 });
 
   test('a queued request is refused (pending_batch) when the visitor has pending messages by the time a run claims it', async () => {
     const db = heed.services.db;

@@ -166,7 +166,7 @@ export function startRunReads(deps: AnswerDeps, batch: ClaimedBatch): Promise<Ru
 async function readRun(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads> {
   const [site, { reads, checks }] = await Promise.all([
     deps.sites.byId(batch.siteId),
-    readRunContext(deps.db, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd }),
+    readRunContext(deps.sql, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd }),
   ]);
   return { site, reads, checks };
 }

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { Db } from '../db/client.ts';
+import type { RawDb } from '../db/raw-sql.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -10,6 +11,8 @@ import type { Price } from '../titles/pricing.ts';
 /** What answering a batch needs: stores, the model client, and the limits of one run. */
 export interface AnswerDeps {
   db: Db;
+  /** the same pool past Prisma's client: the claim, the run's reads and the poll (db/raw-sql.ts) */
+  sql: RawDb;
   redis: Redis;
   keys: Keys;
   bus: EventBus;

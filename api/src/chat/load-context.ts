@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { Db } from '../db/client.ts';
+import type { RawSql } from '../db/raw-sql.ts';
 import { buildContext, historyWindow, type ContextInput } from './build-context.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { readContextSnapshot, type RunChecks } from './context-query.ts';
@@ -21,8 +21,8 @@ export interface RunReadOptions {
  * ask or answer plus the open one, open todos, recall hits for the whole batch) and builds the
  * model's messages. `systemPrompt` defaults to Heed's own (a site's adds its instructions).
  */
-export async function loadContext(db: Db, batch: ClaimedBatch, opts: RunReadOptions, systemPrompt?: string): Promise<ChatCompletionMessageParam[]> {
-  return buildContext({ ...(await readRunContext(db, batch, opts)).reads, systemPrompt });
+export async function loadContext(sql: RawSql, batch: ClaimedBatch, opts: RunReadOptions, systemPrompt?: string): Promise<ChatCompletionMessageParam[]> {
+  return buildContext({ ...(await readRunContext(sql, batch, opts)).reads, systemPrompt });
 }
 
 /**
@@ -35,13 +35,13 @@ export async function loadContext(db: Db, batch: ClaimedBatch, opts: RunReadOpti
  * history window (token-budgeted here) it must look beyond. Issue 11: as seven Prisma queries in
  * two waves these reads cost ~8 ms a wave under load.
  */
-export async function readRunContext(db: Db, batch: ClaimedBatch, opts: RunReadOptions): Promise<{ reads: ContextReads; checks: RunChecks }> {
-  const snapshot = await readContextSnapshot(db, batch, opts.spendCapUsd);
+export async function readRunContext(sql: RawSql, batch: ClaimedBatch, opts: RunReadOptions): Promise<{ reads: ContextReads; checks: RunChecks }> {
+  const snapshot = await readContextSnapshot(sql, batch, opts.spendCapUsd);
   const { earlier: rows, claimed } = snapshot;
   const window = historyWindow({ rows, claimed, watermark: batch.watermark, tokenBudget: opts.tokenBudget });
   const windowStartSeq = window[0]?.seq ?? claimed[0]?.seq ?? batch.watermark + 1n;
   const scope = { visitorId: batch.visitorId, siteId: snapshot.siteId, conversationId: batch.conversationId, windowStartSeq };
-  const recall = await recallFrom(db, scope, claimed.map((r) => r.content), snapshot.recentFrom);
+  const recall = await recallFrom(sql, scope, claimed.map((r) => r.content), snapshot.recentFrom);
   const reads: ContextReads = {
     rows,
     claimed,

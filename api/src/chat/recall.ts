@@ -1,4 +1,5 @@
 import { Prisma } from '../db/client.ts';
+import { rawSqlOf, type RawSql } from '../db/raw-sql.ts';
 import type { DbLike } from '../db/types.ts';
 import { RECALL_HITS_MAX, type RecallHit } from './context-sections.ts';
 import { recallTerms, tsQueryText } from './recall-query.ts';
@@ -53,17 +54,17 @@ export const RECALL_COMMON_MIN = 10;
  */
 export async function recall(db: DbLike, scope: RecallScope, batchTexts: readonly string[], limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
   if (recallTerms(batchTexts).length === 0) return [];
-  return recallFrom(db, scope, batchTexts, await recentFrom(db, scope.visitorId), limit);
+  return recallFrom(rawSqlOf(db), scope, batchTexts, await recentFrom(db, scope.visitorId), limit);
 }
 
 /**
  * {@link recall} with the range start already read ({@link recentFromSql}): a run reads that in its
  * first statement, so recall costs it one round trip after the history instead of two.
  */
-export async function recallFrom(db: DbLike, scope: RecallScope, batchTexts: readonly string[], from: bigint | null, limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
+export async function recallFrom(sql: RawSql, scope: RecallScope, batchTexts: readonly string[], from: bigint | null, limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
   const terms = recallTerms(batchTexts);
   if (terms.length === 0) return [];
-  return db.$queryRaw<RecallHit[]>(recallSql(scope, terms, from, limit));
+  return sql.rows<RecallHit>(recallSql(scope, terms, from, limit));
 }
 
 /**

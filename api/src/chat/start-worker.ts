@@ -9,7 +9,6 @@ export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: 
   const c = s.config;
   return new ReplyWorker({
     ...answerDepsOf(s),
-    sql: s.sql,
     subscriber: s.subscriber,
     limits: s.limits,
     debounceMs: c.DEBOUNCE_MS,
@@ -25,6 +24,7 @@ export function answerDepsOf(s: Services): AnswerDeps {
   const c = s.config;
   return {
     db: s.db,
+    sql: s.sql,
     redis: s.redis,
     keys: s.keys,
     bus: s.bus,

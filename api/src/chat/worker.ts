@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import type { RawSql } from '../db/raw-sql.ts';
 import type { Redis } from '../redis/client.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -15,8 +14,6 @@ import { isSendWake, sendWakeConversation } from './schedule-wake.ts';
 import { CHECK_IN_EVERY_MS, scheduleCheckIns } from '../proactive/check-ins.ts';
 
 export interface WorkerOptions extends AnswerDeps {
-  /** the poll's statement goes past Prisma's client (db/raw-sql.ts) */
-  sql: RawSql;
   subscriber: Redis;
   debounceMs: number;
   maxWaitMs: number;
@@ -186,7 +183,7 @@ export class ReplyWorker {
         return;
       }
       let reads: Promise<RunReads> | undefined;
-      const batch = await claimBatch(this.opts.db, this.opts.bus, {
+      const batch = await claimBatch(this.opts, {
         conversationId,
         workerId: this.id,
         leaseMs: this.opts.leaseMs,

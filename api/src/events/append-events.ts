@@ -1,10 +1,11 @@
-import type { Db } from '../db/client.ts';
+import { Prisma, type Db } from '../db/client.ts';
+import { rawSqlOf, type RawDb, type RawSql } from '../db/raw-sql.ts';
+import type { Tx } from '../db/types.ts';
 import type { EventBus } from './event-bus.ts';
 import type { DurableEvent } from './event-types.ts';
 
-import type { Tx } from '../db/types.ts';
-
 type Emit = (visitorId: string, event: DurableEvent) => void;
+type Pending = { visitorId: string; event: DurableEvent }[];
 
 /**
  * Runs `work` in one transaction and appends the events it emits to the log in that same
@@ -22,10 +23,34 @@ export async function transactWithEvents<T>(
   work: (tx: Tx, emit: Emit) => Promise<T>,
   opts: TransactOptions = {},
 ): Promise<T> {
-  const pending: { visitorId: string; event: DurableEvent }[] = [];
-  const result = await db.$transaction(async (tx) => {
+  return transact((w) => db.$transaction(w), rawSqlOf, bus, work, opts);
+}
+
+/**
+ * {@link transactWithEvents} on the pool's own connection (db/raw-sql.ts), for the hot path's
+ * transactions (a claim, a send group): the same events, locks and wake-ups, without Prisma's
+ * per-statement and per-transaction CPU.
+ */
+export async function transactRawWithEvents<T>(
+  sql: RawDb,
+  bus: EventBus,
+  work: (tx: RawSql, emit: Emit) => Promise<T>,
+  opts: TransactOptions = {},
+): Promise<T> {
+  return transact((w) => sql.transaction(w), (tx) => tx, bus, work, opts);
+}
+
+async function transact<T, X>(
+  inTransaction: (work: (tx: X) => Promise<T>) => Promise<T>,
+  statementsOf: (tx: X) => RawSql,
+  bus: EventBus,
+  work: (tx: X, emit: Emit) => Promise<T>,
+  opts: TransactOptions,
+): Promise<T> {
+  const pending: Pending = [];
+  const result = await inTransaction(async (tx) => {
     const value = await work(tx, (visitorId, event) => pending.push({ visitorId, event }));
-    await insertEvents(tx, pending);
+    if (pending.length > 0) await statementsOf(tx).count(insertEventsSql(pending));
     return value;
   });
   // The change is committed: a Redis error now must not make the caller think it failed (a run
@@ -87,10 +112,9 @@ function touchConversations(bus: EventBus, conversationIds: string[]): Promise<v
  * produced, so every id is drawn under its visitor's lock, as with a lock statement before the
  * insert, one round trip instead of two or more.
  */
-async function insertEvents(tx: Tx, pending: { visitorId: string; event: DurableEvent }[]): Promise<void> {
-  if (pending.length === 0) return;
+function insertEventsSql(pending: Pending): Prisma.Sql {
   const visitors = [...new Set(pending.map((p) => p.visitorId))].sort();
-  await tx.$executeRaw`
+  return Prisma.sql`
     INSERT INTO "Event" ("visitorId", "conversationId", type, payload)
     SELECT e."visitorId"::uuid, e."conversationId"::uuid, e.type, e.payload::jsonb
     FROM unnest(

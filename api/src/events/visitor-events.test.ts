@@ -18,7 +18,7 @@ test('many streams on one process each get exactly their own run’s text, in or
       const conversationId = await v.conversation();
       const log = v.subscribe((await v.api.conversation.list.query()).cursor);
       await v.send(conversationId, 'hello');
-      const batch = await claimBatch(services.db, services.bus, { conversationId, workerId: 'test', leaseMs: 60_000 });
+      const batch = await claimBatch(services, { conversationId, workerId: 'test', leaseMs: 60_000 });
       await log.waitFor((e) => e.type === 'run.started');
       return { log, relay: new ReplyRelay(services.redis, services.keys, batch!), runId: batch!.runId };
     }),
