@@ -154,6 +154,22 @@ describe('model runs', () => {
     expect(await db.message.count({ where: { conversationId: { in: [first, second] }, role: 'user', state: 'answered' } })).toBe(2);
     expect(await db.run.count({ where: { conversationId: { in: [first, second] } } })).toBe(2);
   });
+  test('a worker that finds the conversation held by another gives the run it counted back: the visitor’s limit is not spent on it', async () => {
+    const s = await site({ modelRuns: { points: 1, seconds: 120 } });
+    const visitor = await visitorOf(s.key);
+    const conversationId = await visitor.conversation();
+    heed.model.setResponder(() => ({ text: 'Answered.' }));
+    // another worker holds the conversation's lock while this one's polls find the batch due
+    const lock = heed.services.keys.lock(conversationId);
+    await heed.services.redis.set(lock, 'another-worker', { expiration: { type: 'PX', value: 60_000 } });
+    await visitor.send(conversationId, 'a question while the lock is held');
+    await new Promise((resolve) => setTimeout(resolve, 10 * heed.config.WORKER_POLL_MS)); // several polls try it
+    expect(heed.model.requests).not.toContainEqual(expect.objectContaining({ body: expect.objectContaining({ messages: expect.arrayContaining([expect.objectContaining({ content: expect.stringContaining('while the lock is held') })]) }) }));
+    await heed.services.redis.del(lock);
+    // the one run the window allows is still there: answered now, not after the window
+    await heed.until('answered once the lock is free', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant', error: null } })) === 1, 10_000);
+    expect(heed.logs.filter((l) => l.includes(conversationId) && l.includes('model-run limit'))).toEqual([]);
+  });
 });
 
 describe('event streams', () => {

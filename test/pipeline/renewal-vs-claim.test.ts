@@ -33,7 +33,7 @@ test('a lease renewal racing a claim of the same conversation waits for it and t
     await open;
   });
   await bumped;
-  const renewal = renewRunLease(db, batch, 30_000, 'streaming');
+  const renewal = renewRunLease(heed.services.sql, batch, 30_000, 'streaming');
   const settledEarly = await Promise.race([renewal.then(() => true), new Promise((r) => setTimeout(() => r(false), 300))]);
   commit();
   await claim;

@@ -78,7 +78,7 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
     }
     const sentAt = Date.now();
     void (async () => {
-      const ok = (await lock.extend()) && (await renewRunLease(deps.db, batch, deps.leaseMs, status));
+      const ok = (await lock.extend()) && (await renewRunLease(deps.sql, batch, deps.leaseMs, status));
       if (ok) held(sentAt);
       else abort.abort(new LeaseLostError('lease lost'));
     })().catch((err) => deps.logger.warn({ err }, 'lease renewal failed'));
@@ -107,7 +107,7 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
     // relay holds the lease taken at the claim, every write is fenced, and a renewal that finds the
     // fence lost aborts the request (the run is 'lost', as before, one wasted model call later).
     const sentAt = Date.now();
-    void renewRunLease(deps.db, batch, deps.leaseMs, status, settings.model).then(
+    void renewRunLease(deps.sql, batch, deps.leaseMs, status, settings.model).then(
       (ok) => (ok ? held(sentAt) : abort.abort(new LeaseLostError('fence lost before streaming'))),
       (err: unknown) => abort.abort(err),
     );

@@ -1,4 +1,5 @@
-import type { Db } from '../db/client.ts';
+import { Prisma, type Db } from '../db/client.ts';
+import type { RawSql } from '../db/raw-sql.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { DurableEvent } from '../events/event-types.ts';
 import type { Tx } from '../db/types.ts';
@@ -186,15 +187,17 @@ async function decideRequest(
  * Moves the run to `streaming` and extends its lease in the database; false when the fence is
  * lost. `model`, given when streaming starts, records the model the run asks (the console shows it).
  */
-export async function renewRunLease(db: Db, batch: ClaimedBatch, leaseMs: number, status: 'claimed' | 'streaming', model?: string): Promise<boolean> {
+export async function renewRunLease(sql: RawSql, batch: ClaimedBatch, leaseMs: number, status: 'claimed' | 'streaming', model?: string): Promise<boolean> {
   // FOR SHARE waits for a claim in flight (it holds the row from its fence bump to its commit) and
   // then reads its fence: without it, a renewal during that claim read the old fence, "succeeded",
   // and the relay kept streaming a run the claim had just retired (found by `npm run chaos`).
-  const n = await db.$executeRaw`
+  // On the pool's own connection: the renewal that marks a run streaming goes out beside its model
+  // request, on the same event loop, and Prisma's client spent ~0.35 ms more CPU on it.
+  const n = await sql.count(Prisma.sql`
     UPDATE "Run" r SET "leaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}), status = ${status}::"RunStatus",
       model = COALESCE(${model ?? null}::varchar, r.model)
     WHERE r.id = ${batch.runId}::uuid AND r.status IN ('claimed', 'streaming')
-      AND r.fence = (SELECT c.fence FROM "Conversation" c WHERE c.id = ${batch.conversationId}::uuid FOR SHARE)`;
+      AND r.fence = (SELECT c.fence FROM "Conversation" c WHERE c.id = ${batch.conversationId}::uuid FOR SHARE)`);
   return n === 1;
 }
 
