@@ -29,6 +29,11 @@ export function createPooledDb(databaseUrl: string, opts: { max?: number } = {})
   // and an 'error' event with no listener ends the process (seen in `npm run chaos`). The query or
   // transaction that holds it fails on its own, and the pool drops it on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  // An idle connection the server ends (the same causes) is dropped by pg-pool, which then emits
+  // 'error' on the pool itself: unheard, that ends the process too. Prisma's adapter listens only
+  // once its client has connected, and the hot path's statements (raw-sql.ts) may come first (a
+  // worker's polls do). The next statement gets a fresh connection.
+  pool.on('error', () => undefined);
   return { db: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }), pool };
 }
 
