@@ -244,7 +244,7 @@ export function formatIngest(r: IngestResult): string {
       ['client: request → answer', o.clientMs, 'loopback HTTP included'],
       ['API: request → response finished', o.totalMs, ''],
       ['  PostgreSQL round trips', o.pgMs, `${o.pgTrips} trips (${o.txTrips} in the transaction, ${o.txPgMs.toFixed(1)} ms)`],
-      ['  ORM + send code inside the transaction', orm, `transaction ${o.txMs.toFixed(1)} ms minus its round trips`],
+      ['  send code and driver inside the transaction', orm, `transaction ${o.txMs.toFixed(1)} ms minus its round trips`],
       ['  Redis (limits, wake-ups)', o.redisMs, `${o.redisCommands} commands`],
       ['  HTTP, tRPC, auth, zod, ORM outside the tx', rest, 'the remainder'],
     ],

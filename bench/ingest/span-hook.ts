@@ -12,7 +12,7 @@ export interface SendSpans {
   /** of those, inside the interactive transaction */
   txTrips: number;
   txPgMs: number;
-  /** the interactive transaction, BEGIN to COMMIT (Prisma's `$transaction`) */
+  /** the transaction, BEGIN to COMMIT (the pool's own, db/raw-sql.ts, or Prisma's `$transaction`) */
   txMs: number;
   redisCommands: number;
   redisMs: number;
@@ -25,7 +25,7 @@ type Counters = Omit<SendSpans, 'totalMs'>;
 
 /**
  * A bench-only timing hook for the ingest API process: wraps pg's `Client.prototype.query`, the
- * process's Redis client and Prisma's `$transaction`, and cuts the counts per HTTP request. The
+ * process's Redis client and its transactions (the pool's own and Prisma's `$transaction`), and cuts the counts per HTTP request. The
  * counters are global, so figures are exact only for requests that do not overlap: the bench
  * profiles sends one at a time. Answers `spans:reset` / `spans:read` over IPC.
  */
@@ -74,9 +74,8 @@ export function installSpanHook() {
           c.redisMs += performance.now() - t0;
         }
       };
-      const db = services.db as unknown as { $transaction: (...a: unknown[]) => Promise<unknown> };
-      const transaction = db.$transaction.bind(db);
-      db.$transaction = async (...a: unknown[]) => {
+      type Transact = (...a: unknown[]) => Promise<unknown>;
+      const timed = (transaction: Transact): Transact => async (...a) => {
         const t0 = performance.now();
         inTx++;
         try {
@@ -86,6 +85,10 @@ export function installSpanHook() {
           c.txMs += performance.now() - t0;
         }
       };
+      const db = services.db as unknown as { $transaction: Transact };
+      db.$transaction = timed(db.$transaction.bind(db));
+      const sql = services.sql as unknown as { transaction: Transact };
+      sql.transaction = timed(sql.transaction.bind(sql));
       server.prependListener('request', (req, res) => {
         if (!req.url?.startsWith('/trpc/message.send')) return;
         const t0 = performance.now();
