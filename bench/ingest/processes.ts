@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * `--max-semi-space-size=64` (a larger young generation). With 5,000 streams at 10,000 deltas/s it
  * cut the API's GC pauses from 88–89 (1.8–2.4 s) to 21–27 (0.56–0.75 s) and its CPU from 54–67 %
  * to 46–56 % of a core, yet the fan-out p99 stayed 190–1,150 ms (the publisher's side dominates);
- * the debounce path as deployed measured p50 17–19 / p99 34–40 ms with it against 16–17 / 28–31
+ * the debounce path as deployed measured p50 15–19 / p99 34–40 ms with it against 16–17 / 28–31
  * in the runs interleaved with those, and 15–17 / 32–41 in the day's other runs without it: no gain
  * worth a flag every deployment must copy (2026-12-01).
  */
