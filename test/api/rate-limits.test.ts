@@ -154,7 +154,7 @@ describe('model runs', () => {
     expect(await db.message.count({ where: { conversationId: { in: [first, second] }, role: 'user', state: 'answered' } })).toBe(2);
     expect(await db.run.count({ where: { conversationId: { in: [first, second] } } })).toBe(2);
   });
-  test('a worker that finds the conversation held by another gives the run it counted back: the visitor’s limit is not spent on it', async () => {
+  test('polls that find the conversation held by another worker spend none of its visitor’s model runs: answered at once when the lock is free', async () => {
     const s = await site({ modelRuns: { points: 1, seconds: 120 } });
     const visitor = await visitorOf(s.key);
     const conversationId = await visitor.conversation();

@@ -173,22 +173,13 @@ export class ReplyWorker {
   }
 
   private async answer(conversationId: string, owner: ConversationOwner, opts: { onlyIfDue?: boolean; claimed: () => void }): Promise<void> {
-    // The lock and the run limit go out together: node-redis writes one tick's commands as one
-    // pipeline, so the debounce path pays one Redis round trip for both (0.45 ms at p50, traced).
-    // A run counted for a conversation another worker holds is given back.
-    const [locked, counted] = await Promise.allSettled([
-      ConversationLock.acquire(this.opts.redis, this.opts.keys.lock(conversationId), this.opts.leaseMs),
-      this.opts.limits.modelRun(owner),
-    ]);
-    const lock = locked.status === 'fulfilled' ? locked.value : null;
-    if (!lock) {
-      if (counted.status === 'fulfilled' && counted.value.ok) await this.opts.limits.refundModelRun(owner);
-      if (locked.status === 'rejected') throw locked.reason;
-      return;
-    }
+    // The lock first, then the run limit: a conversation another worker holds spends none of its
+    // visitor's runs. Sent together (a trial), the two took 1.05 ms at p50 against 1.1 one after the
+    // other (traced in process): their cost is CPU on this loop, not a round trip to overlap.
+    const lock = await ConversationLock.acquire(this.opts.redis, this.opts.keys.lock(conversationId), this.opts.leaseMs);
+    if (!lock) return;
     try {
-      if (counted.status === 'rejected') throw counted.reason;
-      const verdict = counted.value;
+      const verdict = await this.opts.limits.modelRun(owner);
       if (!verdict.ok) {
         this.deferred.set(conversationId, Date.now() + verdict.retryAfterMs);
         this.log.info({ conversationId, waitMs: verdict.retryAfterMs }, `conversation waits ${Math.ceil(verdict.retryAfterMs / 1000)} s: its visitor reached the model-run limit`);
