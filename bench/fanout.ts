@@ -10,7 +10,7 @@ import { startRedisProbe } from './fanout/redis-probe.ts';
 import { closeStreams, openStream, type StreamTally } from './fanout/streams.ts';
 import { inPool, startVisitors, streamTicket } from './fanout/visitors.ts';
 import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
-import { API_NODE_FLAGS, BenchProcess } from './ingest/processes.ts';
+import { BenchProcess } from './ingest/processes.ts';
 import { BENCH_ORIGIN as ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import { closeSockets } from './ingest/wire.ts';
 import { preciseNow, rounded, sleep, summarize, type Summary } from './stats.ts';
@@ -105,7 +105,7 @@ export async function measureFanout(): Promise<FanoutResult> {
   const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, process.env.FANOUT_PROFILE ? { FANOUT_PROFILE: process.env.FANOUT_PROFILE } : {});
   const loadBefore = loadavg()[0]!;
   const url = `http://127.0.0.1:${port}`;
-  const api = BenchProcess.start('fanout-API', 'bench/fanout/api-process.ts', env, [], API_NODE_FLAGS);
+  const api = BenchProcess.start('fanout-API', 'bench/fanout/api-process.ts', env);
   const publisher = BenchProcess.start('fanout-publisher', 'bench/fanout/publisher.ts', env);
   const streams: { tally: StreamTally; close: () => void }[] = [];
   let closeProbe = async () => {};

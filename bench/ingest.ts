@@ -5,7 +5,7 @@ import { reserveTestDatabase } from '../test/support/database.ts';
 import { measureInsertAnchor, type AnchorResult } from './ingest/anchor.ts';
 import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
 import { measureDirectSends, type DirectSendsResult } from './ingest/direct-sends.ts';
-import { API_NODE_FLAGS, BenchProcess } from './ingest/processes.ts';
+import { BenchProcess } from './ingest/processes.ts';
 import { BENCH_ORIGIN as ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import type { SendSpans } from './ingest/span-hook.ts';
 import { closeSockets, mutate } from './ingest/wire.ts';
@@ -80,7 +80,7 @@ export async function measureIngest(): Promise<IngestResult> {
     await Promise.allSettled([model.stop(), database.drop()]);
     throw err;
   });
-  const api = BenchProcess.start('API', 'bench/ingest/api-process.ts', { ...env, INGEST_SPANS: '1' }, [], API_NODE_FLAGS);
+  const api = BenchProcess.start('API', 'bench/ingest/api-process.ts', { ...env, INGEST_SPANS: '1' });
   let worker: BenchProcess | null = null;
   try {
     // its own line first: on a shared machine another process may answer on a port freePort() gave us

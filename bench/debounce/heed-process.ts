@@ -3,7 +3,7 @@ import pg from 'pg';
 import { freePort } from '../../api/src/embedded/free-port.ts';
 import { startModelServer, type ModelServer } from '../../api/src/model-server/server.ts';
 import { createTestDatabase } from '../../test/support/database.ts';
-import { API_NODE_FLAGS, BenchProcess } from '../ingest/processes.ts';
+import { BenchProcess } from '../ingest/processes.ts';
 import { BENCH_ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from '../ingest/process-env.ts';
 import { closeSockets, mutate } from '../ingest/wire.ts';
 import type { ProbeTarget } from './probe.ts';
@@ -32,7 +32,7 @@ export async function startHeedProcess(debounceMs: number): Promise<ProbeTarget 
       OPENAI_MODEL: 'heed-local',
     },
   );
-  const heed = BenchProcess.start('debounce-heed', 'api/src/main.ts', env, [], API_NODE_FLAGS);
+  const heed = BenchProcess.start('debounce-heed', 'api/src/main.ts', env);
   const db = new pg.Pool({ connectionString: database.url, max: 2 });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,22 +10,15 @@ import type { SendSpans } from './span-hook.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * The node flags of `npm start` (package.json's `start` script, the one place they would be set),
- * for the bench's API processes: they run as a customer's do. None today. Tried and left out:
- * `--max-semi-space-size=64` (a larger young generation). With 5,000 streams at 10,000 deltas/s it
- * cut the API's GC pauses from 88–89 (1.8–2.4 s) to 21–27 (0.56–0.75 s) and its CPU from 54–67 %
- * to 46–56 % of a core, yet the fan-out p99 stayed 190–1,150 ms (the publisher's side dominates);
- * the debounce path as deployed measured p50 15–19 / p99 34–40 ms with it against 16–17 / 28–31
- * in the runs interleaved with those, and 15–17 / 32–41 in the day's other runs without it: no gain
- * worth a flag every deployment must copy (2026-12-01).
+ * One Heed process of the bench, started as `npm start` / `npm run worker` start theirs (node + tsx,
+ * no further flags). Tried for the API and left out (2026-12-01): `--max-semi-space-size=64` (a
+ * larger young generation). With 5,000 streams at 10,000 deltas/s it cut the API's GC pauses from
+ * 88–89 (1.8–2.4 s) to 21–27 (0.56–0.75 s) and its CPU from 54–67 % to 46–56 % of a core, yet the
+ * fan-out p99 stayed 190–1,150 ms (the publisher's side dominates); the debounce path as deployed
+ * measured p50 15–19 / p99 34–40 ms with it against 16–17 / 28–31 in the runs interleaved with
+ * those, and 15–17 / 32–41 in the day's other runs without it: no gain worth a flag every
+ * deployment must copy.
  */
-export const API_NODE_FLAGS: readonly string[] = (() => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const words = scripts.start!.split(/\s+/);
-  return words.slice(1, words.indexOf('--import')).filter((w) => w.startsWith('--'));
-})();
-
-/** One Heed process of the bench, started as `npm start` / `npm run worker` start theirs (node + tsx). */
 export class BenchProcess {
   private tail = '';
   private constructor(
@@ -43,10 +36,10 @@ export class BenchProcess {
     child.stderr?.on('data', keep);
   }
 
-  static start(name: string, entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = [], nodeFlags: readonly string[] = []): BenchProcess {
+  static start(name: string, entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = []): BenchProcess {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it exits (where does the time go?)
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROF, name)}`] : [];
-    const child = spawn(process.execPath, [...nodeFlags, ...profile, '--import', 'tsx', entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     return new BenchProcess(name, child);
   }
 
