@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestHeed, type TestVisitor } from '../support/harness.ts';
 import { MAX_BATCH_SIZE } from '../../api/src/http/server.ts';
@@ -69,6 +70,61 @@ describe('batched requests', () => {
     const res = await post(`${paths(MAX_BATCH_SIZE)}?batch=1`, batch(MAX_BATCH_SIZE), null);
     expect(res.status).toBe(200);
     expect((await stored()).visitors).toBe(before.visitors + MAX_BATCH_SIZE);
+  });
+});
+
+describe('requests the HTTP parser rejects', () => {
+  /**
+   * Writes a good request, then `bad`, on one keep-alive connection; resolves with all the
+   * server answered once it closes the connection (a hang detector gives up after 10 s).
+   */
+  function afterAGoodRequest(bad: string): Promise<string> {
+    const { port } = new URL(heed.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let answer = '';
+      let sent = false;
+      const giveUp = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`the server kept the connection open; it answered: ${answer.slice(0, 500)}`));
+      }, 10_000);
+      socket.on('data', (d) => {
+        answer += d.toString('latin1');
+        // the first answer is complete: send the bad request on the same connection
+        if (!sent && firstAnswerComplete(answer)) {
+          sent = true;
+          socket.write(bad);
+        }
+      });
+      socket.on('error', () => {}); // a reset after the answer is a close too
+      socket.on('close', () => {
+        clearTimeout(giveUp);
+        resolve(answer);
+      });
+      socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    });
+  }
+
+  function firstAnswerComplete(answer: string): boolean {
+    const end = answer.indexOf('\r\n\r\n');
+    const length = /\r\ncontent-length: (\d+)/i.exec(answer.slice(0, end));
+    return end >= 0 && length !== null && answer.length >= end + 4 + Number(length[1]);
+  }
+
+  /** The head of the second answer on the connection. */
+  const secondHead = (answer: string) => answer.slice(answer.indexOf('HTTP/1.1', 1)).split('\r\n\r\n')[0]!;
+
+  // Without `Connection: close` a keep-alive client reuses the connection the server is
+  // closing, and its next request (often a POST, never retried) fails with "other side closed".
+  test.each([
+    ['headers over 16 KB', 431, `GET /trpc/events.subscribe HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: ${'x'.repeat(20_000)}\r\n\r\n`],
+    ['bytes that are not HTTP', 400, 'NOT HTTP AT ALL\r\n\r\n'],
+  ])('%s, on a reused keep-alive connection, are answered %i with Connection: close, and the connection is closed', async (_, status, bad) => {
+    const answer = await afterAGoodRequest(bad);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const head = secondHead(answer);
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i);
   });
 });
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { metricsRoute } from '../metrics/metrics-route.ts';
+import { answerClientError } from './client-errors.ts';
 import { consoleExports } from './console-export.ts';
 import { consolePage } from './console-page.ts';
 import { cronTitles } from './cron-titles.ts';
@@ -39,6 +40,8 @@ export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes): 
     // per-request lines would only repeat what the metrics count
     logger: false,
     genReqId: (req) => assignRequestId(req, s.config.TRUST_PROXY),
+    // a request the parser rejects is answered with `Connection: close` (Fastify's own answer omits it)
+    clientErrorHandler: answerClientError,
     // HEAD is declared per route, where the handler knows to send no body
     exposeHeadRoutes: false,
     // a target Fastify cannot route (a broken `%` escape) skips the hooks: headers set here
