@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { createRedis } from '../../api/src/redis/client.ts';
 import { TestHeed } from '../support/harness.ts';
 import { replayReplies } from '../support/conversation-text.ts';
 
@@ -79,6 +80,40 @@ test('a client that joins mid-reply (a page refresh) gets the text so far, then 
   expect(replayReplies(late.events).get(done.type === 'reply.completed' ? done.runId : '')).toBe(text);
   watcher.close();
   late.close();
+});
+
+test('a reply the model streams with no pause between tokens is relayed whole and in order, its first token alone, the rest merged while a relay call is in flight', async () => {
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  // the worker's relay calls as they leave it, on the visitor's Redis channel (the API's streams merge deltas of their own)
+  const listener = await createRedis(heed.config.REDIS_URL, 'relay-test');
+  const relayed: { offset: number; text: string }[] = [];
+  await listener.subscribe(heed.services.keys.visitorChannel(visitor.visitorId), (raw) => {
+    const message = JSON.parse(raw) as { kind: string; event?: { type: string; offset: number; text: string } };
+    if (message.kind === 'live' && message.event?.type === 'reply.delta') relayed.push({ offset: message.event.offset, text: message.event.text });
+  });
+  try {
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}`);
+    const text = words.join(' ');
+    heed.model.script({ text });
+    const watcher = visitor.subscribe();
+    await visitor.send(conversationId, 'Everything at once, please');
+    const done = await watcher.waitFor((e) => e.type === 'reply.completed');
+    expect(replayReplies(watcher.events).get(done.type === 'reply.completed' ? done.runId : '')).toBe(text);
+    watcher.close();
+
+    expect(relayed[0]!.text).toBe(words[0]);
+    expect(relayed.map((d) => d.text).join('')).toBe(text);
+    let offset = 0;
+    for (const delta of relayed) {
+      expect(delta.offset).toBe(offset);
+      offset += delta.text.length;
+    }
+    // one call a word before: 400 deltas
+    expect(relayed.length).toBeLessThan(words.length / 2);
+  } finally {
+    await listener.quit();
+  }
 });
 
 test('events carry the conversation state: live while streaming, then unread with the excerpt', async () => {

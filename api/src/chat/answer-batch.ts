@@ -173,7 +173,7 @@ async function readRun(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads>
 
 /** A relay that shows nothing live: an unsolicited message appears only once it is stored. */
 class QuietRelay extends ReplyRelay {
-  override async delta(): Promise<void> {}
+  override push(): void {}
   override async restart(): Promise<void> {}
 }
 

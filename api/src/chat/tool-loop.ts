@@ -58,10 +58,11 @@ export async function runToolLoop(
         signal: io.signal,
         tools,
         toolChoice: last ? 'none' : 'auto',
+        // pushed, not awaited: the stream reads on while the relay sends (it merges what comes meanwhile)
         onDelta: async (delta) => {
-          if (separate) await io.relay.delta(ROUND_SEPARATOR);
+          if (separate) io.relay.push(ROUND_SEPARATOR);
           separate = false;
-          await io.relay.delta(delta);
+          io.relay.push(delta);
         },
         onRestart: async () => {
           separate = kept !== '';
@@ -70,6 +71,8 @@ export async function runToolLoop(
       },
       { maxAttempts: deps.maxAttempts, metrics: deps.metrics },
     );
+    // every word of this round reached the visitor before the run goes on (tools, the stored reply)
+    await io.relay.settled();
     if (io.signal.aborted) throw io.signal.reason;
     usage.attempts += reply.attempts;
     usage.promptTokens = add(usage.promptTokens, reply.promptTokens);
