@@ -5,6 +5,7 @@ import { reserveTestDatabase } from '../test/support/database.ts';
 import { measureInsertAnchor, type AnchorResult } from './ingest/anchor.ts';
 import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
 import { measureDirectSends, type DirectSendsResult } from './ingest/direct-sends.ts';
+import { openLoop, type OpenLoopResult } from './ingest/open-loop.ts';
 import { BenchProcess } from './ingest/processes.ts';
 import { BENCH_ORIGIN as ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } from './ingest/process-env.ts';
 import type { SendSpans } from './ingest/span-hook.ts';
@@ -19,7 +20,10 @@ const WINDOW_MS = 15_000;
 const PROFILED_SENDS = 200;
 const ANCHOR_MS = 5_000;
 const DIRECT_MS = 5_000;
-
+/** issue 11's target: this many sends/s sustained, with p99 ≤ 100 ms */
+const TARGET_RATE = 1_000;
+const OPEN_WARMUP_MS = 2_000;
+const OPEN_WINDOW_MS = 15_000;
 
 export interface IngestResult {
   visitors: number;
@@ -51,13 +55,16 @@ export interface IngestResult {
   /** `sendMessage` called in-process, no HTTP in front (direct-sends.ts) */
   direct: DirectSendsResult;
   anchor: AnchorResult;
+  /** the same visitors sending at TARGET_RATE on a schedule (open-loop.ts), before the closed loop */
+  atTargetRate: OpenLoopResult;
 }
 
 /**
  * Issue 11's ingest figure: sends/s into ONE API process (bench/ingest/api-process.ts: main.ts
  * without its worker) with the reply worker in another (`npm run worker`), on the real
  * PostgreSQL and Redis, from VISITORS scripted visitors, each with its own session token and
- * conversation, sending over HTTP exactly as the widget does, in a closed loop. Then where one
+ * conversation, sending over HTTP exactly as the widget does: first at TARGET_RATE on a schedule
+ * (open-loop.ts: the latency at that rate), then in a closed loop (the capacity). Then where one
  * send's time goes (span-hook.ts) and, beside it, the physical anchor (anchor.ts).
  */
 export async function measureIngest(): Promise<IngestResult> {
@@ -95,6 +102,8 @@ export async function measureIngest(): Promise<IngestResult> {
 
     const send = (v: Visitor, i: number) =>
       mutate(url, 'message.send', { conversationId: v.conversationId, clientMessageId: randomUUID(), content: `one more thing ${i}` }, v.token, ORIGIN);
+    // latency at the target rate first, on a machine not yet saturated by the closed loop's backlog
+    const atTargetRate = await openLoop(visitors, send, { ratePerSecond: TARGET_RATE, warmupMs: OPEN_WARMUP_MS, windowMs: OPEN_WINDOW_MS });
     let measuring = false;
     let rejected = 0;
     let firstError: string | null = null;
@@ -160,6 +169,7 @@ export async function measureIngest(): Promise<IngestResult> {
       ...oneSend,
       direct,
       anchor,
+      atTargetRate,
     };
   } finally {
     closeSockets();
@@ -220,11 +230,11 @@ export function formatIngest(r: IngestResult): string {
   const load = formatTable(
     ['', 'value', 'unit'],
     [
-      ['sends accepted', String(r.accepted), `sends (${r.rejected} refused or failed)`],
-      ['throughput', r.sendsPerSecond, 'sends/s'],
-      ['send latency p50', r.sendLatencyMs.p50, 'ms'],
-      ['send latency p99', r.sendLatencyMs.p99, 'ms'],
-      ['send latency max', r.sendLatencyMs.max, 'ms'],
+      [`at ${r.atTargetRate.offeredPerSecond} sends/s offered: answered`, r.atTargetRate.answeredPerSecond, `sends/s (${r.atTargetRate.accepted} sends, ${r.atTargetRate.rejected} refused or failed, at most ${r.atTargetRate.maxInFlight} in flight)`],
+      ['  send latency p50 / p99', `${r.atTargetRate.latencyMs.p50} / ${r.atTargetRate.latencyMs.p99}`, `ms from each send's scheduled time (max ${r.atTargetRate.latencyMs.max})`],
+      ['closed loop: sends accepted', String(r.accepted), `sends (${r.rejected} refused or failed)`],
+      ['  throughput (capacity)', r.sendsPerSecond, 'sends/s'],
+      ['  send latency p50 / p99', `${r.sendLatencyMs.p50} / ${r.sendLatencyMs.p99}`, `ms (max ${r.sendLatencyMs.max}; ${r.visitors} in flight always: ${r.visitors} / throughput is the mean)`],
       ['API process CPU', r.apiCpuPercent, '% of one core'],
       ['API CPU per send', r.apiCpuMsPerSend, 'ms'],
       ['worker process CPU', r.workerCpuPercent, '% of one core'],
@@ -250,8 +260,9 @@ export function formatIngest(r: IngestResult): string {
     ],
   );
   return formatSection(
-    `8. Ingest (one API process, the worker in another, ${r.visitors} visitors, ${r.windowMs / 1000} s closed loop)`,
+    `8. Ingest (one API process, the worker in another, ${r.visitors} visitors: ${OPEN_WINDOW_MS / 1000} s at ${TARGET_RATE} sends/s, then ${r.windowMs / 1000} s closed loop)`,
     [
+      `open loop: each send leaves on schedule whatever the answers' pace, latency counted from its scheduled time; closed loop: each visitor sends again as soon as answered, which measures capacity (at saturation its latency is queueing by construction)`,
       `load average ${r.load.before} before, ${r.load.after} at the end of the window; PostgreSQL and Redis on 127.0.0.1; spans timed by bench/ingest/span-hook.ts`,
       'PostgreSQL and Redis CPU is their processes\' whole use in the window (on a shared machine, others\' work too); the ceiling divides the cores by the machine CPU of one send',
       ...(Math.max(r.load.before, r.load.after) > cpus().length ? [`the load average was above the ${cpus().length} cores: other work shared the machine, so these figures understate it`] : []),
