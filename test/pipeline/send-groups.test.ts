@@ -77,6 +77,44 @@ test('two sends of one conversation in one burst commit one after the other, in 
   expect(conversation.title).toBe('first');
 });
 
+/** Groups committed so far (the send-group histogram's count). */
+const groupsCommitted = async () => (await heed.services.metrics.sendGroup.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
+
+test('a burst of one conversation\'s sends commits up to four to a group, in the order sent, and the pending cap counts those before it in the same group', async () => {
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  const before = await groupsCommitted();
+  // the first goes alone at once; the other five wait for it, then go four, then one
+  const outcomes = await Promise.allSettled(
+    ['one', 'two', 'three', 'four', 'five', 'six'].map((content) => sendMessage(heed.services, { visitorId: visitor.visitorId, conversationId, clientMessageId: content, content })),
+  );
+  expect(await groupsCommitted()).toBe(before + 3);
+  // PENDING_MAX_MESSAGES is 3 here: the first three are stored, in order; the rest are refused
+  const stored = outcomes.slice(0, 3).map((o) => (o as PromiseFulfilledResult<{ content: string; seq: string }>).value);
+  expect(stored.map((m) => m.content)).toEqual(['one', 'two', 'three']);
+  expect(BigInt(stored[0]!.seq) < BigInt(stored[1]!.seq) && BigInt(stored[1]!.seq) < BigInt(stored[2]!.seq)).toBe(true);
+  for (const o of outcomes.slice(3)) expect((o as PromiseRejectedResult).reason.cause?.reason).toBe('pending_batch_full');
+  const rows = await heed.services.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { content: true } });
+  expect(rows.map((r) => r.content)).toEqual(['one', 'two', 'three']);
+});
+
+test("a send to another visitor's conversation, in the same group as the owner's own sends, is not found and stores nothing", async () => {
+  const owner = await heed.visitor();
+  const intruder = await heed.visitor();
+  const conversationId = await owner.conversation();
+  const send = (visitorId: string, content: string) => sendMessage(heed.services, { visitorId, conversationId, clientMessageId: content, content });
+  // the first goes alone; the intruder's send and the owner's second wait for it and go together
+  const outcomes = await Promise.allSettled([send(owner.visitorId, 'mine'), send(intruder.visitorId, 'not yours'), send(owner.visitorId, 'mine too')]);
+  expect(outcomes[0]!.status).toBe('fulfilled');
+  expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'NOT_FOUND' });
+  expect(outcomes[2]!.status).toBe('fulfilled');
+  const rows = await heed.services.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { content: true, visitorId: true } });
+  expect(rows).toEqual([
+    { content: 'mine', visitorId: owner.visitorId },
+    { content: 'mine too', visitorId: owner.visitorId },
+  ]);
+});
+
 test("a send to someone else's conversation is not found; a send by a visitor deleted since its token was signed is visitor_token_invalid", async () => {
   const alice = await heed.visitor();
   const bob = await heed.visitor();

@@ -11,7 +11,7 @@ interface Item {
 }
 
 /** A store whose groups finish when the test says so, recording each group it was given. */
-function recordingStore(opts: { concurrency?: number; maxGroup?: number } = {}) {
+function recordingStore(opts: { concurrency?: number; maxGroup?: number; perKey?: number } = {}) {
   const groups: Item[][] = [];
   const release: (() => void)[] = [];
   const queue = new GroupCommit<Item, string>(
@@ -21,7 +21,7 @@ function recordingStore(opts: { concurrency?: number; maxGroup?: number } = {}) 
       if (items.length > 1 && items.some((i) => i.poison)) throw new Error('deadlock detected');
       return items.map((i): ItemOutcome<string> => (i.poison ? { kind: 'failed', error: new Error(`refused ${i.n}`) } : i.locked && items.length > 1 ? { kind: 'busy' } : { kind: 'done', value: `${i.key}#${i.n}` }));
     },
-    { concurrency: opts.concurrency ?? 1, maxGroup: opts.maxGroup ?? 10, keyOf: (i) => i.key, solo: (i) => i.solo === true },
+    { concurrency: opts.concurrency ?? 1, maxGroup: opts.maxGroup ?? 10, perKey: opts.perKey, keyOf: (i) => i.key, solo: (i) => i.solo === true },
   );
   const releaseAll = async () => {
     // let each started group finish, and the ones it starts in turn
@@ -52,6 +52,26 @@ test('items of one key never share a group nor run at once, and keep their order
   const order = groups.flat().filter((i) => i.key === 'x').map((i) => i.n);
   expect(order).toEqual([1, 2, 4]);
   for (const group of groups) expect(new Set(group.map((i) => i.key)).size).toBe(group.length);
+});
+
+test('with perKey, a group takes up to that many items of one key, in submission order; the rest of the key waits for the next group', async () => {
+  const { queue, groups, releaseAll } = recordingStore({ perKey: 2 });
+  const first = queue.submit({ key: 'z', n: 0 });
+  const results = [1, 2, 3, 4, 5].map((n) => queue.submit({ key: n === 4 ? 'y' : 'x', n }));
+  await releaseAll();
+  expect(await first).toBe('z#0');
+  expect(await Promise.all(results)).toEqual(['x#1', 'x#2', 'x#3', 'y#4', 'x#5']);
+  // x's third item waited for the group holding its first two; y's went with them
+  expect(groups.map((g) => g.map((i) => i.n))).toEqual([[0], [1, 2, 4], [3, 5]]);
+});
+
+test('with perKey, a solo item of a key still runs alone, and the key’s later items after it', async () => {
+  const { queue, groups, releaseAll } = recordingStore({ perKey: 3 });
+  const first = queue.submit({ key: 'z', n: 0 });
+  const all = [queue.submit({ key: 'x', n: 1 }), queue.submit({ key: 'x', n: 2, solo: true }), queue.submit({ key: 'x', n: 3 }), queue.submit({ key: 'y', n: 4 })];
+  await releaseAll();
+  await Promise.all([first, ...all]);
+  expect(groups.map((g) => g.map((i) => i.n))).toEqual([[0], [1, 4], [2], [3]]);
 });
 
 test('a solo item runs in a group of its own', async () => {

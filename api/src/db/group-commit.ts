@@ -10,8 +10,13 @@ export interface GroupCommitOptions<I> {
   maxGroup: number;
   /** groups in flight at once (each holds one pooled connection while it runs) */
   concurrency: number;
-  /** items with the same key never share a group nor run at once: they commit in submission order */
+  /** items with the same key never run in two groups at once, and commit in submission order */
   keyOf: (item: I) => string;
+  /**
+   * how many items of one key a group may take (default 1); `run` gets them in submission order
+   * and must store them in that order
+   */
+  perKey?: number;
   /** items that always run in a group of their own (their transaction may roll back as a whole) */
   solo?: (item: I) => boolean;
 }
@@ -69,21 +74,24 @@ export class GroupCommit<I, O> {
     }
   }
 
-  /** The oldest runnable items, one per key, whose key is not in flight; a solo item only alone. */
+  /** The oldest runnable items, up to `perKey` of each key not in flight; a solo item only alone. */
   private takeGroup(): Entry<I, O>[] {
     const group: Entry<I, O>[] = [];
-    const taken = new Set<string>();
+    const perKey = this.opts.perKey ?? 1;
+    const taken = new Map<string, number>();
+    /** keys with an item left behind in this scan: their later items stay behind too, in order */
+    const skipped = new Set<string>();
     for (let i = 0; i < this.queue.length && group.length < this.opts.maxGroup; ) {
       const entry = this.queue[i]!;
       const key = this.opts.keyOf(entry.item);
-      const blocked = this.busyKeys.has(key) || taken.has(key);
-      // a key seen once stays blocked for the rest of this scan: its later items keep their order
-      taken.add(key);
+      const count = taken.get(key) ?? 0;
       const solo = entry.busy || (this.opts.solo?.(entry.item) ?? false);
-      if (blocked || (solo && group.length > 0)) {
+      if (this.busyKeys.has(key) || skipped.has(key) || count >= perKey || (solo && group.length > 0)) {
+        skipped.add(key);
         i++;
         continue;
       }
+      taken.set(key, count + 1);
       group.push(entry);
       this.queue.splice(i, 1);
       if (solo) break;
