@@ -1,4 +1,4 @@
-import { preciseNow, rounded, summarize, type Summary } from '../stats.ts';
+import { preciseNow, rounded, sleep, summarize, type Summary } from '../stats.ts';
 
 export interface OpenLoopResult {
   /** sends per second the schedule offered */
@@ -56,7 +56,7 @@ export async function openLoop<V>(
       void call.finally(() => inFlight.delete(call));
     }
     maxInFlight = Math.max(maxInFlight, inFlight.size);
-    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+    await sleep(TICK_MS);
   }
   await Promise.all(inFlight);
   const answeredMs = preciseNow() - measureFrom;

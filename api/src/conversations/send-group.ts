@@ -199,17 +199,11 @@ const ownerKey = (s: { conversationId: string; visitorId: string }) => `${s.conv
 async function lockConversations(tx: RawSql, inputs: SendInput[], opts: { wait: boolean }): Promise<Set<string>> {
   const conversations = inputs.map((i) => i.conversationId);
   const visitors = inputs.map((i) => i.visitorId);
-  const rows = opts.wait
-    ? await tx.rows<{ id: string; visitorId: string }>(Prisma.sql`
-        SELECT i.c AS id, i.v AS "visitorId" FROM "Conversation" AS conv
-        JOIN unnest(${conversations}::text[], ${visitors}::text[]) AS i(c, v) ON conv.id = i.c::uuid AND conv."visitorId" = i.v::uuid
-        ORDER BY conv.id
-        FOR NO KEY UPDATE OF conv`)
-    : await tx.rows<{ id: string; visitorId: string }>(Prisma.sql`
-        SELECT i.c AS id, i.v AS "visitorId" FROM "Conversation" AS conv
-        JOIN unnest(${conversations}::text[], ${visitors}::text[]) AS i(c, v) ON conv.id = i.c::uuid AND conv."visitorId" = i.v::uuid
-        ORDER BY conv.id
-        FOR NO KEY UPDATE OF conv SKIP LOCKED`);
+  const rows = await tx.rows<{ id: string; visitorId: string }>(Prisma.sql`
+    SELECT i.c AS id, i.v AS "visitorId" FROM "Conversation" AS conv
+    JOIN unnest(${conversations}::text[], ${visitors}::text[]) AS i(c, v) ON conv.id = i.c::uuid AND conv."visitorId" = i.v::uuid
+    ORDER BY conv.id
+    FOR NO KEY UPDATE OF conv ${opts.wait ? Prisma.empty : Prisma.sql`SKIP LOCKED`}`);
   return new Set(rows.map((r) => ownerKey({ conversationId: r.id, visitorId: r.visitorId })));
 }
 

@@ -15,23 +15,17 @@ import type { Socket } from 'node:net';
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   // a reset or an already closed socket has no one to answer
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = statusOf(err.code);
-  const body = JSON.stringify({ error: STATUS_CODES[status], message: MESSAGES[status] ?? 'Client Error', statusCode: status });
+  const [status, message] = ANSWERS.get(err.code ?? '') ?? [400, 'Client Error'];
+  const body = JSON.stringify({ error: STATUS_CODES[status], message, statusCode: status });
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   }
   socket.destroy(err);
 }
 
-function statusOf(code: string | undefined): number {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
-  if (code === 'HPE_HEADER_OVERFLOW') return 431;
-  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return 413;
-  return 400;
-}
-
-const MESSAGES: Record<number, string> = {
-  408: 'Client Timeout',
-  413: 'Chunk extensions too large',
-  431: 'Exceeded maximum allowed HTTP header size',
-};
+/** Status and message by Node's error code; anything else is a 400. */
+const ANSWERS = new Map<string, [status: number, message: string]>([
+  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Client Timeout']],
+  ['HPE_HEADER_OVERFLOW', [431, 'Exceeded maximum allowed HTTP header size']],
+  ['HPE_CHUNK_EXTENSIONS_OVERFLOW', [413, 'Chunk extensions too large']],
+]);
