@@ -80,7 +80,8 @@ export async function completeRun(
         },
       });
     }
-    const message = await tx.message.findUniqueOrThrow({ where: { id: created.id }, select: messageSelect });
+    // read back only when the reply opened an input request, which the view carries
+    const message = question ? await tx.message.findUniqueOrThrow({ where: { id: created.id }, select: messageSelect }) : created;
     await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'answered' } });
     await tx.run.update({
       where: { id: batch.runId },
