@@ -74,7 +74,7 @@ async function storeSends(s: Services, inputs: SendInput[]): Promise<ItemOutcome
   s.metrics.sendGroup.observe(inputs.length);
   const outcomes = await transactRawWithEvents(s.sql, s.bus, async (tx, emit) => {
     // a group of one waits for its conversation's lock; a group of several skips what another
-    // transaction (a claim, a stored reply) holds, and those sends go again with the next group
+    // transaction (a claim, a stored reply) holds, and those sends go again, alone
     const locked = await lockConversations(tx, inputs, { wait: inputs.length === 1 });
     // by conversation AND sender: a send to another visitor's conversation may share the group with its owner's
     const found = inputs.filter((i) => locked.has(ownerKey(i)));
