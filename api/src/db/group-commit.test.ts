@@ -30,12 +30,7 @@ function recordingStore(opts: { concurrency?: number; maxGroup?: number; perKey?
       await new Promise((r) => setTimeout(r, 1));
     }
   };
-  /** lets the oldest group still held finish, and what it starts begin */
-  const releaseOldest = async () => {
-    release.shift()?.();
-    await new Promise((r) => setTimeout(r, 5));
-  };
-  return { queue, groups, releaseAll, releaseOldest };
+  return { queue, groups, releaseAll };
 }
 
 test('an item on an idle queue runs at once, alone; items that come meanwhile run together in the next group', async () => {
@@ -117,26 +112,3 @@ test('an item turned away busy by a group runs again alone, before later items o
   expect(await Promise.all([...all, later])).toEqual(['a#1', 'b#2', 'c#3', 'b#4']);
   expect(groups.map((g) => g.map((i) => i.n))).toEqual([[1], [2, 3], [2], [4]]);
 });
-
-test('an item turned away busy rides with the next group instead of holding a slot to wait, and waits alone once nothing fresh can go with it', async () => {
-  const { queue, groups, releaseAll, releaseOldest } = recordingStore();
-  const first = queue.submit({ key: 'a', n: 1 });
-  const held = [queue.submit({ key: 'b', n: 2, locked: true }), queue.submit({ key: 'c', n: 3 })];
-  await releaseOldest();
-  // [2, 3] is in flight: these come meanwhile, and go with the busy item's next try
-  const meanwhile = [queue.submit({ key: 'd', n: 4 }), queue.submit({ key: 'e', n: 5 })];
-  await releaseAll();
-  expect(await Promise.all([first, ...held, ...meanwhile])).toEqual(['a#1', 'b#2', 'c#3', 'd#4', 'e#5']);
-  // before: [[1], [2, 3], [2], [4, 5]], the fresh items waiting while 2 waited for its lock
-  expect(groups.map((g) => g.map((i) => i.n))).toEqual([[1], [2, 3], [2, 4, 5], [2]]);
-});
-
-test('items turned away busy never make up a group by themselves: the first waits alone, the rest after it', async () => {
-  const { queue, groups, releaseAll } = recordingStore({ maxGroup: 10 });
-  const first = queue.submit({ key: 'a', n: 1 });
-  const locked = [queue.submit({ key: 'b', n: 2, locked: true }), queue.submit({ key: 'c', n: 3, locked: true }), queue.submit({ key: 'd', n: 4 })];
-  await releaseAll();
-  expect(await Promise.all([first, ...locked])).toEqual(['a#1', 'b#2', 'c#3', 'd#4']);
-  expect(groups.map((g) => g.map((i) => i.n))).toEqual([[1], [2, 3, 4], [2], [3]]);
-});
-

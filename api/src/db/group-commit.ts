@@ -1,8 +1,7 @@
 /**
  * What one item of a group came to: its value; the error that item alone is answered with; or
- * `busy`, not done and not refused (its row was locked by another transaction): it goes back to
- * the head of the queue and rides along with the next group, or, when nothing else is waiting,
- * runs alone and waits for the lock there.
+ * `busy`, not done and not refused (its row was locked by another transaction): it runs again,
+ * alone, so it waits for the lock without holding a group up.
  */
 export type ItemOutcome<O> = { kind: 'done'; value: O } | { kind: 'failed'; error: unknown } | { kind: 'busy' };
 
@@ -26,7 +25,7 @@ interface Entry<I, O> {
   item: I;
   resolve: (value: O) => void;
   reject: (err: unknown) => void;
-  /** turned away `busy` at least once: it never makes up a group with only its like */
+  /** turned away `busy` once: it runs alone from now on */
   busy: boolean;
 }
 
@@ -41,17 +40,11 @@ interface Entry<I, O> {
  * its items runs again alone, so one item's failure never fails the others. A group of one is
  * the place to wait for locks; a larger group should skip what is locked and answer `busy`.
  *
- * An item turned away `busy` goes with the next groups, which skip its lock again while it is
- * held, and waits alone only when no fresh item could go with it. It used to run alone at once:
- * in the ingest bench (1,000 sends/s offered, 2 cores), sends of conversations the worker held
- * (a claim, a stored reply) then filled the send groups' slots waiting for their locks, 50–60 %
- * of the slots' time, while every other conversation's sends queued behind them.
- *
  * @example const sends = new GroupCommit((items) => storeSends(items), { maxGroup: 64, concurrency: 3, keyOf: (s) => s.conversationId })
  */
 export class GroupCommit<I, O> {
   private readonly queue: Entry<I, O>[] = [];
-  private readonly keysInFlight = new Set<string>();
+  private readonly busyKeys = new Set<string>();
   private running = 0;
 
   constructor(
@@ -75,16 +68,13 @@ export class GroupCommit<I, O> {
       this.running++;
       void this.runGroup(group).finally(() => {
         this.running--;
-        for (const entry of group) this.keysInFlight.delete(this.opts.keyOf(entry.item));
+        for (const entry of group) this.busyKeys.delete(this.opts.keyOf(entry.item));
         this.pump();
       });
     }
   }
 
-  /**
-   * The oldest runnable items, up to `perKey` of each key not in flight; a solo item only alone;
-   * items turned away `busy` only beside a fresh one (else the first of them, alone).
-   */
+  /** The oldest runnable items, up to `perKey` of each key not in flight; a solo item only alone. */
   private takeGroup(): Entry<I, O>[] {
     const group: Entry<I, O>[] = [];
     const perKey = this.opts.perKey ?? 1;
@@ -95,8 +85,8 @@ export class GroupCommit<I, O> {
       const entry = this.queue[i]!;
       const key = this.opts.keyOf(entry.item);
       const count = taken.get(key) ?? 0;
-      const solo = this.opts.solo?.(entry.item) ?? false;
-      if (this.keysInFlight.has(key) || skipped.has(key) || count >= perKey || (solo && group.length > 0)) {
+      const solo = entry.busy || (this.opts.solo?.(entry.item) ?? false);
+      if (this.busyKeys.has(key) || skipped.has(key) || count >= perKey || (solo && group.length > 0)) {
         skipped.add(key);
         i++;
         continue;
@@ -106,9 +96,7 @@ export class GroupCommit<I, O> {
       this.queue.splice(i, 1);
       if (solo) break;
     }
-    // busy items alone would turn each other away again at once: the first one waits for its lock
-    if (group.length > 1 && group.every((entry) => entry.busy)) this.queue.unshift(...group.splice(1));
-    for (const entry of group) this.keysInFlight.add(this.opts.keyOf(entry.item));
+    for (const entry of group) this.busyKeys.add(this.opts.keyOf(entry.item));
     return group;
   }
 
