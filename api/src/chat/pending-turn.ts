@@ -38,7 +38,7 @@ export function localTimeFormatter(timeZone: string): (d: Date) => string {
   };
 }
 
-/** The zone itself when the runtime knows it, else `UTC`. */
+/** The zone if the runtime knows it, else UTC (visitors' browsers can send anything). */
 export function safeZone(timeZone: string): string {
   return zoneFormat(timeZone).zone;
 }

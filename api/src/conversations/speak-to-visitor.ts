@@ -5,7 +5,7 @@ import { messageSelect, type MessageRow } from './views.ts';
 
 /**
  * A message just stored has no input request yet (one is opened after, pointing at it): reading
- * the relation back cost Prisma two more round trips per reply, where this is one INSERT … RETURNING.
+ * the relation back cost Prisma two more SELECTs per stored message, where this is one INSERT … RETURNING.
  */
 const { inputRequest: _none, ...newMessageSelect } = messageSelect;
 
