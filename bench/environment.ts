@@ -13,6 +13,12 @@ export interface Environment {
   /** 1-minute load average when the bench started: above the core count, other work competes for the CPU */
   loadAverageAtStart: number;
   postgres: string;
+  /**
+   * median of 1,000 `SELECT 1` on one connection, in ms: what one round trip to PostgreSQL costs
+   * here. Machines of the same label have differed by 6× in inserts/s between sessions
+   * (2026-12-01/02), and Heed is made of such round trips: this tells the machines apart.
+   */
+  postgresRoundTripMs: number | null;
   redis: string;
   commit: string;
 }
@@ -22,7 +28,7 @@ export interface Environment {
  * since the description is context, not a measurement.
  */
 export async function describeEnvironment(): Promise<Environment> {
-  const [postgres, redis] = await Promise.all([postgresVersion(), redisVersion()]);
+  const [{ version: postgres, roundTripMs: postgresRoundTripMs }, redis] = await Promise.all([postgresFacts(), redisVersion()]);
   return {
     node: process.version,
     platform: `${process.platform}/${process.arch}`,
@@ -31,20 +37,28 @@ export async function describeEnvironment(): Promise<Environment> {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     loadAverageAtStart: Math.round(loadavg()[0]! * 100) / 100,
     postgres,
+    postgresRoundTripMs,
     redis,
     commit: gitCommit(),
   };
 }
 
-async function postgresVersion(): Promise<string> {
+async function postgresFacts(): Promise<{ version: string; roundTripMs: number | null }> {
   const url = process.env.TEST_DATABASE_SERVER_URL || 'postgresql://postgres@127.0.0.1:5432';
   const client = new pg.Client({ connectionString: `${url.replace(/\/$/, '')}/postgres`, application_name: 'heed-bench' });
   try {
     await client.connect();
     const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
-    return rows[0]?.server_version ?? 'unknown';
+    const trips: number[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      const t0 = performance.now();
+      await client.query('SELECT 1');
+      trips.push(performance.now() - t0);
+    }
+    trips.sort((a, b) => a - b);
+    return { version: rows[0]?.server_version ?? 'unknown', roundTripMs: Math.round(trips[trips.length / 2]! * 1000) / 1000 };
   } catch {
-    return 'unknown';
+    return { version: 'unknown', roundTripMs: null };
   } finally {
     await client.end().catch(() => undefined);
   }

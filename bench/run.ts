@@ -81,7 +81,7 @@ function formatEnvironment(e: Environment): string {
     'Heed bench',
     [
       `node ${e.node} on ${e.platform}, ${e.cores} cores (${e.cpu}), ${e.memoryGiB} GiB, load average ${e.loadAverageAtStart} (1 min)`,
-      `PostgreSQL ${e.postgres}, Redis ${e.redis}, commit ${e.commit}`,
+      `PostgreSQL ${e.postgres} (a round trip, SELECT 1: p50 ${e.postgresRoundTripMs ?? '?'} ms), Redis ${e.redis}, commit ${e.commit}`,
       `DEBOUNCE_MS=${DEBOUNCE_MS} for every stack; API, worker, model server and clients share this one process (loopback only)`,
     ],
     '',
