@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
 import { createClient } from 'redis';
+import { summarize } from './stats.ts';
 
 /** Where the figures were taken; printed first and stored with them. */
 export interface Environment {
@@ -55,8 +56,7 @@ async function postgresFacts(): Promise<{ version: string; roundTripMs: number |
       await client.query('SELECT 1');
       trips.push(performance.now() - t0);
     }
-    trips.sort((a, b) => a - b);
-    return { version: rows[0]?.server_version ?? 'unknown', roundTripMs: Math.round(trips[trips.length / 2]! * 1000) / 1000 };
+    return { version: rows[0]?.server_version ?? 'unknown', roundTripMs: Math.round(summarize(trips).p50 * 1000) / 1000 };
   } catch {
     return { version: 'unknown', roundTripMs: null };
   } finally {

@@ -27,8 +27,9 @@ export interface Sent {
 }
 
 /**
- * How sends group. Each group holds one pooled connection for its five round trips; three in
- * flight leave the rest of the API's pool (10) to every other request. A group takes up to 100
+ * How sends group. Each group holds one pooled connection for its round trips (five, and one more
+ * for each further layer of a conversation's sends); three in flight leave the rest of the API's
+ * pool (10) to every other request. A group takes up to 100
  * sends, up to PER_CONVERSATION of one conversation, stored in the order they came, one
  * statement for each conversation's first sends, one more for its second ones, and so on.
  * A conversation is in one group at a time, so with one send each, a conversation whose

@@ -1,13 +1,8 @@
+import type { Prisma } from '../db/client.ts';
 import type { Tx } from '../db/types.ts';
 import { excerptOf } from '../shared/excerpt.ts';
 import type { Provenance } from '../shared/provenance.ts';
-import { messageSelect, type MessageRow } from './views.ts';
-
-/**
- * A message just stored has no input request yet (one is opened after, pointing at it): reading
- * the relation back cost Prisma two more SELECTs per stored message, where this is one INSERT … RETURNING.
- */
-const { inputRequest: _none, ...newMessageSelect } = messageSelect;
+import { messageColumnsSelect, type MessageRow } from './views.ts';
 
 /** A message for the visitor to read: a reply, a failed reply, an operator's words, an unsolicited message. */
 export interface VisitorFacingMessage {
@@ -36,26 +31,23 @@ export interface VisitorFacingMessage {
  * them all alike: there is no second path to forget (the failure to avoid, ARCHITECTURE.md).
  */
 export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<MessageRow> {
-  const message = await tx.message.create({
-    data: {
-      conversationId: m.conversationId,
-      visitorId: m.visitorId,
-      role: m.role,
-      content: m.content,
-      provenance: m.provenance ?? null,
-      provenanceLabel: m.provenanceLabel ?? null,
-      operatorId: m.operatorId ?? null,
-      runId: m.runId ?? null,
-      error: m.error ?? null,
-      clientMessageId: m.clientMessageId ?? null,
-    },
-    select: newMessageSelect,
+  const message = await storeMessage(tx, {
+    conversationId: m.conversationId,
+    visitorId: m.visitorId,
+    role: m.role,
+    content: m.content,
+    provenance: m.provenance ?? null,
+    provenanceLabel: m.provenanceLabel ?? null,
+    operatorId: m.operatorId ?? null,
+    runId: m.runId ?? null,
+    error: m.error ?? null,
+    clientMessageId: m.clientMessageId ?? null,
   });
   await tx.conversation.update({
     where: { id: m.conversationId },
     data: { lastAssistantAt: message.createdAt, excerpt: m.excerpt ?? excerptOf(m.content), updatedAt: message.createdAt },
   });
-  return { ...message, inputRequest: null };
+  return message;
 }
 
 /**
@@ -66,17 +58,21 @@ export async function addNotice(
   tx: Tx,
   n: { conversationId: string; visitorId: string; provenance: 'operator_joined' | 'operator_left' | 'handoff_requested'; provenanceLabel: string | null; operatorId?: string | null },
 ): Promise<MessageRow> {
-  const notice = await tx.message.create({
-    data: {
-      conversationId: n.conversationId,
-      visitorId: n.visitorId,
-      role: 'notice',
-      content: '',
-      provenance: n.provenance,
-      provenanceLabel: n.provenanceLabel,
-      operatorId: n.operatorId ?? null,
-    },
-    select: newMessageSelect,
+  return storeMessage(tx, {
+    conversationId: n.conversationId,
+    visitorId: n.visitorId,
+    role: 'notice',
+    content: '',
+    provenance: n.provenance,
+    provenanceLabel: n.provenanceLabel,
+    operatorId: n.operatorId ?? null,
   });
-  return { ...notice, inputRequest: null };
+}
+
+/**
+ * Inserts a message and reads back its view's columns in the same statement. It has no input
+ * request yet, so the relation is not read: through `messageSelect` Prisma spent two more SELECTs on it.
+ */
+async function storeMessage(tx: Tx, data: Prisma.MessageUncheckedCreateInput): Promise<MessageRow> {
+  return { ...(await tx.message.create({ data, select: messageColumnsSelect })), inputRequest: null };
 }

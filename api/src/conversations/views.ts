@@ -2,8 +2,11 @@ import { attentionOf, isInputNeeded, isUnread, type Attention } from '../shared/
 import type { Prisma } from '../db/client.ts';
 import { asProvenance, type Provenance } from '../shared/provenance.ts';
 
-/** Columns of a message a visitor may see; nothing else ever leaves the server. */
-export const messageSelect = {
+/**
+ * A message's own columns a visitor may see: what a message just stored reads back in its
+ * `INSERT … RETURNING` (it has no input request yet: one is opened after, pointing at it).
+ */
+export const messageColumnsSelect = {
   id: true,
   seq: true,
   conversationId: true,
@@ -16,6 +19,11 @@ export const messageSelect = {
   runId: true,
   error: true,
   createdAt: true,
+} satisfies Prisma.MessageSelect;
+
+/** Columns of a message a visitor may see, its input request included; nothing else ever leaves the server. */
+export const messageSelect = {
+  ...messageColumnsSelect,
   inputRequest: { select: { id: true, choices: true, allowFreeText: true, status: true } },
 } satisfies Prisma.MessageSelect;
 
