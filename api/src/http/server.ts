@@ -12,7 +12,7 @@ import { assignRequestId } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';
 import { siteMessages } from './site-messages.ts';
 import type { ExtraRoutes } from './site-routes.ts';
-import { trpcRoutes } from './trpc-routes.ts';
+import { trpcRoutes, type TrpcRouteOptions } from './trpc-routes.ts';
 
 export { MAX_BATCH_SIZE } from './trpc-routes.ts';
 
@@ -33,7 +33,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  *
  * @example const server = await createHttpServer(services, siteRoutes({ production: true }));
  */
-export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes): Promise<Server> {
+export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes, trpc?: TrpcRouteOptions): Promise<Server> {
   const app = Fastify({
     serverFactory: (handler) => createServer(nodeTimeouts(s.config.HTTP_REQUEST_TIMEOUT_MS), handler),
     // pino lines are the services' (scoped by request id where it matters); Fastify's own
@@ -57,7 +57,7 @@ export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes): 
   app.setErrorHandler(errorHandler(s.logger));
   app.setNotFoundHandler(notFound);
 
-  await app.register(trpcRoutes(s));
+  await app.register(trpcRoutes(s, trpc));
   await app.register(healthRoutes(s));
   await app.register(metricsRoute(s.metrics, s.config.METRICS_TOKEN));
   await app.register(cronTitles(s));

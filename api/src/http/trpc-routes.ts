@@ -8,6 +8,7 @@ import { appRouter } from '../trpc/app-router.ts';
 import { createContextFactory } from '../trpc/trpc.ts';
 import { applyCors } from './cors.ts';
 import { eventStreamRoute } from './event-stream-route.ts';
+import { mutationRoute } from './mutation-route.ts';
 import { requestIdOf } from './request-id.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
@@ -20,11 +21,17 @@ const MAX_BODY_BYTES = 64 * 1024;
  */
 export const MAX_BATCH_SIZE = 10;
 
+export interface TrpcRouteOptions {
+  /** false: every mutation through tRPC's own handler (the reference the lean route is compared with in tests) */
+  leanMutations?: boolean;
+}
+
 /**
  * `/trpc/*`: the visitor, console and admin API, queries, mutations and SSE subscriptions
  * (`events.subscribe`, `console.conversations.changes`), with CORS for any origin. The
  * visitor event stream (`GET /trpc/events.subscribe`) is written by the lean SSE route
- * (event-stream-route.ts): same bytes, without tRPC's web-stream pipeline.
+ * (event-stream-route.ts) and single JSON mutations are answered by the lean mutation route
+ * (mutation-route.ts): same bytes, without tRPC's web-stream pipeline.
  *
  * Mounted with `fastifyRequestHandler` rather than `fastifyTRPCPlugin`, which parses JSON
  * bodies with Fastify's own parser: an oversized or broken body would then get Fastify's
@@ -34,7 +41,7 @@ export const MAX_BATCH_SIZE = 10;
  *
  * @example await app.register(trpcRoutes(services));
  */
-export function trpcRoutes(s: Services): (app: FastifyInstance) => Promise<void> {
+export function trpcRoutes(s: Services, opts: TrpcRouteOptions = {}): (app: FastifyInstance) => Promise<void> {
   const createContext = createContextFactory(s);
   return async (app) => {
     app.removeAllContentTypeParsers();
@@ -63,6 +70,7 @@ export function trpcRoutes(s: Services): (app: FastifyInstance) => Promise<void>
     };
     // the visitor event stream, written by the lean SSE route (a static route wins over `/trpc/*`)
     app.get('/trpc/events.subscribe', eventStreamRoute({ createContext, fallback: handle, onError: (error, request) => onError(error, 'events.subscribe', request) }));
-    app.all('/trpc/*', handle);
+    // single JSON mutations (`message.send` above all), answered by the lean route; the rest by tRPC
+    app.all('/trpc/*', opts.leanMutations === false ? handle : mutationRoute({ createContext, fallback: handle, onError, maxBodyBytes: MAX_BODY_BYTES }));
   };
 }
