@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { addSiteUsage, spendCapReached, USAGE_SHARDS } from '../../api/src/limits/site-usage.ts';
 import { makeClient, TestHeed, TestVisitor } from '../support/harness.ts';
 import { isTitleRequest, replyRequests, resetTitleState, titleRequests } from '../support/titles.ts';
 
@@ -42,8 +43,16 @@ async function siteWithVisitor(dailySpendCapUsd: number | null = null) {
   return { key, siteId: site.id, visitor: new TestVisitor(heed, session.visitorToken, session.visitorId) };
 }
 
-function today(siteId: string) {
-  return heed.services.db.siteUsage.findFirst({ where: { siteId }, orderBy: { day: 'desc' } });
+/** The site's latest day of usage: its rows summed (a day is spread over a few rows, site-usage.ts). */
+async function today(siteId: string) {
+  const db = heed.services.db;
+  const latest = await db.siteUsage.findFirst({ where: { siteId }, orderBy: { day: 'desc' }, select: { day: true } });
+  if (!latest) return null;
+  const { _sum } = await db.siteUsage.aggregate({
+    where: { siteId, day: latest.day },
+    _sum: { modelRequests: true, promptTokens: true, completionTokens: true, costUsd: true, capRefusals: true },
+  });
+  return _sum;
 }
 
 /** Replies use `USAGE`; title requests answer `title` with a small usage. */
@@ -152,4 +161,22 @@ test('operators raise the cap with admin.setSiteLimits and replies resume; limit
   expect(await code(operator().admin.siteUsage.query({ siteKey: 'no-such-site' }))).toBe('NOT_FOUND');
   expect(await code(makeClient(heed.url, visitor.token).admin.siteUsage.query({ siteKey: key }))).toBe('UNAUTHORIZED');
   expect(await code(makeClient(heed.url, null).admin.setSiteLimits.mutate({ siteKey: key, dailySpendCapUsd: 1_000_000 }))).toBe('UNAUTHORIZED');
+});
+
+test('runs finishing at once each count: the day is spread over a few rows, and the report and the cap read their sum', async () => {
+  const { key, siteId } = await siteWithVisitor(0.25);
+  const db = heed.services.db;
+  // 24 finishing transactions at once, each adding one request and one cent, as completeRun does last
+  await Promise.all(Array.from({ length: 24 }, () => db.$transaction((tx) => addSiteUsage(tx, siteId, { modelRequests: 1, costUsd: 0.01 }))));
+  const rows = await db.siteUsage.findMany({ where: { siteId } });
+  expect(rows.length).toBeGreaterThan(1);
+  expect(rows.length).toBeLessThanOrEqual(USAGE_SHARDS);
+  expect(await today(siteId)).toMatchObject({ modelRequests: 24 });
+  const [day] = (await operator().admin.siteUsage.query({ siteKey: key, days: 1 })).days;
+  expect(day).toMatchObject({ modelRequests: 24 });
+  expect(day!.costUsd).toBeCloseTo(0.24, 8);
+  // $0.24 of a $0.25 cap: one more cent reaches it
+  expect(await spendCapReached(db, siteId, 25)).toBe(false);
+  await db.$transaction((tx) => addSiteUsage(tx, siteId, { modelRequests: 1, costUsd: 0.01 }));
+  expect(await spendCapReached(db, siteId, 25)).toBe(true);
 });

@@ -37,7 +37,7 @@ export interface SiteUsageReport {
 
 /**
  * A site's usage report for the operator API (and the console to come). Reads the day rows
- * (one per site and day) and the site's settings; never any conversation content.
+ * (a few per site and day, summed) and the site's settings; never any conversation content.
  * @example await siteUsageReport(db, { siteKey: 'demo', days: 7, defaultCapUsd: 25, deploymentLimits: config.RATE_LIMITS })
  */
 export async function siteUsageReport(
@@ -48,13 +48,15 @@ export async function siteUsageReport(
   if (!site) return null;
   const rows = await db.$queryRaw<{ day: string; modelRequests: number; promptTokens: number; completionTokens: number; costUsd: string; capRefusals: number }[]>`
     SELECT to_char(d, 'YYYY-MM-DD') AS day,
-           coalesce(u."modelRequests", 0) AS "modelRequests",
-           coalesce(u."promptTokens", 0)::float8 AS "promptTokens",
-           coalesce(u."completionTokens", 0)::float8 AS "completionTokens",
-           coalesce(u."costUsd", 0)::text AS "costUsd",
-           coalesce(u."capRefusals", 0) AS "capRefusals"
+           coalesce(sum(u."modelRequests"), 0)::int AS "modelRequests",
+           coalesce(sum(u."promptTokens"), 0)::float8 AS "promptTokens",
+           coalesce(sum(u."completionTokens"), 0)::float8 AS "completionTokens",
+           coalesce(sum(u."costUsd"), 0)::text AS "costUsd",
+           coalesce(sum(u."capRefusals"), 0)::int AS "capRefusals"
     FROM generate_series((now() AT TIME ZONE 'UTC')::date - ${opts.days - 1}::int, (now() AT TIME ZONE 'UTC')::date, interval '1 day') AS d
+    -- a day is spread over a few rows (site-usage.ts, USAGE_SHARDS): their sum
     LEFT JOIN "SiteUsage" u ON u."siteId" = ${site.id}::uuid AND u.day = d::date
+    GROUP BY d
     ORDER BY d DESC`;
   const days = rows.map((r) => ({ ...r, costUsd: Number(r.costUsd) }));
   const dailyUsd = site.dailySpendCapUsd === null ? opts.defaultCapUsd : Number(site.dailySpendCapUsd);
