@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
 import { createClient } from 'redis';
+import { cpuProbeMs } from './cpu-probe.ts';
 import { summarize } from './stats.ts';
 
 /** Where the figures were taken; printed first and stored with them. */
@@ -22,6 +23,8 @@ export interface Environment {
   postgresRoundTripMs: number | null;
   redis: string;
   commit: string;
+  /** bench/cpu-probe.ts at the start, the fastest of three, in ms */
+  cpuProbeMs: number;
 }
 
 /**
@@ -41,6 +44,7 @@ export async function describeEnvironment(): Promise<Environment> {
     postgresRoundTripMs,
     redis,
     commit: gitCommit(),
+    cpuProbeMs: Math.min(cpuProbeMs(), cpuProbeMs(), cpuProbeMs()),
   };
 }
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { formatBundleSize, measureBundleSize } from './bundle-size.ts';
 import { formatConsoleList, measureConsoleList } from './console-list.ts';
 import { formatDebounceOverhead, measureDebounceOverhead } from './debounce-overhead.ts';
+import { cpuProbeMs } from './cpu-probe.ts';
 import { describeEnvironment, type Environment } from './environment.ts';
 import { DEBOUNCE_MS, stopAllStacks, withStack } from './stack.ts';
 import { formatSustainedSends, measureSustainedSends } from './sustained-sends.ts';
@@ -54,8 +55,11 @@ async function main(): Promise<number> {
   console.log(formatEnvironment(environment));
   const results: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
+  /** the CPU probe's ms before and after each section: how fast the machine was meanwhile */
+  const cpuProbes: Record<string, { before: number; after: number }> = {};
   for (const s of sections.filter((candidate) => !ONLY || ONLY.includes(candidate.key))) {
     const t0 = performance.now();
+    const before = cpuProbeMs();
     try {
       const result = await s.measure();
       results[s.key] = result;
@@ -65,13 +69,14 @@ async function main(): Promise<number> {
       console.log(`\n${formatSection(s.title, [], `  error: ${errors[s.key]}`)}`);
       console.error(err);
     }
-    console.log(`  (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    const probe = (cpuProbes[s.key] = { before, after: cpuProbeMs() });
+    console.log(`  (${((performance.now() - t0) / 1000).toFixed(1)} s; the CPU probe took ${probe.before} ms before, ${probe.after} after)`);
   }
   const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
   const loadAverageAtEnd = Math.round(loadavg()[0]! * 100) / 100;
   const file = fileURLToPath(new URL(ONLY ? 'only.json' : 'latest.json', RESULTS));
   await mkdir(fileURLToPath(RESULTS), { recursive: true });
-  await writeFile(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), totalSeconds, loadAverageAtEnd, environment, debounceMs: DEBOUNCE_MS, results, errors }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), totalSeconds, loadAverageAtEnd, environment, cpuProbes, debounceMs: DEBOUNCE_MS, results, errors }, null, 2)}\n`);
   console.log(`\nbench: ${totalSeconds} s, load average ${loadAverageAtEnd} at the end; figures written to ${file}`);
   return Object.keys(errors).length === 0 ? 0 : 1;
 }
@@ -82,6 +87,7 @@ function formatEnvironment(e: Environment): string {
     [
       `node ${e.node} on ${e.platform}, ${e.cores} cores (${e.cpu}), ${e.memoryGiB} GiB, load average ${e.loadAverageAtStart} (1 min)`,
       `PostgreSQL ${e.postgres} (a round trip, SELECT 1: p50 ${e.postgresRoundTripMs ?? '?'} ms), Redis ${e.redis}, commit ${e.commit}`,
+      `CPU probe (bench/cpu-probe.ts, a fixed loop): ${e.cpuProbeMs} ms now, and before and after each section below; the same loop on another machine, or on this one later, compares`,
       `DEBOUNCE_MS=${DEBOUNCE_MS} for every stack; API, worker, model server and clients share this one process (loopback only)`,
     ],
     '',
