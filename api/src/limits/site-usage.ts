@@ -42,9 +42,9 @@ export async function addSiteUsage(db: DbLike, siteId: string, delta: UsageDelta
 /**
  * Whether the site's model spend today (UTC) has reached its cap: the site's own
  * `dailySpendCapUsd`, else `defaultCapUsd`. Read fresh from the database (the day's rows, on
- * their primary key) before every reply and title call. Runs already talking to the model when the cap
- * is reached still finish, so a day can end above the cap by at most the cost of the runs in
- * flight. A cap of 0 turns the model off for the site.
+ * their primary key) before every reply and title call. Runs already talking to the model when
+ * the cap is reached still finish, so a day can end above the cap by at most the cost of the
+ * runs in flight. A cap of 0 turns the model off for the site.
  */
 export async function spendCapReached(db: DbLike, siteId: string, defaultCapUsd: number): Promise<boolean> {
   const [row] = await db.$queryRaw<{ reached: boolean }[]>`SELECT (${spendCapReachedSql(siteId, defaultCapUsd)}) AS reached`;
