@@ -44,7 +44,8 @@ interface Entry<I, O> {
  */
 export class GroupCommit<I, O> {
   private readonly queue: Entry<I, O>[] = [];
-  private readonly busyKeys = new Set<string>();
+  /** keys of the groups in flight: their later items wait (an item turned away `busy` is another thing) */
+  private readonly keysInFlight = new Set<string>();
   private running = 0;
 
   constructor(
@@ -68,7 +69,7 @@ export class GroupCommit<I, O> {
       this.running++;
       void this.runGroup(group).finally(() => {
         this.running--;
-        for (const entry of group) this.busyKeys.delete(this.opts.keyOf(entry.item));
+        for (const entry of group) this.keysInFlight.delete(this.opts.keyOf(entry.item));
         this.pump();
       });
     }
@@ -86,7 +87,7 @@ export class GroupCommit<I, O> {
       const key = this.opts.keyOf(entry.item);
       const count = taken.get(key) ?? 0;
       const solo = entry.busy || (this.opts.solo?.(entry.item) ?? false);
-      if (this.busyKeys.has(key) || skipped.has(key) || count >= perKey || (solo && group.length > 0)) {
+      if (this.keysInFlight.has(key) || skipped.has(key) || count >= perKey || (solo && group.length > 0)) {
         skipped.add(key);
         i++;
         continue;
@@ -96,7 +97,7 @@ export class GroupCommit<I, O> {
       this.queue.splice(i, 1);
       if (solo) break;
     }
-    for (const entry of group) this.busyKeys.add(this.opts.keyOf(entry.item));
+    for (const entry of group) this.keysInFlight.add(this.opts.keyOf(entry.item));
     return group;
   }
 

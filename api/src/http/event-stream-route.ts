@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
 import { getErrorShape, getTRPCErrorFromUnknown, isAbortError, isObject, parseConnectionParamsFromString } from '@trpc/server/unstable-core-do-not-import';
@@ -6,7 +6,8 @@ import type { VisitorClaims } from '../auth/visitor-token.ts';
 import { openStreamHold, streamedEvent } from '../events/stream-hold.ts';
 import { visitorEvents, type StreamItem } from '../events/visitor-events.ts';
 import { subscribeInput } from '../trpc/routers/events.ts';
-import { streamVisitorOf, trpcConfig, type Context } from '../trpc/trpc.ts';
+import { streamVisitorOf, trpcConfig, type CreateContext } from '../trpc/trpc.ts';
+import { asksForJsonl, TRPC_VARY } from './lean-routes.ts';
 
 /** The procedure this route serves, as tRPC names it in error shapes. */
 const PATH = 'events.subscribe';
@@ -20,7 +21,7 @@ const SSE_HEADERS: OutgoingHttpHeaders = {
   'cache-control': 'no-cache, no-transform',
   connection: 'keep-alive',
   'content-type': 'text/event-stream',
-  vary: 'trpc-accept, accept',
+  vary: TRPC_VARY,
   'x-accel-buffering': 'no',
 };
 
@@ -29,7 +30,6 @@ const PING = 'event: ping\ndata: \n\n\n';
 const RETURN = 'event: return\ndata: \n\n\n';
 const frame = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n\n`;
 
-type CreateContext = (opts: { req: IncomingMessage; res: ServerResponse; info: { connectionParams: Record<string, string | undefined> | null } }) => Context;
 
 export interface EventStreamOptions {
   createContext: CreateContext;
@@ -175,8 +175,7 @@ function parseRequest(request: FastifyRequest): StreamRequest | null {
   const q = url.indexOf('?');
   const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   if (params.get('batch') === '1') return null;
-  const accept = request.headers.accept;
-  if (request.headers['trpc-accept'] !== undefined || (typeof accept === 'string' && accept.split(',').some((t) => t.trim() === 'application/jsonl'))) return null;
+  if (asksForJsonl(request.headers)) return null;
   let input: unknown;
   let connectionParams: Record<string, string | undefined> | null;
   try {

@@ -3,9 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError, type AnyProcedure } from '@trpc/server';
 import { getErrorShape, getHTTPStatusCode, getTRPCErrorFromUnknown, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
 import { appRouter } from '../trpc/app-router.ts';
-import { trpcConfig, type Context } from '../trpc/trpc.ts';
-
-type CreateContext = (opts: { req: IncomingMessage; res: FastifyReply['raw']; info: { connectionParams: null } }) => Context;
+import { trpcConfig, type Context, type CreateContext } from '../trpc/trpc.ts';
+import { asksForJsonl, TRPC_VARY } from './lean-routes.ts';
 
 export interface MutationRouteOptions {
   createContext: CreateContext;
@@ -80,7 +79,7 @@ export function mutationRoute(opts: MutationRouteOptions): (request: FastifyRequ
       status = getHTTPStatusCode(json, [error]);
     }
     // a Buffer, as Fastify would add `; charset=utf-8` to a string's type and tRPC does not
-    return reply.code(status).header('vary', 'trpc-accept, accept').header('content-type', 'application/json').send(Buffer.from(serialize(json)));
+    return reply.code(status).header('vary', TRPC_VARY).header('content-type', 'application/json').send(Buffer.from(serialize(json)));
   };
 }
 
@@ -93,7 +92,7 @@ function leanCall(request: FastifyRequest, maxBodyBytes: number): { path: string
   if (!procedure) return null;
   const { headers } = request.raw;
   if ((headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase() !== 'application/json') return null;
-  if (headers['trpc-accept'] !== undefined || headers.accept?.split(',').some((t) => t.trim() === 'application/jsonl')) return null;
+  if (asksForJsonl(headers)) return null;
   const length = Number(headers['content-length']);
   if (headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(length) || length > maxBodyBytes) return null;
   return { path, procedure };

@@ -39,9 +39,12 @@ export interface Context {
  * The event stream (EventSource cannot set headers) carries a short-lived stream ticket
  * as its `ticket` connection param instead, so no long-lived credential lands in a URL.
  */
+/** What {@link createContextFactory} makes: a request's context from Node's request and response. */
+export type CreateContext = ReturnType<typeof createContextFactory>;
+
 export function createContextFactory(services: Services) {
   const keys = signingKeys(services.config);
-  // only the connection params of tRPC's request info are read, so the lean SSE route can pass just those
+  // only the connection params of tRPC's request info are read, so the lean routes (http/lean-routes.ts) can pass just those
   return ({ req, res, info }: Pick<NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>, 'req' | 'res'> & { info: { connectionParams: Record<string, string | undefined> | null } }): Context => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
