@@ -29,7 +29,7 @@ test('a reply whose wake-up cannot be published after its commit is stored once,
   await closed.quit();
   const notSent: unknown[] = [];
   const brokenBus = new EventBus(closed, services.subscriber, services.keys, (err) => notSent.push(err));
-  await completeRun(services.db, brokenBus, batch, { text: 'Yes, it left the warehouse today.', attempts: 1, promptTokens: null, completionTokens: null });
+  await completeRun({ ...services, bus: brokenBus }, batch, { text: 'Yes, it left the warehouse today.', attempts: 1, promptTokens: null, completionTokens: null });
   expect(notSent).toHaveLength(1);
 
   // what the worker's error path does if the completing call throws anyway (a lost COMMIT answer)

@@ -29,11 +29,11 @@ test('a run whose lease expired writes nothing once a newer run has claimed its 
 
   const before = await snapshot(conversationId);
   const late = { text: 'A late reply from a worker that lost its lease', attempts: 1, promptTokens: null, completionTokens: null };
-  await expect(completeRun(db, bus, stale!, late)).rejects.toBeInstanceOf(FenceLostError);
+  await expect(completeRun(heed.services, stale!, late)).rejects.toBeInstanceOf(FenceLostError);
   await expect(failRun(db, bus, stale!, { code: 'model_error', attempts: 1 })).rejects.toBeInstanceOf(FenceLostError);
   expect(await snapshot(conversationId)).toEqual(before);
 
-  await completeRun(db, bus, fresh!, { ...late, text: 'The one reply' });
+  await completeRun(heed.services, fresh!, { ...late, text: 'The one reply' });
   const replies = await db.message.findMany({ where: { conversationId, role: 'assistant' }, select: { content: true } });
   expect(replies).toEqual([{ content: 'The one reply' }]);
   const runs = await db.run.findMany({ where: { conversationId }, orderBy: { fence: 'asc' }, select: { status: true } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { claimBatch } from '../../api/src/chat/claim-batch.ts';
+import { completeRun } from '../../api/src/chat/finish-run.ts';
 import { loadConversationView } from '../../api/src/conversations/queries.ts';
 import { messageSelect, toMessageView } from '../../api/src/conversations/views.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';
@@ -8,7 +9,7 @@ import { TestHeed } from '../support/harness.ts';
 /**
  * A send builds its `conversation.updated` view from the one statement that stores the row
  * (send-message.ts), not through the ORM's reads, and a claim from its claim statement's snapshot
- * (claim-batch.ts): each must say exactly what `loadConversationView` says of the same committed
+ * (claim-batch.ts), and a stored reply from its own two statements (store-reply.ts): each must say exactly what `loadConversationView` says of the same committed
  * state, whatever the conversation holds.
  */
 let heed: TestHeed;
@@ -85,4 +86,42 @@ test('the view a claim emits equals the view read back: its run is the live one,
   const view = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation;
   expect(view).toEqual(await loadConversationView(db, conversationId));
   expect(view).toMatchObject({ liveRunId: batch!.runId, live: true });
+});
+
+test('the message and view a stored reply emits equal what is read back: nothing awaited after it, then a message sent during the next run still awaited', async () => {
+  const db = heed.services.db;
+  const claim = (conversationId: string) => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000 });
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  const asked = await visitor.send(conversationId, 'Where is my parcel?');
+  await db.conversation.update({ where: { id: conversationId }, data: { lastReadAt: new Date(Date.now() - 60_000) } });
+
+  const batch = await claim(conversationId);
+  await db.todo.create({ data: { conversationId, text: 'find the parcel', addedRunId: batch!.runId } });
+  const reply = { text: 'It left the warehouse today.\nMore below.', attempts: 2, promptTokens: 120, completionTokens: 8, firstTokenAt: new Date() };
+  await completeRun(heed.services, batch!, reply);
+  const stored = (await lastEvent(visitor.visitorId, 'reply.completed')).message as { id: string };
+  expect(stored).toEqual(toMessageView(await db.message.findUniqueOrThrow({ where: { id: stored.id }, select: messageSelect })));
+  expect(stored).toMatchObject({ role: 'assistant', content: reply.text, runId: batch!.runId, state: null });
+  const view = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation;
+  expect(view).toEqual(await loadConversationView(db, conversationId));
+  expect(view).toMatchObject({ live: false, unread: true, excerpt: 'It left the warehouse today.' });
+  // the unread write's two times are the message's, the run ended then, and its batch is answered
+  const row = await db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { lastAssistantAt: true, updatedAt: true, titleRequestedAt: true } });
+  const message = await db.message.findUniqueOrThrow({ where: { id: stored.id }, select: { createdAt: true } });
+  expect(row.lastAssistantAt).toEqual(message.createdAt);
+  expect(row.updatedAt).toEqual(message.createdAt);
+  expect(row.titleRequestedAt).not.toBeNull();
+  const run = await db.run.findUniqueOrThrow({ where: { id: batch!.runId }, select: { status: true, endedAt: true, attempts: true, promptTokens: true, completionTokens: true } });
+  expect(run).toEqual({ status: 'completed', endedAt: message.createdAt, attempts: 2, promptTokens: 120, completionTokens: 8 });
+  expect(await db.message.findUniqueOrThrow({ where: { id: asked.id }, select: { state: true } })).toEqual({ state: 'answered' });
+
+  // a message sent while the next run streams: the reply answers the batch, the new one still awaits its own
+  await visitor.send(conversationId, 'And when will it arrive?');
+  const next = await claim(conversationId);
+  await visitor.send(conversationId, 'Also, can I change the address?');
+  await completeRun(heed.services, next!, { text: 'Tomorrow.', attempts: 1, promptTokens: null, completionTokens: null });
+  const during = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation;
+  expect(during).toEqual(await loadConversationView(db, conversationId));
+  expect(during).toMatchObject({ live: true, excerpt: 'Tomorrow.' });
 });

@@ -88,7 +88,7 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
     const fixed = fixedMessageOf(batch);
     if (fixed) {
       // a fixed message (an intent rule's, said as is): no model call, stored like any reply
-      await completeRun(deps.db, deps.bus, batch, { text: fixed, attempts: 0, promptTokens: null, completionTokens: null });
+      await completeRun(deps, batch, { text: fixed, attempts: 0, promptTokens: null, completionTokens: null });
       return 'completed';
     }
     const { site, reads, checks } = await (opts.reads ?? readRun(deps, batch));
@@ -113,7 +113,7 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
     );
     const reply = await runToolLoop({ ...deps, model: settings.model, maxTokens: settings.maxTokens }, batch, messages, { signal: abort.signal, relay, handoff });
     if (abort.signal.aborted) return await afterAbort(deps, batch, abort.signal);
-    await completeRun(deps.db, deps.bus, batch, { ...reply, cost: runCost(settings.price, reply, messages), firstTokenAt });
+    await completeRun(deps, batch, { ...reply, cost: runCost(settings.price, reply, messages), firstTokenAt });
     return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
     if (abort.signal.aborted) return await afterAbort(deps, batch, abort.signal);

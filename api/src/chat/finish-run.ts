@@ -1,5 +1,5 @@
 import { Prisma, type Db } from '../db/client.ts';
-import type { RawSql } from '../db/raw-sql.ts';
+import type { RawDb, RawSql } from '../db/raw-sql.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { DurableEvent } from '../events/event-types.ts';
 import type { Tx } from '../db/types.ts';
@@ -12,6 +12,7 @@ import { requestTitle } from '../titles/request-title.ts';
 import { addSiteUsage } from '../limits/site-usage.ts';
 import type { RunCost } from '../limits/run-cost.ts';
 import { assertFence } from './fence.ts';
+import { storeReply } from './store-reply.ts';
 import type { ClaimedBatch } from './claim-batch.ts';
 import { FAILURE_TEXT, type ReplyErrorCode } from './model-errors.ts';
 import type { UserInputArgs } from './tools.ts';
@@ -31,8 +32,7 @@ import type { UserInputArgs } from './tools.ts';
  * provenance through the same unread write, marks its request `delivered`, and asks for no title.
  */
 export async function completeRun(
-  db: Db,
-  bus: EventBus,
+  stores: ReplyStores,
   batch: ClaimedBatch,
   reply: {
     text: string;
@@ -47,7 +47,9 @@ export async function completeRun(
   },
 ): Promise<void> {
   const question = reply.question ?? null;
-  await transactWithEvents(db, bus, async (tx, emit) => {
+  // the common reply, on the pool's own connection: its transaction holds the conversation shortest
+  if (!question && !batch.proactive) return storeReply(stores.sql, stores.bus, batch, reply);
+  await transactWithEvents(stores.db, stores.bus, async (tx, emit) => {
     await assertFence(tx, batch);
     const proactive = batch.proactive;
     const created = await speakToVisitor(tx, {
@@ -108,6 +110,13 @@ export async function completeRun(
       costUsd: cost?.costUsd,
     });
   });
+}
+
+/** Where a run's end is stored: the common reply on the pool's own connection (store-reply.ts), the rest through Prisma's client. */
+export interface ReplyStores {
+  db: Db;
+  sql: RawDb;
+  bus: EventBus;
 }
 
 /**

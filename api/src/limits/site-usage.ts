@@ -27,7 +27,12 @@ export const USAGE_SHARDS = 8;
  * check), last, so the row stays locked only for the rest of that commit.
  */
 export async function addSiteUsage(db: DbLike, siteId: string, delta: UsageDelta): Promise<void> {
-  await db.$executeRaw`
+  await db.$executeRaw(addSiteUsageSql(siteId, delta));
+}
+
+/** {@link addSiteUsage}'s statement, for a statement that adds it to its own work (chat/store-reply.ts). */
+export function addSiteUsageSql(siteId: string, delta: UsageDelta): Prisma.Sql {
+  return Prisma.sql`
     INSERT INTO "SiteUsage" ("siteId", day, shard, "modelRequests", "promptTokens", "completionTokens", "costUsd", "capRefusals")
     VALUES (${siteId}::uuid, (now() AT TIME ZONE 'UTC')::date, floor(random() * ${USAGE_SHARDS}::int)::smallint, ${delta.modelRequests ?? 0}::int,
             ${delta.promptTokens ?? 0}::bigint, ${delta.completionTokens ?? 0}::bigint, ${delta.costUsd ?? 0}::numeric, ${delta.capRefusals ?? 0}::int)

@@ -1,3 +1,4 @@
+import { Prisma } from '../db/client.ts';
 import type { DbLike } from '../db/types.ts';
 
 /** Backoff of a request after failed attempts: none at first, then 30 s doubling, capped at 1 h. */
@@ -19,17 +20,27 @@ export const TITLE_BACKOFF_CAP_S = 3600;
  */
 export async function requestTitle(db: DbLike, conversationId: string): Promise<boolean> {
   const n = await db.$executeRaw`
-    UPDATE "Conversation"
-    SET "titleRequestedAt" = COALESCE("titleRequestedAt", now() + CASE
-      WHEN "titleAttempts" = 0 THEN interval '0'
-      ELSE make_interval(secs => LEAST(${TITLE_BACKOFF_BASE_S}::float8 * power(2, "titleAttempts" - 1), ${TITLE_BACKOFF_CAP_S}::float8))
-    END)
-    WHERE id = ${conversationId}::uuid
-      AND "titleSource" IN ('first_message', 'generated')
-      AND "titleState" IN ('pending', 'generating', 'generated')
-      AND NOT private`;
+    UPDATE "Conversation" SET "titleRequestedAt" = ${titleRequestedAt}
+    WHERE id = ${conversationId}::uuid AND ${titleRequestable}`;
   return n === 1;
 }
+
+/** Conversations {@link requestTitle} may ask about (a condition on the `Conversation` row). */
+const titleRequestable = Prisma.sql`"titleSource" IN ('first_message', 'generated')
+  AND "titleState" IN ('pending', 'generating', 'generated')
+  AND NOT private`;
+
+/** An open request keeps its time; a new one is due now, or after the backoff of failed attempts. */
+const titleRequestedAt = Prisma.sql`COALESCE("titleRequestedAt", now() + CASE
+  WHEN "titleAttempts" = 0 THEN interval '0'
+  ELSE make_interval(secs => LEAST(${TITLE_BACKOFF_BASE_S}::float8 * power(2, "titleAttempts" - 1), ${TITLE_BACKOFF_CAP_S}::float8))
+END)`;
+
+/**
+ * {@link requestTitle} as the value of `"titleRequestedAt"` in an UPDATE of the conversation that
+ * writes other columns too (a stored reply's: chat/store-reply.ts): the same rule, no statement of its own.
+ */
+export const titleRequestedAtAfterReply = Prisma.sql`CASE WHEN ${titleRequestable} THEN ${titleRequestedAt} ELSE "titleRequestedAt" END`;
 
 /**
  * An operator asks the title pass to look again now (the console's "retitle"): the request is
