@@ -1,13 +1,15 @@
 import { boot, exitWith, onShutdown } from './boot.ts';
 import { createReplyWorker } from './chat/start-worker.ts';
+import { lowerWorkerPriority } from './chat/worker-priority.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
 
 /** `npm run worker`: a reply worker (and title timer) alone; run as many as you like against one Postgres + Redis. */
 const { services, close } = await boot({ role: 'worker' }).catch(exitWith);
+const nice = lowerWorkerPriority(services.config.WORKER_NICE);
 const worker = createReplyWorker(services);
 await worker.start();
 const titles = startTitleTimer(services);
-services.logger.child({ workerId: worker.id }).info('worker started');
+services.logger.child({ workerId: worker.id }).info({ nice }, 'worker started');
 
 onShutdown(async () => {
   await Promise.all([worker.stop({ release: true }), titles.stop()]);

@@ -1,13 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 
-/** One process's command name and CPU seconds (user + system) so far, from /proc (Linux); null once it is gone. */
-export async function processCpu(pid: number | string): Promise<{ name: string; seconds: number } | null> {
+/** One process's command name, CPU seconds (user + system) so far and nice value (its main thread's), from /proc (Linux); null once it is gone. */
+export async function processCpu(pid: number | string): Promise<{ name: string; seconds: number; nice: number } | null> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   if (!stat) return null;
   // the command name is in parentheses and may hold spaces; the fields after it are space-separated
   const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+  return { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100, nice: Number(fields[16]) };
 }
 
 /** CPU seconds (user + system) used so far by every process, summed by command name. */

@@ -36,10 +36,16 @@ export class BenchProcess {
     child.stderr?.on('data', keep);
   }
 
-  static start(name: string, entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = []): BenchProcess {
+  /**
+   * `nice`: start it at that CPU priority (coreutils' `nice`, which execs node in the same process):
+   * for a stand-in of another company's machines, which production does not run beside Heed.
+   */
+  static start(name: string, entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = [], opts: { nice?: number } = {}): BenchProcess {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it exits (where does the time go?)
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROF, name)}`] : [];
-    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const node = [process.execPath, ...profile, '--import', 'tsx', entry, ...args];
+    const [command, ...rest] = opts.nice ? ['nice', '-n', String(opts.nice), ...node] : node;
+    const child = spawn(command!, rest, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     return new BenchProcess(name, child);
   }
 
@@ -60,6 +66,11 @@ export class BenchProcess {
   /** CPU seconds (user + system) the process has used, from /proc (Linux). */
   async cpuSeconds(): Promise<number> {
     return (await processCpu(this.child.pid!))?.seconds ?? 0;
+  }
+
+  /** The process's nice value now (its main thread's), from /proc (Linux); null once it is gone. */
+  async nice(): Promise<number | null> {
+    return (await processCpu(this.child.pid!))?.nice ?? null;
   }
 
   /** Clears the API process's span samples (span-hook.ts). */

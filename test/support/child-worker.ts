@@ -14,9 +14,14 @@ export class ChildWorker {
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   }
 
-  /** Starts `api/src/worker-main.ts` and resolves once it reports it is running. */
-  static async start(env: NodeJS.ProcessEnv): Promise<ChildWorker> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/worker-main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  /**
+   * Starts `api/src/worker-main.ts` and resolves once it reports it is running. `nice`: started at
+   * that CPU priority (coreutils' `nice` execs node in the same process), as an operator may.
+   */
+  static async start(env: NodeJS.ProcessEnv, opts: { nice?: number } = {}): Promise<ChildWorker> {
+    const node = [process.execPath, '--import', 'tsx', 'api/src/worker-main.ts'];
+    const [command, ...args] = opts.nice === undefined ? node : ['nice', '-n', String(opts.nice), ...node];
+    const child = spawn(command!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const worker = new ChildWorker(child);
     const deadline = Date.now() + 20_000;
     while (!worker.output.join('').includes('worker ') || !worker.output.join('').includes('started')) {
