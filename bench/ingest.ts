@@ -24,6 +24,8 @@ const DIRECT_MS = 5_000;
 const TARGET_RATE = 1_000;
 const OPEN_WARMUP_MS = 2_000;
 const OPEN_WINDOW_MS = 15_000;
+/** issue 11's tail target at TARGET_RATE */
+const TARGET_P99_MS = 100;
 /** the local model server's CPU priority (see measureIngest) */
 const MODEL_NICE = 19;
 
@@ -241,6 +243,7 @@ export function formatIngest(r: IngestResult): string {
     [
       [`at ${r.atTargetRate.offeredPerSecond} sends/s offered: answered`, r.atTargetRate.answeredPerSecond, `sends/s (${r.atTargetRate.accepted} sends, ${r.atTargetRate.rejected} refused or failed, at most ${r.atTargetRate.maxInFlight} in flight)`],
       ['  send latency p50 / p99', `${r.atTargetRate.latencyMs.p50} / ${r.atTargetRate.latencyMs.p99}`, `ms from each send's scheduled time (max ${r.atTargetRate.latencyMs.max})`],
+      ['  p99 by half second: median / worst', slicesLine(r.atTargetRate.sliceP99Ms), `ms; ${overTarget(r.atTargetRate.sliceP99Ms)} of ${r.atTargetRate.sliceP99Ms.length} half seconds above ${TARGET_P99_MS} ms`],
       ['closed loop: sends accepted', String(r.accepted), `sends (${r.rejected} refused or failed)`],
       ['  throughput (capacity)', r.sendsPerSecond, 'sends/s'],
       ['  send latency p50 / p99', `${r.sendLatencyMs.p50} / ${r.sendLatencyMs.p99}`, `ms (max ${r.sendLatencyMs.max}; ${r.visitors} in flight always: ${r.visitors} / throughput is the mean)`],
@@ -282,3 +285,11 @@ export function formatIngest(r: IngestResult): string {
     `${load}\n\n${breakdown}`,
   );
 }
+
+/** The median and the worst of the open loop's half-second p99s. */
+function slicesLine(p99s: readonly number[]): string {
+  const sorted = [...p99s].sort((a, b) => a - b);
+  return `${sorted[Math.floor((sorted.length - 1) / 2)] ?? '–'} / ${sorted.at(-1) ?? '–'}`;
+}
+
+const overTarget = (p99s: readonly number[]) => p99s.filter((p99) => p99 > TARGET_P99_MS).length;

@@ -11,7 +11,15 @@ export interface OpenLoopResult {
   latencyMs: Summary;
   /** the most sends in flight at once (a closed loop holds this at its visitor count) */
   maxInFlight: number;
+  /**
+   * the p99 of the sends due in each SLICE_MS of the window, in order: where the tail comes from
+   * (a steady tail, or bursts such as the reply waves)
+   */
+  sliceP99Ms: number[];
 }
+
+/** The slices of the window {@link OpenLoopResult.sliceP99Ms} is given in. */
+export const SLICE_MS = 500;
 
 /** How often the schedule issues the sends that are due (each ~1 ms apart at 1,000/s). */
 const TICK_MS = 2;
@@ -31,6 +39,8 @@ export async function openLoop<V>(
   opts: { ratePerSecond: number; warmupMs: number; windowMs: number },
 ): Promise<OpenLoopResult> {
   const latencies: number[] = [];
+  /** the measured sends' latencies by the slice of the window they were due in */
+  const slices: number[][] = [];
   const inFlight = new Set<Promise<void>>();
   let maxInFlight = 0;
   let rejected = 0;
@@ -46,7 +56,10 @@ export async function openLoop<V>(
       const measured = due >= measureFrom;
       const call: Promise<void> = send(visitors[next % visitors.length]!, next).then(
         () => {
-          if (measured) latencies.push(preciseNow() - due);
+          if (!measured) return;
+          const latency = preciseNow() - due;
+          latencies.push(latency);
+          (slices[Math.floor((due - measureFrom) / SLICE_MS)] ??= []).push(latency);
         },
         () => {
           if (measured) rejected++;
@@ -67,5 +80,6 @@ export async function openLoop<V>(
     rejected,
     latencyMs: rounded(summarize(latencies)),
     maxInFlight,
+    sliceP99Ms: Array.from(slices, (slice) => Math.round(summarize(slice ?? []).p99 * 10) / 10),
   };
 }
