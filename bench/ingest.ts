@@ -288,8 +288,8 @@ export function formatIngest(r: IngestResult): string {
 
 /** The median and the worst of the open loop's half-second p99s. */
 function slicesLine(p99s: readonly number[]): string {
-  const sorted = [...p99s].sort((a, b) => a - b);
-  return `${sorted[Math.floor((sorted.length - 1) / 2)] ?? '–'} / ${sorted.at(-1) ?? '–'}`;
+  const { p50, max } = summarize(p99s);
+  return `${p50} / ${max}`;
 }
 
 const overTarget = (p99s: readonly number[]) => p99s.filter((p99) => p99 > TARGET_P99_MS).length;

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { niced } from '../../test/support/niced.ts';
 import { sleep } from '../stats.ts';
 import { processCpu } from './cpu-by-process.ts';
 import type { SendSpans } from './span-hook.ts';
@@ -37,14 +38,13 @@ export class BenchProcess {
   }
 
   /**
-   * `nice`: start it at that CPU priority (coreutils' `nice`, which execs node in the same process):
-   * for a stand-in of another company's machines, which production does not run beside Heed.
+   * `nice`: start it at that CPU priority (test/support/niced.ts): for a stand-in of another
+   * company's machines, which production does not run beside Heed.
    */
   static start(name: string, entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = [], opts: { nice?: number } = {}): BenchProcess {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it exits (where does the time go?)
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROF, name)}`] : [];
-    const node = [process.execPath, ...profile, '--import', 'tsx', entry, ...args];
-    const [command, ...rest] = opts.nice ? ['nice', '-n', String(opts.nice), ...node] : node;
+    const [command, ...rest] = niced([process.execPath, ...profile, '--import', 'tsx', entry, ...args], opts.nice);
     const child = spawn(command!, rest, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     return new BenchProcess(name, child);
   }

@@ -18,6 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => heed?.stop());
 
+const claim = (conversationId: string) => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000 });
+
 const lastEvent = async (visitorId: string, type: VisitorEvent['type']) => {
   const row = await heed.services.db.event.findFirstOrThrow({ where: { visitorId, type }, orderBy: { id: 'desc' }, select: { payload: true } });
   return row.payload as Record<string, unknown>;
@@ -64,7 +66,6 @@ test('a retried send returns the stored row and appends no event', async () => {
 
 test('the view a claim emits equals the view read back: its run is the live one, also when it took back only a failed message', async () => {
   const db = heed.services.db;
-  const claim = (conversationId: string) => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000 });
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   const first = await visitor.send(conversationId, 'Where is my parcel?');
@@ -90,7 +91,6 @@ test('the view a claim emits equals the view read back: its run is the live one,
 
 test('the message and view a stored reply emits equal what is read back: nothing awaited after it, then a message sent during the next run still awaited', async () => {
   const db = heed.services.db;
-  const claim = (conversationId: string) => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000 });
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   const asked = await visitor.send(conversationId, 'Where is my parcel?');

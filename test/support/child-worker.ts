@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { niced } from './niced.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -16,11 +17,10 @@ export class ChildWorker {
 
   /**
    * Starts `api/src/worker-main.ts` and resolves once it reports it is running. `nice`: started at
-   * that CPU priority (coreutils' `nice` execs node in the same process), as an operator may.
+   * that CPU priority (niced.ts), as an operator may.
    */
   static async start(env: NodeJS.ProcessEnv, opts: { nice?: number } = {}): Promise<ChildWorker> {
-    const node = [process.execPath, '--import', 'tsx', 'api/src/worker-main.ts'];
-    const [command, ...args] = opts.nice === undefined ? node : ['nice', '-n', String(opts.nice), ...node];
+    const [command, ...args] = niced([process.execPath, '--import', 'tsx', 'api/src/worker-main.ts'], opts.nice);
     const child = spawn(command!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const worker = new ChildWorker(child);
     const deadline = Date.now() + 20_000;

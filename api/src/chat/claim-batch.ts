@@ -47,7 +47,10 @@ export interface ClaimOptions {
   whileCommitting?: (batch: ClaimedBatch) => void;
 }
 
-/** Where a claim runs: the pool's own connection for a visitor's batch, Prisma's for the rest. */
+/**
+ * Where a run's claim and its end are written: the pool's own connection for a visitor's batch and
+ * its common reply (store-reply.ts), Prisma's client for the rest.
+ */
 export interface ClaimStores {
   db: Db;
   sql: RawDb;

@@ -1,5 +1,5 @@
 import { Prisma, type Db } from '../db/client.ts';
-import type { RawDb, RawSql } from '../db/raw-sql.ts';
+import type { RawSql } from '../db/raw-sql.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { DurableEvent } from '../events/event-types.ts';
 import type { Tx } from '../db/types.ts';
@@ -12,8 +12,8 @@ import { requestTitle } from '../titles/request-title.ts';
 import { addSiteUsage } from '../limits/site-usage.ts';
 import type { RunCost } from '../limits/run-cost.ts';
 import { assertFence } from './fence.ts';
-import { storeReply } from './store-reply.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
+import { storeReply, type PlainReply } from './store-reply.ts';
+import type { ClaimedBatch, ClaimStores } from './claim-batch.ts';
 import { FAILURE_TEXT, type ReplyErrorCode } from './model-errors.ts';
 import type { UserInputArgs } from './tools.ts';
 
@@ -32,19 +32,9 @@ import type { UserInputArgs } from './tools.ts';
  * provenance through the same unread write, marks its request `delivered`, and asks for no title.
  */
 export async function completeRun(
-  stores: ReplyStores,
+  stores: ClaimStores,
   batch: ClaimedBatch,
-  reply: {
-    text: string;
-    attempts: number;
-    promptTokens: number | null;
-    completionTokens: number | null;
-    question?: (UserInputArgs & { callId: string }) | null;
-    /** what the model calls cost (priced by the caller); without it the run counts requests only */
-    cost?: RunCost;
-    /** when the first reply token arrived (this process's clock); null when none was relayed */
-    firstTokenAt?: Date | null;
-  },
+  reply: PlainReply & { question?: (UserInputArgs & { callId: string }) | null },
 ): Promise<void> {
   const question = reply.question ?? null;
   // the common reply, on the pool's own connection: its transaction holds the conversation shortest
@@ -110,13 +100,6 @@ export async function completeRun(
       costUsd: cost?.costUsd,
     });
   });
-}
-
-/** Where a run's end is stored: the common reply on the pool's own connection (store-reply.ts), the rest through Prisma's client. */
-export interface ReplyStores {
-  db: Db;
-  sql: RawDb;
-  bus: EventBus;
 }
 
 /**

@@ -18,7 +18,9 @@ export interface PlainReply {
   attempts: number;
   promptTokens: number | null;
   completionTokens: number | null;
+  /** what the model calls cost (priced by the caller); without it the run counts requests only */
   cost?: RunCost;
+  /** when the first reply token arrived (this process's clock); null when none was relayed */
   firstTokenAt?: Date | null;
 }
 

@@ -43,16 +43,16 @@ export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<M
     error: m.error ?? null,
     clientMessageId: m.clientMessageId ?? null,
   });
-  await tx.$executeRaw`UPDATE "Conversation" SET ${unreadMove(Prisma.sql`${message.createdAt}`, m.excerpt ?? excerptOf(m.content))} WHERE id = ${m.conversationId}::uuid`;
+  await tx.$executeRaw`UPDATE "Conversation" SET ${unreadMove(message.createdAt, m.excerpt ?? excerptOf(m.content))} WHERE id = ${m.conversationId}::uuid`;
   return message;
 }
 
 /**
  * The conversation's columns THE unread write moves, as an UPDATE's SET list: the reply's time
- * `at` (the message's `createdAt`, so the two always agree) and its bounded excerpt. Its own export
+ * `at`, a value or SQL (the message's `createdAt`, so the two always agree) and its bounded excerpt. Its own export
  * for the one writer that stores a reply in its own statements (chat/store-reply.ts).
  */
-export const unreadMove = (at: Prisma.Sql, excerpt: string) => Prisma.sql`"lastAssistantAt" = ${at}, excerpt = ${excerpt}, "updatedAt" = ${at}`;
+export const unreadMove = (at: Date | Prisma.Sql, excerpt: string) => Prisma.sql`"lastAssistantAt" = ${at}, excerpt = ${excerpt}, "updatedAt" = ${at}`;
 
 /**
  * A line about the conversation itself ("Ana joined", "A person will reply here"): shown in the
