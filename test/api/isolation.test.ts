@@ -238,8 +238,9 @@ describe('credentials', () => {
     const gone = await heed.visitor();
     await heed.services.db.visitor.delete({ where: { id: gone.visitorId } });
     // reading and writing both tell the widget to start a new session, never fail with a 500
-    for (const call of [gone.api.conversation.list.query(), gone.api.conversation.create.mutate()]) {
-      const err = await failure(call);
+    // one call at a time: a second call started beside the first would reject unawaited
+    for (const call of [() => gone.api.conversation.list.query(), () => gone.api.conversation.create.mutate()]) {
+      const err = await failure(call());
       expect(err.message).not.toMatch(/prisma|foreign key|constraint/i);
       expect(err.code).toBe('UNAUTHORIZED');
     }
