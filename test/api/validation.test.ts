@@ -87,6 +87,34 @@ describe('message.send', () => {
     expect(error.data.fieldErrors?.content).toBeDefined();
   });
 
+  test('a lone surrogate (a broken emoji half, legal in JSON, not in UTF-8) is stored as U+FFFD, in the message and its events, and sends beside it are not failed', async () => {
+    const other = await heed.visitor();
+    const otherConversation = await other.conversation();
+    const logged = heed.logs.length;
+    const [broken, batched, ...beside] = await Promise.all([
+      post('message.send', send({ content: 'Hel\ud800lo 😀 \udfff' })),
+      // tRPC's own handler (a batch) as well as the lean route
+      post('message.send?batch=1', { 0: send({ content: 'batched \ud83d' }) }),
+      ...Array.from({ length: 8 }, (_, i) => post('message.send', { conversationId: otherConversation, clientMessageId: randomUUID(), content: `beside ${i}` }, other.token)),
+    ]);
+    expect([broken, batched, ...beside].map((r) => r.status)).toEqual(Array(10).fill(200));
+    const rows = await heed.services.db.message.findMany({ where: { conversationId, content: { contains: '\uFFFD' } }, orderBy: { seq: 'asc' } });
+    expect(rows.map((r) => r.content).sort()).toEqual(['Hel\uFFFDlo 😀 \uFFFD', 'batched \uFFFD']);
+    const events = await heed.services.db.event.findMany({ where: { conversationId, type: 'message.created' } });
+    const contents = events.map((e) => (e.payload as { message: { content: string } }).message.content);
+    expect(contents).toEqual(expect.arrayContaining(['Hel\uFFFDlo 😀 \uFFFD', 'batched \uFFFD']));
+    expect(heed.logs.slice(logged).filter((line) => /error/i.test(line))).toEqual([]);
+  });
+
+  test('a title with a lone surrogate is renamed with U+FFFD in its place', async () => {
+    const res = await post('conversation.rename', { conversationId, title: 'Plans \udc00 2027' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const row = await heed.services.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    expect(row.title).toBe('Plans \uFFFD 2027');
+    const event = await heed.services.db.event.findFirstOrThrow({ where: { conversationId, type: 'conversation.updated' }, orderBy: { id: 'desc' } });
+    expect((event.payload as { conversation: { title: string } }).conversation.title).toBe('Plans \uFFFD 2027');
+  });
+
   test('whatever goes wrong, a response never carries database error details', async () => {
     const res = await post('message.send', send({ content: 'pasted\u0000text' }));
     expect(res.status).toBeGreaterThanOrEqual(400);

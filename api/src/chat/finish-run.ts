@@ -10,7 +10,6 @@ import { speakToVisitor } from '../conversations/speak-to-visitor.ts';
 import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../shared/excerpt.ts';
 import { requestTitle } from '../titles/request-title.ts';
 import { addSiteUsage } from '../limits/site-usage.ts';
-import type { RunCost } from '../limits/run-cost.ts';
 import { assertFence } from './fence.ts';
 import { storeReply, type PlainReply } from './store-reply.ts';
 import type { ClaimedBatch, ClaimStores } from './claim-batch.ts';

@@ -5,6 +5,7 @@ import type { RawToolCall } from './tools.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { isInfrastructureError } from './run-errors.ts';
 import { classifyModelError, EmptyReplyError, ModelTimeoutError, StreamEndedEarlyError, type ClassifiedError } from './model-errors.ts';
+import { wellFormedText } from '../db/well-formed.ts';
 
 export interface StreamRequest {
   model: string;
@@ -138,7 +139,8 @@ async function streamOnce(
     // A sparse index (a server that skipped one) leaves holes; a call without an id gets one.
     const toolCalls = calls.flatMap((c, i) => (c ? [{ ...c, id: c.id || `call_${i}` }] : []));
     if (text.trim() === '' && toolCalls.length === 0) throw new EmptyReplyError();
-    return { text, toolCalls, promptTokens, completionTokens };
+    // a lone surrogate in the model's text (JSON can escape one) would fail the reply's event (db/well-formed.ts)
+    return { text: wellFormedText(text), toolCalls, promptTokens, completionTokens };
   } catch (err) {
     if (timedOut) throw new ModelTimeoutError(req.timeoutMs);
     throw err;

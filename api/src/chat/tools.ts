@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { wellFormed } from '../db/well-formed.ts';
 
 /** Longest question, choice and todo the model may write; longer arguments are refused, not cut. */
 export const QUESTION_MAX = 500;
@@ -102,7 +103,8 @@ export function parseToolCall(call: RawToolCall, offered: readonly ChatCompletio
   if (!offered.some((t) => t.function.name === call.name)) return { callId, name: 'invalid', error: `unknown tool "${call.name.slice(0, 64)}"` };
   let json: unknown;
   try {
-    json = JSON.parse(call.arguments === '' ? '{}' : call.arguments);
+    // a model may write a lone surrogate escape too: repaired as a visitor's input is (db/well-formed.ts)
+    json = wellFormed(JSON.parse(call.arguments === '' ? '{}' : call.arguments));
   } catch {
     return { callId, name: 'invalid', error: 'the arguments are not valid JSON' };
   }

@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import { WindowLimiters } from '../limits/window-limiters.ts';
 import { apiKeyFor } from '../proactive/api-keys.ts';
 import { sendServerMessage, serverMessageInput } from '../proactive/server-message.ts';
+import { wellFormed } from '../db/well-formed.ts';
 
 /** `POST /api/v1/sites/:siteKey/messages` lives under this prefix. */
 const SITE_MESSAGES_PREFIX = '/api/v1/sites/';
@@ -64,7 +65,7 @@ function handler(s: Services, limiters: WindowLimiters) {
     if (raw === null) return send(413, { error: 'body_too_large' }, { connection: 'close' });
     let json: unknown;
     try {
-      json = JSON.parse(raw);
+      json = wellFormed(JSON.parse(raw));
     } catch {
       return send(400, { error: 'invalid_json' });
     }

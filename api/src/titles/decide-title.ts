@@ -1,5 +1,6 @@
 import { normalizeTitle } from './normalize-title.ts';
 import { titleAnswerSchema } from './title-prompt.ts';
+import { wellFormed } from '../db/well-formed.ts';
 
 export type TitleDecision =
   /** store `title` (source `generated`); `changed` says whether the visible title text moved */
@@ -30,7 +31,7 @@ export function decideTitle(current: { title: string | null; source: 'first_mess
 function parseJson(content: string | null): unknown {
   if (content === null) return undefined;
   try {
-    return JSON.parse(content);
+    return wellFormed(JSON.parse(content));
   } catch {
     return undefined;
   }
