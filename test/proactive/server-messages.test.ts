@@ -151,3 +151,14 @@ test('each key is rate-limited on its own: past 60 a minute it gets 429 with Ret
   expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   expect((await post(other, { userId: '' })).status).toBe(400);
 });
+
+test('a lone surrogate in a server message (legal in JSON, not in UTF-8) is delivered as U+FFFD, in the message and its event', async () => {
+  const { key } = await owner.api.console.proactive.apiKeys.create.mutate({ siteId, name: 'Broken text' });
+  await identified('user-surrogate');
+  const res = await post(key, { userId: 'user-surrogate', text: 'Invoice \ud83d ready' });
+  expect(res.status).toBe(201);
+  const { messageId, conversationId } = (await res.json()) as { conversationId: string; messageId: string };
+  expect((await db().message.findUniqueOrThrow({ where: { id: messageId } })).content).toBe('Invoice \uFFFD ready');
+  const event = await db().event.findFirstOrThrow({ where: { conversationId, type: 'message.created' }, orderBy: { id: 'desc' } });
+  expect((event.payload as { message: { content: string } }).message.content).toBe('Invoice \uFFFD ready');
+});
