@@ -4,6 +4,7 @@ import { freePort } from '../api/src/embedded/free-port.ts';
 import { reserveTestDatabase } from '../test/support/database.ts';
 import { measureInsertAnchor, type AnchorResult } from './ingest/anchor.ts';
 import { cpuBetween, cpuByCommand } from './ingest/cpu-by-process.ts';
+import { busyPercent, machineJiffies } from './fanout/machine-cpu.ts';
 import { measureDirectSends, type DirectSendsResult } from './ingest/direct-sends.ts';
 import { openLoop, type OpenLoopResult } from './ingest/open-loop.ts';
 import { BenchProcess } from './ingest/processes.ts';
@@ -51,6 +52,8 @@ export interface IngestResult {
   heedCpuMsPerSend: number;
   /** every process above together, clients and model included, per send: this machine's CPU budget of one send */
   machineCpuMsPerSend: number;
+  /** every core of the machine, busy share in the window (100 = all busy): the processes above should add up to about this */
+  machineBusyPercent: number;
   /** 1-minute load average before the processes started and at the end of the window */
   load: { before: number; after: number };
   /** medians over PROFILED_SENDS sends made one at a time */
@@ -120,10 +123,10 @@ export async function measureIngest(): Promise<IngestResult> {
     const latencies: number[] = [];
     const warmEnd = preciseNow() + WARMUP_MS;
     const end = warmEnd + WINDOW_MS;
-    let cpu = { api: 0, worker: 0, model: 0, at: 0, client: process.cpuUsage(), servers: new Map<string, number>() };
+    let cpu = { api: 0, worker: 0, model: 0, at: 0, client: process.cpuUsage(), servers: new Map<string, number>(), machine: { busy: 0, total: 0 } };
     const startWindow = setTimeout(async () => {
       measuring = true;
-      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), model: await model.cpuSeconds(), at: preciseNow(), client: process.cpuUsage(), servers: await cpuByCommand() };
+      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), model: await model.cpuSeconds(), at: preciseNow(), client: process.cpuUsage(), servers: await cpuByCommand(), machine: await machineJiffies() };
     }, WARMUP_MS);
     await Promise.all(
       visitors.map(async (v) => {
@@ -147,6 +150,7 @@ export async function measureIngest(): Promise<IngestResult> {
     const clientUsage = process.cpuUsage(cpu.client);
     const clientCpu = (clientUsage.user + clientUsage.system) / 1e6;
     const servers = cpuBetween(cpu.servers, await cpuByCommand());
+    const machineBusy = busyPercent(cpu.machine, await machineJiffies());
     const postgresCpu = servers.get('postgres') ?? 0;
     const redisCpu = servers.get('redis-server') ?? 0;
     const loadAfter = loadavg()[0]!;
@@ -175,6 +179,7 @@ export async function measureIngest(): Promise<IngestResult> {
       modelCpuPercent: percent(modelCpu),
       heedCpuMsPerSend: msPerSend(apiCpu + workerCpu + postgresCpu + redisCpu),
       machineCpuMsPerSend: msPerSend(apiCpu + workerCpu + postgresCpu + redisCpu + clientCpu + modelCpu),
+      machineBusyPercent: Math.round(machineBusy * 10) / 10,
       load: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
       ...oneSend,
       direct,
@@ -256,6 +261,7 @@ export function formatIngest(r: IngestResult): string {
       ['model server CPU (its own process)', r.modelCpuPercent, '% of one core'],
       ["Heed's CPU per send (API, worker, PostgreSQL, Redis)", r.heedCpuMsPerSend, `ms: at most ${Math.round((cpus().length * 1000) / r.heedCpuMsPerSend)} sends/s on ${cpus().length} cores given to Heed alone`],
       ['machine CPU per send (all of the above)', r.machineCpuMsPerSend, `ms: at most ${Math.round((cpus().length * 1000) / r.machineCpuMsPerSend)} sends/s on ${cpus().length} cores`],
+      ['machine busy, all cores', r.machineBusyPercent, `% (the processes above: ${Math.round(((r.machineCpuMsPerSend * r.sendsPerSecond) / 1000 / cpus().length) * 100)} % of the ${cpus().length} cores)`],
       ['sendMessage in-process, no HTTP', r.direct.sendsPerSecond, `sends/s (${r.direct.failed} failed; p50 ${r.direct.latencyMs.p50} ms, p99 ${r.direct.latencyMs.p99} ms, ${r.direct.cpuPercent} % of a core, ${r.direct.cpuMsPerSend} ms CPU per send)`],
       ['anchor: indexed single-row inserts', r.anchor.insertsPerSecond, `inserts/s (${r.anchor.connections} connections, p50 ${r.anchor.latencyMs.p50} ms, p99 ${r.anchor.latencyMs.p99} ms)`],
     ],
