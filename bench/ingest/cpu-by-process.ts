@@ -19,9 +19,10 @@ export async function processCpu(pid: number | string): Promise<{ name: string; 
  * each one's ended children used (reaped). A process that ends thus stays counted, in its
  * parent's reaped time: PostgreSQL's postmaster reaps its backends, autovacuum workers and
  * parallel workers, all `postgres`, so that total never drops. Without the reaped time it did:
- * an autovacuum worker alive at the first reading and gone at the second took its whole CPU out
- * of the difference, and the ingest bench printed PostgreSQL at 28–48 % of a core while `top`
- * showed its processes at ~100 % (2026-12-02).
+ * a backend alive at the first reading whose connection closed before the second (pools close
+ * connections idle for a while; seen here with up to 2 s of CPU each) took its whole CPU out of the
+ * difference, and the ingest bench printed PostgreSQL at 28–48 % of a core while `top` showed its
+ * processes at ~100 % (2026-12-02).
  */
 export async function cpuByCommand(): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
