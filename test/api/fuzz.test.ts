@@ -4,11 +4,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { appRouter } from '../../api/src/trpc/app-router.ts';
 import { TestHeed, type TestVisitor } from '../support/harness.ts';
+import { signedInOperator, type TestOperator } from '../support/console.ts';
+import { findOperatorSession } from '../../api/src/operators/operator-sessions.ts';
 
 /**
  * Property-based fuzzing of everything the API exposes: generated and malformed inputs to
  * every procedure (taken from the router, so a new one is fuzzed without touching this
- * file), with no credential, a visitor's, the operator's and garbage; the cron route; and
+ * file), with no credential, a visitor's, the operator's, a console owner's session and garbage; the cron route; and
  * raw HTTP (wrong methods, bad JSON, huge bodies, bad batch strings, unknown paths, `?input=`
  * garbage, bad `%` escapes, request targets no URL parser takes). Whatever arrives:
  *
@@ -34,6 +36,9 @@ let heed: TestHeed;
 let visitor: TestVisitor;
 let own: string;
 let others: string;
+/** a console owner, on a site of the fuzzer's own (so what it deletes or changes is not the visitors') */
+let owner: TestOperator;
+let ownerSiteId: string;
 
 beforeAll(async () => {
   // `site`: the widget's static routes are fuzzed too
@@ -43,6 +48,8 @@ beforeAll(async () => {
   await visitor.send(own, 'A first message, so titles and history exist.');
   const other = await heed.visitor();
   others = await other.conversation();
+  owner = await signedInOperator(heed.services, heed.url);
+  ownerSiteId = (await owner.api.console.sites.create.mutate({ name: 'Fuzzed site', allowedOrigins: ['https://fuzz.example'] })).id;
 });
 afterAll(() => heed?.stop());
 
@@ -139,6 +146,7 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 /** Per field: a value the API accepts, and values aimed at what that field feeds (a date column, a bigint). */
 const fieldValues: Record<string, { valid: fc.Arbitrary<unknown>; aimed?: fc.Arbitrary<unknown> }> = {
   siteKey: { valid: late(() => heed.siteKey) },
+  siteId: { valid: late(() => ownerSiteId), aimed: anyId },
   visitorToken: { valid: late(() => visitor.token) },
   timeZone: { valid: fc.constantFrom('Europe/Paris', 'UTC', 'America/New_York') },
   identity: { valid: fc.constant({ userId: 'user-1', userHash: '0'.repeat(64) }), aimed: fc.record({ userId: anyString, token: anyString }) },
@@ -196,16 +204,26 @@ function inputFor(p: { fields: string[]; required: string[] }): fc.Arbitrary<unk
 /** Any procedure's input: for batches and raw requests, where the procedure is not known. */
 const anyInput: fc.Arbitrary<unknown> = fc.oneof(...procedures.map((p) => inputFor(p)));
 
-type Auth = 'none' | 'visitor' | 'operator' | 'garbage';
+type Auth = 'none' | 'visitor' | 'operator' | 'console' | 'garbage';
 /** Mostly real credentials, so generated inputs get past authentication to the database. */
 const anyAuth = fc.oneof(
   { weight: 3, arbitrary: fc.constant<Auth>('visitor') },
   { weight: 2, arbitrary: fc.constant<Auth>('operator') },
+  { weight: 2, arbitrary: fc.constant<Auth>('console') },
   { weight: 1, arbitrary: fc.constantFrom<Auth>('none', 'garbage') },
 );
 
+/** The console owner's cookie, signed in again should a fuzzed call have signed it out or removed it. */
+async function consoleCookie(): Promise<string> {
+  const token = owner.cookie.slice(owner.cookie.indexOf('=') + 1);
+  if (!(await findOperatorSession(heed.services.db, token))) owner = await signedInOperator(heed.services, heed.url);
+  return owner.cookie;
+}
+
 function authHeader(auth: Auth): Record<string, string> {
   if (auth === 'none') return {};
+  // as the console page sends it: its session cookie and its own origin
+  if (auth === 'console') return { cookie: owner.cookie, origin: heed.url };
   const token = { visitor: visitor.token, operator: ADMIN_TOKEN, garbage: 'v2.x.y.z.1.garbage' }[auth];
   return { authorization: `Bearer ${token}` };
 }
@@ -236,6 +254,7 @@ function expectNoServerError(what: string, answer: Answer): void {
 }
 
 async function callProcedure(path: string, type: string, input: unknown, auth: Auth): Promise<void> {
+  if (auth === 'console') await consoleCookie();
   const encoded = input === undefined ? '' : `input=${encodeURIComponent(JSON.stringify(input))}`;
   if (type === 'subscription') return openStream(path, encoded, auth);
   const answer =
@@ -256,7 +275,7 @@ async function callProcedure(path: string, type: string, input: unknown, auth: A
 async function openStream(path: string, encodedInput: string, auth: Auth, headers: Record<string, string> = {}): Promise<void> {
   const connectionParams = auth === 'visitor' ? { ticket: (await visitor.api.events.ticket.mutate()).ticket } : auth === 'garbage' ? { ticket: visitor.token } : null;
   const query = [encodedInput, connectionParams ? `connectionParams=${encodeURIComponent(JSON.stringify(connectionParams))}` : ''].filter(Boolean).join('&');
-  const answer = await streamStart(`/trpc/${path}?${query}`, headers);
+  const answer = await streamStart(`/trpc/${path}?${query}`, { ...(auth === 'console' ? authHeader(auth) : {}), ...headers });
   expectNoServerError(`${path}?${query.slice(0, 200)} as ${auth}`, answer);
 }
 
