@@ -1,10 +1,10 @@
 /** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const EVERY_LONE_SURROGATE = new RegExp(LONE_SURROGATE.source, 'g');
 
 /** The text with every lone surrogate replaced by U+FFFD (a fresh string only when one was there). */
 export function wellFormedText(s: string): string {
-  LONE_SURROGATE.lastIndex = 0;
-  return LONE_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, '\uFFFD') : s;
+  return LONE_SURROGATE.test(s) ? s.replace(EVERY_LONE_SURROGATE, '\uFFFD') : s;
 }
 
 /**

@@ -91,14 +91,14 @@ const t = initTRPC.context<Context>().create({
 });
 
 /**
- * Every procedure's base: its raw input's strings made well-formed (every lone surrogate becomes
- * U+FFFD, db/well-formed.ts) before any schema reads them, on tRPC's handler and the lean routes
- * alike, since both run the procedure's middlewares. One place, so no new input can miss it.
+ * Every procedure's base (the others below start from it): the raw input's strings are made
+ * well-formed (every lone surrogate becomes U+FFFD, db/well-formed.ts) before any schema reads
+ * them, on tRPC's handler and the lean routes alike, since both run the procedure's middlewares.
+ * One place, so no new input can miss it.
  */
-const procedure = t.procedure.use(({ getRawInput, next }) => next({ getRawInput: async () => wellFormed(await getRawInput()) }));
+export const publicProcedure = t.procedure.use(({ getRawInput, next }) => next({ getRawInput: async () => wellFormed(await getRawInput()) }));
 
 export const router = t.router;
-export const publicProcedure = procedure;
 /** For procedure bases defined beside this file (console-procedure.ts). */
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
@@ -124,7 +124,7 @@ async function visitorExists(ctx: Context, claims: VisitorClaims | null): Promis
  * `ctx.visitor` is narrowed. A deleted visitor's token is refused like a forged one, so the
  * widget simply starts a new session.
  */
-export const visitorProcedure = procedure.use(async ({ ctx, next }) => {
+export const visitorProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const claims = ctx.visitor;
   if (!claims || !(await visitorExists(ctx, claims))) throw visitorTokenInvalid();
   await assertOriginAllowed(ctx, claims.siteId);
@@ -137,7 +137,7 @@ export const visitorProcedure = procedure.use(async ({ ctx, next }) => {
  * `message.send`, the hottest path (send-group.ts looks the visitor up only when the
  * conversation is not theirs). The token's signature and the page's origin are checked here.
  */
-export const signedVisitorProcedure = procedure.use(async ({ ctx, next }) => {
+export const signedVisitorProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const claims = ctx.visitor;
   if (!claims) throw visitorTokenInvalid();
   await assertOriginAllowed(ctx, claims.siteId);
@@ -161,7 +161,7 @@ export async function streamVisitorOf(ctx: Context): Promise<VisitorClaims> {
 }
 
 /** The event stream: `streamVisitorOf` decides, and `ctx.visitor` is narrowed. */
-export const streamProcedure = procedure.use(async ({ ctx, next }) => next({ ctx: { ...ctx, visitor: await streamVisitorOf(ctx) } }));
+export const streamProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: { ...ctx, visitor: await streamVisitorOf(ctx) } }));
 
 /** tRPC's runtime config (error formatter, SSE ping and client options), for the lean SSE route to answer as tRPC would. */
 export const trpcConfig = t._config;
@@ -170,7 +170,7 @@ export const trpcConfig = t._config;
  * Every operator procedure: the request must carry `Authorization: Bearer $ADMIN_TOKEN`.
  * One shared operator credential until operator accounts exist; unset, nobody gets in.
  */
-export const operatorProcedure = procedure.use(({ ctx, next }) => {
+export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.operator) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'The operator token is required.' });
   return next();
 });
