@@ -123,6 +123,15 @@ describe('verified identity', () => {
     expect(row).toMatchObject({ externalId: userId, name: 'Ana Lima', email: 'ana@example.com' });
   });
 
+  test('a signed name PostgreSQL cannot store (a NUL) is dropped, and the session starts all the same', async () => {
+    const userId = `user-${randomUUID()}`;
+    const identity = { userId, token: await jwt({ sub: userId, name: 'Ana\u0000Lima', email: 'ana@example.com' }, { expiresIn: '1h' }) };
+    const started = await call('session.start', { siteKey: heed.siteKey, identity });
+    expect(started.status, JSON.stringify(started.error)).toBe(200);
+    const row = await heed.services.db.visitor.findUniqueOrThrow({ where: { id: started.data!.visitorId as string } });
+    expect(row).toMatchObject({ externalId: userId, name: null, email: 'ana@example.com' });
+  });
+
   test("identifying joins the anonymous visitor's conversations to the user's; the anonymous token no longer resumes them", async () => {
     const anonymous = await heed.visitor();
     const conversationId = await anonymous.conversation();

@@ -105,7 +105,7 @@ test('refusals: 401 for a wrong, missing or other site’s key (alike), 404 for 
   const foreign = await (await heed.visitor()).conversation();
   expect((await post(key, { userId: 'user-7', text: 'hi', conversationId: foreign })).status).toBe(404);
 
-  const bad = [{ userId: 'user-7', text: '   ' }, { userId: 'user-7', text: 'x'.repeat(2001) }, { userId: 'u'.repeat(201), text: 'hi' }, { userId: 'user-7', text: 'hi', extra: 1 }, { userId: 'user-7', text: 'hi', conversationId: 'nope' }];
+  const bad = [{ userId: 'user-7', text: '   ' }, { userId: 'user-7', text: 'x'.repeat(2001) }, { userId: 'u'.repeat(201), text: 'hi' }, { userId: 'user\u00007', text: 'hi' }, { userId: 'user\n7', text: 'hi' }, { userId: 'user-7', text: 'hi', extra: 1 }, { userId: 'user-7', text: 'hi', conversationId: 'nope' }];
   for (const body of bad) expect((await post(key, body)).status).toBe(400);
   expect((await post(key, '{not json')).status).toBe(400);
   expect((await post(key, JSON.stringify({ userId: 'user-7', text: 'x'.repeat(20_000) }))).status).toBe(413);

@@ -9,7 +9,8 @@ export const IDENTITY_MAX_TTL_S = 24 * 60 * 60;
 /** Clock difference tolerated between the host's server and ours. */
 const CLOCK_TOLERANCE_S = 60;
 
-const userId = z
+/** A host's user id (`Visitor.externalId`): what identity verification signs and server messages name. */
+export const hostUserId = z
   .string()
   .min(1)
   .max(200)
@@ -24,7 +25,7 @@ const userId = z
  */
 export const identityInput = z
   .strictObject({
-    userId,
+    userId: hostUserId,
     token: z.string().min(1).max(4096).optional(),
     userHash: z.string().regex(/^[0-9a-fA-F]{64}$/, 'a hex HMAC-SHA256').optional(),
   })
@@ -40,7 +41,13 @@ export interface VerifiedIdentity {
 }
 
 const signedProfile = z.object({
-  name: z.string().max(200).optional().catch(undefined),
+  // signed by the host, yet a name PostgreSQL cannot store (a NUL) must not fail the session: it is dropped
+  name: z
+    .string()
+    .max(200)
+    .refine((s) => !s.includes('\u0000'))
+    .optional()
+    .catch(undefined),
   email: z.string().email().max(320).optional().catch(undefined),
 });
 

@@ -5,6 +5,7 @@ import { loadConversationView } from '../conversations/queries.ts';
 import { speakToVisitor } from '../conversations/speak-to-visitor.ts';
 import { toMessageView } from '../conversations/views.ts';
 import { latestConversation, lockVisitor, openConversation } from './target-conversation.ts';
+import { hostUserId } from '../identity/verify-identity.ts';
 
 /** Longest server-to-server message, in characters (ProactiveRequest.text holds 2,000). */
 export const SERVER_MESSAGE_MAX = 2000;
@@ -12,7 +13,7 @@ export const SERVER_MESSAGE_MAX = 2000;
 /** The body of `POST /api/v1/sites/:siteKey/messages`. */
 export const serverMessageInput = z.strictObject({
   /** the host's user id, as its identity verification signed it (`Visitor.externalId`) */
-  userId: z.string().min(1).max(200),
+  userId: hostUserId,
   text: z
     .string()
     .max(SERVER_MESSAGE_MAX * 2)
