@@ -10,7 +10,8 @@ import { findOperatorSession } from '../../api/src/operators/operator-sessions.t
 /**
  * Property-based fuzzing of everything the API exposes: generated and malformed inputs to
  * every procedure (taken from the router, so a new one is fuzzed without touching this
- * file), with no credential, a visitor's, the operator's, a console owner's session and garbage; the cron route; and
+ * file), with no credential, a visitor's, the operator's, a console owner's session and garbage; the cron route;
+ * the site-messages route with its site's API key; and
  * raw HTTP (wrong methods, bad JSON, huge bodies, bad batch strings, unknown paths, `?input=`
  * garbage, bad `%` escapes, request targets no URL parser takes). Whatever arrives:
  *
@@ -434,6 +435,35 @@ describe('fuzzing the API', () => {
         if (/^HTTP\/1\.1 5/.test(status)) throw new Error(`${method} ${target} (Host: ${host}) answered ${status}`);
       }),
       { ...params, numRuns: 100 },
+    );
+  });
+
+  test('the site-messages route, with its site’s API key and any body, never answers 5xx', { timeout: 60_000 }, async () => {
+    const siteId = (await heed.services.db.site.findUniqueOrThrow({ where: { key: heed.siteKey }, select: { id: true } })).id;
+    const { key } = await owner.api.console.proactive.apiKeys.create.mutate({ siteId, name: 'Fuzzed key' });
+    await heed.services.db.visitor.update({ where: { id: visitor.visitorId }, data: { externalId: 'user-1', identifiedAt: new Date() } });
+    const field = (valid: string) => fc.oneof(fc.constant(valid), damaged(valid), anyString);
+    const bodies = fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.record(
+          { userId: field('user-1'), text: field('Your order shipped.'), conversationId: fc.option(anyId, { nil: undefined }) },
+          { requiredKeys: ['userId', 'text'] },
+        ),
+      },
+      anyValue,
+    );
+    // 60 a minute per key: the rest are refused with 429, which is an answer too
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const answer = await request(`/api/v1/sites/${encodeURIComponent(heed.siteKey)}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify(body),
+        });
+        expectNoServerError(`POST site message ${JSON.stringify(body)?.slice(0, 200)}`, answer);
+      }),
+      { ...params, numRuns: 60 },
     );
   });
 
