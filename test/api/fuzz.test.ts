@@ -375,14 +375,14 @@ describe('fuzzing the API', () => {
 
   test('raw HTTP: wrong methods, bad JSON, huge bodies, odd content types, unknown paths and bad escapes never answer 5xx', { timeout: 60_000 }, async () => {
     const paths = fc.oneof(
-      fc.constantFrom('/trpc/message.send', '/trpc/session.start', '/trpc/conversation.list', '/trpc/events.subscribe', '/trpc/', '/trpc', '/healthz', '/api/cron/titles', '/widget.js', '/widget-chunks/x.js', '/', '/inline', '/nope'),
+      fc.constantFrom('/trpc/message.send', '/trpc/session.start', '/trpc/conversation.list', '/trpc/events.subscribe', '/trpc/', '/trpc', '/healthz', '/api/cron/titles', '/widget.js', '/widget-chunks/x.js', '/', '/inline', '/nope', '/admin/export/conversations.csv', '/admin/export/overview.csv', '/admin/', '/metrics', '/readyz'),
       fc.constantFrom('/widget-chunks/%E0%A4%A', '/widget.js%', '/trpc/%', '/trpc/message.send%00', '/%2e%2e/%2e%2e/package.json', '/trpc/a%ZZ', '/widget-chunks/%00'),
       fc.webPath(),
       fc.string({ maxLength: 30 }).map((s) => `/trpc/${encodeURIComponent(s)}`),
     );
     const queries = fc.oneof(
       fc.constant(''),
-      fc.constantFrom('?input=', '?input=%7B', '?input=%', '?input=%E0%A4%A', '?input=null', '?input=%22%00%22', '?batch=1&input=[]', '?connectionParams=%7B', '?connectionParams=1', '?lastEventId=99999999999999999999'),
+      fc.constantFrom('?input=', '?input=%7B', '?input=%', '?input=%E0%A4%A', '?input=null', '?input=%22%00%22', '?batch=1&input=[]', '?connectionParams=%7B', '?connectionParams=1', '?lastEventId=99999999999999999999', '?search=%00', '?search=%ED%A0%80', '?range=7d&siteId=x', '?filter=nope&siteId=00000000-0000-0000-0000-000000000000'),
       anyInput.map((v) => `?input=${encodeURIComponent(String(JSON.stringify(v)).slice(1))}`),
       fc.webQueryParameters().map((q) => `?${q}`),
     );
