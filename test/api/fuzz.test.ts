@@ -214,11 +214,10 @@ const anyAuth = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<Auth>('none', 'garbage') },
 );
 
-/** The console owner's cookie, signed in again should a fuzzed call have signed it out or removed it. */
-async function consoleCookie(): Promise<string> {
+/** Signs the console owner in again should a fuzzed call have signed them out or removed them. */
+async function keepConsoleSession(): Promise<void> {
   const token = owner.cookie.slice(owner.cookie.indexOf('=') + 1);
   if (!(await findOperatorSession(heed.services.db, token))) owner = await signedInOperator(heed.services, heed.url);
-  return owner.cookie;
 }
 
 function authHeader(auth: Auth): Record<string, string> {
@@ -255,7 +254,7 @@ function expectNoServerError(what: string, answer: Answer): void {
 }
 
 async function callProcedure(path: string, type: string, input: unknown, auth: Auth): Promise<void> {
-  if (auth === 'console') await consoleCookie();
+  if (auth === 'console') await keepConsoleSession();
   const encoded = input === undefined ? '' : `input=${encodeURIComponent(JSON.stringify(input))}`;
   if (type === 'subscription') return openStream(path, encoded, auth);
   const answer =

@@ -3,6 +3,7 @@ import { errors, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { macMatches } from '../auth/signing-keys.ts';
 import { refuse } from '../trpc/refusal.ts';
+import { noNul } from '../trpc/inputs.ts';
 
 /** Longest a host-signed identity token may live: a stolen one is useless within a day. */
 export const IDENTITY_MAX_TTL_S = 24 * 60 * 60;
@@ -45,7 +46,7 @@ const signedProfile = z.object({
   name: z
     .string()
     .max(200)
-    .refine((s) => !s.includes('\u0000'))
+    .refine(noNul)
     .optional()
     .catch(undefined),
   email: z.string().email().max(320).optional().catch(undefined),

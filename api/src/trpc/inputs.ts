@@ -5,7 +5,7 @@ import { TITLE_MAX } from '../shared/title-limits.ts';
 export const MESSAGE_MAX = 4000;
 
 /** PostgreSQL text cannot hold NUL: refuse it at the edge rather than fail in the database. */
-const noNul = (s: string) => !s.includes('\u0000');
+export const noNul = (s: string) => !s.includes('\u0000');
 
 export const uuid = z.string().uuid();
 
