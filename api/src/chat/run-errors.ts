@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { AbortError as RedisCommandAborted } from 'redis';
 
 /**
  * Whose fault a run's failure was (`runErrorKind` in run-failure.ts), which decides what the visitor reads and whether the batch
@@ -68,6 +69,8 @@ export function isInfrastructureError(err: unknown): boolean {
     if (e instanceof OpenAI.APIError) return false;
     // node-redis sets no `name` on its errors: the class says which
     if (REDIS_NAMES.has(String(o.name)) || REDIS_NAMES.has((e as object).constructor?.name)) return true;
+    // a command past its deadline (redis/command-deadline.ts): Redis stopped answering
+    if (e instanceof RedisCommandAborted) return true;
     if (typeof o.message === 'string' && MESSAGES.test(o.message)) return true;
     // pg's own DatabaseError carries the SQLSTATE in `code` too (5 characters, no kind)
     if (o.name === 'error' && /^[0-9A-Z]{5}$/.test(code) && SQLSTATE.test(code)) return true;

@@ -1,8 +1,10 @@
 import { createClient } from 'redis';
 import type { Logger } from '../logging/logger.ts';
+import { boundCommands } from './command-deadline.ts';
 import { MemoryRedis } from './memory-redis.ts';
 
-const connect = (url: string, name: string) => createClient({ url, name });
+// no per-command timer: boundCommands bounds every command by a signal shared per 250 ms instead
+const connect = (url: string, name: string) => createClient({ url, name, commandOptions: { timeout: 0 } });
 
 export type Redis = ReturnType<typeof connect>;
 
@@ -20,6 +22,7 @@ export const isInProcess = (redis: Redis) => (redis as unknown) instanceof Memor
 export async function createRedis(url: string, name = 'heed', logger?: Logger): Promise<Redis> {
   if (isMemoryRedisUrl(url)) return new MemoryRedis(url) as unknown as Redis;
   const client = connect(url, name);
+  boundCommands(client as unknown as Parameters<typeof boundCommands>[0]);
   client.on('error', (err: Error) => (logger ? logger.warn({ redis: name, err }, 'redis connection error') : console.error(`[redis:${name}]`, err.message)));
   await client.connect();
   return client;

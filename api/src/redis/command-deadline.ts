@@ -1,0 +1,48 @@
+import { setMaxListeners } from 'node:events';
+
+/** How long a command may wait for Redis: node-redis' own default (`DEFAULT_COMMAND_TIMEOUT`), kept. */
+export const COMMAND_DEADLINE_MS = 5_000;
+
+/** Commands sent within one slot share its signal, so one fails 5.00–5.25 s after it was sent. */
+const SLOT_MS = 250;
+
+/** The part of a node-redis client this module reaches: the options every command merges in. */
+interface CommandOptionsHolder {
+  _commandOptions?: { timeout?: number; abortSignal?: AbortSignal };
+  on(event: 'end', listener: () => void): unknown;
+}
+
+/**
+ * Bounds every command of a node-redis client by one abort signal per 250 ms slot, in place of
+ * the client's per-command timeout. node-redis gives each command an `AbortSignal.timeout()` of
+ * its own: a timer, and a DOMException built with its stack when the timer fires five seconds
+ * later, answered or not. Measured here (bench of 200,000 PUBLISHes, 50 in flight): 25–28 µs of
+ * CPU per command with it, 5.2–5.9 with these shared signals, 3.3–4.3 with no bound at all.
+ * The worker relays a reply's deltas one command each, so at 10,000 deltas/s that was a fifth
+ * of a core. The bound itself stays: a Redis that stops answering (frozen, or a network that
+ * drops packets without a reset) still fails each command after five seconds, as an `AbortError`
+ * of node-redis, where it would otherwise wait for ever.
+ *
+ * The client must be created with `commandOptions: { timeout: 0 }`. Its `_commandOptions` (an
+ * internal of node-redis 6, which every command spreads into its own options) gets the current
+ * slot's signal; start-up fails if that internal is missing. Clients derived with
+ * `withCommandOptions` and the like would copy one slot's signal for good: Heed makes none.
+ */
+export function boundCommands(client: CommandOptionsHolder): void {
+  const options = client._commandOptions;
+  if (options?.timeout !== 0) throw new Error('boundCommands needs a node-redis client created with commandOptions: { timeout: 0 }');
+  const slots: { controller: AbortController; openedAt: number }[] = [];
+  const open = () => {
+    const controller = new AbortController();
+    // one listener per command in flight: hundreds share a slot under load
+    setMaxListeners(0, controller.signal);
+    slots.push({ controller, openedAt: performance.now() });
+    options.abortSignal = controller.signal;
+    // a slot expires once its last possible command has waited the whole deadline
+    while (slots.length > 0 && performance.now() - (slots[0]!.openedAt + SLOT_MS) >= COMMAND_DEADLINE_MS) slots.shift()!.controller.abort();
+  };
+  open();
+  const ticker = setInterval(open, SLOT_MS);
+  ticker.unref();
+  client.on('end', () => clearInterval(ticker));
+}
