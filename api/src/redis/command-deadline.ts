@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 /** How long a command may wait for Redis: node-redis' own default (`DEFAULT_COMMAND_TIMEOUT`), kept. */
 export const COMMAND_DEADLINE_MS = 5_000;
 
-/** Commands sent within one slot share its signal, so one fails 5.00–5.25 s after it was sent. */
+/** Commands sent within one slot share its signal: one fails 5.00–5.25 s after it was sent. */
 const SLOT_MS = 250;
 
 /** The part of a node-redis client this module reaches: the options every command merges in. */
@@ -19,9 +19,10 @@ interface CommandOptionsHolder {
  * later, answered or not. Measured here (bench of 200,000 PUBLISHes, 50 in flight): 25–28 µs of
  * CPU per command with it, 5.2–5.9 with these shared signals, 3.3–4.3 with no bound at all.
  * The worker relays a reply's deltas one command each, so at 10,000 deltas/s that was a fifth
- * of a core. The bound itself stays: a Redis that stops answering (frozen, or a network that
- * drops packets without a reset) still fails each command after five seconds, as an `AbortError`
- * of node-redis, where it would otherwise wait for ever.
+ * of a core. The bound itself stays as node-redis had it: a command that cannot be written (Redis
+ * away, the client reconnecting) fails after five seconds, now as node-redis' `AbortError`, where
+ * it would otherwise wait for Redis's return. Like node-redis' own, the bound ends once the
+ * command is written: a command already on the wire waits for its answer or the socket's end.
  *
  * The client must be created with `commandOptions: { timeout: 0 }`. Its `_commandOptions` (an
  * internal of node-redis 6, which every command spreads into its own options) gets the current
@@ -31,15 +32,19 @@ interface CommandOptionsHolder {
 export function boundCommands(client: CommandOptionsHolder): void {
   const options = client._commandOptions;
   if (options?.timeout !== 0) throw new Error('boundCommands needs a node-redis client created with commandOptions: { timeout: 0 }');
-  const slots: { controller: AbortController; openedAt: number }[] = [];
+  // each slot's signal is aborted once its last command has waited the whole deadline, timed
+  // from when the next slot replaced it (a late tick leaves a slot open longer, never shorter)
+  const slots: { controller: AbortController; closedAt?: number }[] = [];
   const open = () => {
+    const now = performance.now();
+    const last = slots.at(-1);
+    if (last) last.closedAt = now;
     const controller = new AbortController();
-    // one listener per command in flight: hundreds share a slot under load
+    // one listener per command waiting to be written: hundreds share a slot while Redis is away
     setMaxListeners(0, controller.signal);
-    slots.push({ controller, openedAt: performance.now() });
+    slots.push({ controller });
     options.abortSignal = controller.signal;
-    // a slot expires once its last possible command has waited the whole deadline
-    while (slots.length > 0 && performance.now() - (slots[0]!.openedAt + SLOT_MS) >= COMMAND_DEADLINE_MS) slots.shift()!.controller.abort();
+    while (slots[0]?.closedAt !== undefined && now - slots[0].closedAt >= COMMAND_DEADLINE_MS) slots.shift()!.controller.abort();
   };
   open();
   const ticker = setInterval(open, SLOT_MS);
