@@ -20,7 +20,7 @@ beforeAll(async () => {
   redis = await createRedis(`redis://127.0.0.1:${proxy.port}`, 'deadline-test', createLogger('warn', memoryDestination()));
 });
 afterAll(async () => {
-  await redis?.del([key, `${key}:n`]).catch(() => undefined);
+  await redis?.del([key, `${key}:n`, `${key}:burst`]).catch(() => undefined);
   await redis?.quit().catch(() => undefined);
   await proxy?.close();
 });
@@ -60,4 +60,10 @@ test.skipIf(isEmbeddedTestRun())('commands spread over many slots while Redis an
     }),
   );
   expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+});
+
+test.skipIf(isEmbeddedTestRun())('a burst of 5,000 commands at once all succeed, over the many signals they are spread across', async () => {
+  const values = await Promise.all(Array.from({ length: 5_000 }, () => redis.incr(`${key}:burst`)));
+  expect(Math.max(...values)).toBe(5_000);
+  expect(new Set(values).size).toBe(5_000);
 });
