@@ -21,7 +21,7 @@ export interface ProbeFigures {
   where: string;
   /** batch due (send `createdAt` + DEBOUNCE_MS) → the model server received the request */
   overheadMs: Summary;
-  /** batch due → the claim transaction began (`Run.startedAt`): timer, lock, run limit */
+  /** batch due → the claim statement ran (`Run.startedAt`, after the fence bump): timer, lock, run limit */
   dueToClaimMs: Summary;
   /** claim began → model request received: claim, context, build, SDK */
   claimToRequestMs: Summary;

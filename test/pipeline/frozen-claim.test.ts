@@ -52,3 +52,27 @@ test('a run whose claim began a lease ago relays no reply text, and the batch is
   expect(await db.message.count({ where: { conversationId, role: 'assistant' } })).toBe(0);
   events.close();
 });
+
+test("a claim held back by another transaction's row lock dates its run from when it went on, not from its BEGIN", async () => {
+  const { db } = heed.services;
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  await visitor.send(conversationId, 'Do you ship to Norway?');
+
+  // an earlier run's final write holds the conversation's row, as it does while it commits
+  const earlier = new pg.Client({ connectionString: heed.config.DATABASE_URL });
+  await earlier.connect();
+  await earlier.query('BEGIN');
+  await earlier.query('SELECT 1 FROM "Conversation" WHERE id = $1 FOR UPDATE', [conversationId]);
+  const claimed = claimBatch(heed.services, { conversationId, workerId: 'held-back-worker', leaseMs: LEASE_MS });
+  await new Promise((r) => setTimeout(r, 300));
+  const { rows } = await earlier.query<{ at: Date }>('SELECT clock_timestamp() AS at');
+  await earlier.query('COMMIT');
+  await earlier.end();
+
+  const batch = await claimed;
+  expect(batch).not.toBeNull();
+  const run = await db.run.findUniqueOrThrow({ where: { id: batch!.runId }, select: { startedAt: true } });
+  // the chaos checker orders runs by it: a run must not seem to start before the one it followed ended
+  expect(run.startedAt.getTime()).toBeGreaterThanOrEqual(rows[0]!.at.getTime());
+});

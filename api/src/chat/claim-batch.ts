@@ -171,9 +171,14 @@ async function claimStatements(tx: RawSql, opts: ClaimOptions, runId: string): P
         AND NOT EXISTS (SELECT 1 FROM live)
       RETURNING id
     ), run AS (
-      INSERT INTO "Run" (id, "conversationId", fence, status, "workerId", "leaseUntil")
+      -- started when this statement ran, after the fence bump's row lock: not at the transaction's
+      -- start (now()), which a claim held back by an earlier run (or frozen after its BEGIN) dates
+      -- before that run ended (chaos: a claim frozen 3.8 s after BEGIN dated itself before the
+      -- run it followed, and that run's reply text looked relayed after it). The lease stays
+      -- counted from the transaction's start: never longer than it was.
+      INSERT INTO "Run" (id, "conversationId", fence, status, "workerId", "leaseUntil", "startedAt")
       SELECT ${runId}::uuid, ${opts.conversationId}::uuid, ${conv.fence}, 'claimed', ${opts.workerId},
-             now() + make_interval(secs => ${opts.leaseMs / 1000})
+             now() + make_interval(secs => ${opts.leaseMs / 1000}), statement_timestamp()
       WHERE NOT EXISTS (SELECT 1 FROM live)
       RETURNING id, "leaseUntil"
     ), claimed AS (
