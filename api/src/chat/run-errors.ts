@@ -69,7 +69,7 @@ export function isInfrastructureError(err: unknown): boolean {
     if (e instanceof OpenAI.APIError) return false;
     // node-redis sets no `name` on its errors: the class says which
     if (REDIS_NAMES.has(String(o.name)) || REDIS_NAMES.has((e as object).constructor?.name)) return true;
-    // a command past its deadline (redis/command-deadline.ts): Redis stopped answering
+    // a command not sent within its deadline (redis/command-deadline.ts): Redis was away
     if (e instanceof RedisCommandAborted) return true;
     if (typeof o.message === 'string' && MESSAGES.test(o.message)) return true;
     // pg's own DatabaseError carries the SQLSTATE in `code` too (5 characters, no kind)

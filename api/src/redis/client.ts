@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.ts';
 import { boundCommands } from './command-deadline.ts';
 import { MemoryRedis } from './memory-redis.ts';
 
-// no per-command timer: boundCommands bounds every command by a signal shared per 250 ms instead
+// no per-command timer: boundCommands bounds every command by signals shared by up to 32 commands
 const connect = (url: string, name: string) => createClient({ url, name, commandOptions: { timeout: 0 } });
 
 export type Redis = ReturnType<typeof connect>;

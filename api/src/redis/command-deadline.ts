@@ -26,19 +26,21 @@ interface CommandOptionsHolder {
 /**
  * Bounds every command of a node-redis client by abort signals shared by up to 32 commands and
  * renewed every 250 ms, in place of the client's per-command timeout. node-redis gives each
- * command an `AbortSignal.timeout()` of its own: a timer, and a DOMException built with its stack when the timer fires five seconds
- * later, answered or not. Measured here (200,000 PUBLISHes through `createRedis`): 19–28 µs of
- * CPU per command with it at 50 in flight and 40 at 5,000; 7.6 and 13 with these signals; 3.3–4.3
- * with no bound at all. The worker relays a reply's deltas one command each: at 10,000 deltas/s
- * that was a fifth of a core. The bound itself stays as node-redis had it: a command that cannot be written (Redis
- * away, the client reconnecting) fails after five seconds, now as node-redis' `AbortError`, where
- * it would otherwise wait for Redis's return. Like node-redis' own, the bound ends once the
- * command is written: a command already on the wire waits for its answer or the socket's end.
+ * command an `AbortSignal.timeout()` of its own: a timer, and a DOMException built with its stack
+ * when the timer fires five seconds later, answered or not. Measured here (200,000 PUBLISHes
+ * through `createRedis`): 19–28 µs of CPU per command with it at 50 in flight and 40 at 5,000;
+ * 7.6 and 13 with these signals; 3.3–4.3 with no bound at all. The worker relays a reply's deltas
+ * one command each: at 10,000 deltas/s that was a fifth of a core.
+ *
+ * The bound itself stays as node-redis had it: a command that cannot be written (Redis away, the
+ * client reconnecting) fails after five seconds, now as node-redis' `AbortError`, where it would
+ * otherwise wait for Redis's return. Like node-redis' own, the bound ends once the command is
+ * written: a command already on the wire waits for its answer or the socket's end.
  *
  * The client must be created with `commandOptions: { timeout: 0 }`. Its `_commandOptions` (an
  * internal of node-redis 6, which every command spreads into its own options) gets a getter for
  * the current signal; start-up fails if that internal is missing. Clients derived with
- * `withCommandOptions` and the like would copy one slot's signal for good: Heed makes none.
+ * `withCommandOptions` and the like would copy one signal for good: Heed makes none.
  */
 export function boundCommands(client: CommandOptionsHolder): void {
   const options = client._commandOptions;
