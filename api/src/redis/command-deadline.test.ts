@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AbortError } from 'redis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { waitUntil } from '../../../test/support/harness.ts';
 import { severableProxy, type SeverableProxy } from '../../../test/support/severable-proxy.ts';
 import { isEmbeddedTestRun } from '../../../test/support/stores.ts';
 import { isInfrastructureError } from '../chat/run-errors.ts';
@@ -33,7 +34,7 @@ test.skipIf(isEmbeddedTestRun())(
 
     await proxy.sever();
     // once the client has seen the connection end, commands wait for its return in its queue
-    for (let i = 0; i < 100 && redis.isReady; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil('the client to see the connection end', () => !redis.isReady, 5_000);
     expect(redis.isReady).toBe(false);
     const err = await redis.get(key).then(
       () => new Error('expected the command to fail'),
@@ -45,7 +46,7 @@ test.skipIf(isEmbeddedTestRun())(
 
     await proxy.restore();
     // the client reconnects on its own
-    for (let i = 0; i < 100 && !redis.isReady; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil('the client to reconnect', () => redis.isReady, 10_000);
     await redis.set(key, 'after');
     expect(await redis.get(key)).toBe('after');
   },
