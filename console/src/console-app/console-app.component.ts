@@ -80,7 +80,7 @@ export class HeedConsoleApp extends HeedElement {
     return html`<div class="layout">
         <header>
           <span class="brand">Heed console</span>
-          <span class="who"><span class="sr-only">Signed in as </span>${this.me.name || this.me.email}<span class="role">${this.me.role}</span></span>
+          <span class="who"><span class="sr-only">Signed in as </span>${this.me.name || this.me.email}<span class="sr-only">, </span><span class="role">${this.me.role}</span></span>
           <button type="button" @click=${this.signOut}>Sign out</button>
         </header>
         <nav part="nav" aria-label="Console">

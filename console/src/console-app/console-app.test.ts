@@ -19,6 +19,8 @@ describe('heed-console-app', () => {
     expect(document.title).to.equal('Sign in · Heed console');
     root.querySelector('heed-sign-in')!.dispatchEvent(new CustomEvent('heed-signed-in', { detail: { operator: { id: 'o', email: 'a@b.c', name: null, role: 'agent' } }, bubbles: true, composed: true }));
     await waitUntil(() => root.querySelector('nav'), 'layout shown');
+    // read as one sentence, the role its own word (the pill beside the name has no space of its own)
+    expect(root.querySelector('.who')!.textContent).to.equal('Signed in as a@b.c, agent');
     await waitUntil(() => root.querySelector('[role=status]')!.textContent === 'Signed in as a@b.c.', 'announced');
   });
 
