@@ -1,5 +1,5 @@
-import { claimBatch } from '../api/src/chat/claim-batch.ts';
-import { loadContext } from '../api/src/chat/load-context.ts';
+import { claimBatch } from '../api/src/chat/schedule/claim-batch.ts';
+import { loadContext } from '../api/src/chat/context/load-context.ts';
 import type { TestHeed } from '../test/support/harness.ts';
 import { preciseNow, rounded, summarize, type Summary } from './stats.ts';
 import { formatSection, formatTable } from './table.ts';
@@ -23,7 +23,7 @@ const READS = 30;
  * at 100,000 (busy machine); profiled at 100,000: history 3.7 ms, claimed rows 1.7, todos 0.6,
  * questions 3.7, recall 43 ms, because recall ranked every earlier visitor message matching the
  * batch's words (here all 50,000 visitor messages share "delivery"). Recall now ranks the matches
- * among the visitor's newest messages plus the older matches of rare words (chat/recall.ts).
+ * among the visitor's newest messages plus the older matches of rare words (chat/context/recall.ts).
  */
 export async function measureContextBuild(heed: TestHeed): Promise<ContextBuildResult> {
   const visitor = await heed.visitor();

@@ -61,7 +61,7 @@ export const configSchema = z
     RUN_MAX_MS: int(600_000),
     /** runs one worker process streams at once */
     WORKER_CONCURRENCY: int(8),
-    /** CPU priority (nice, 0–19) a `npm run worker` process lowers itself to: an API process beside it is served first (chat/worker-priority.ts) */
+    /** CPU priority (nice, 0–19) a `npm run worker` process lowers itself to: an API process beside it is served first (chat/schedule/worker-priority.ts) */
     WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
     /** fallback poll when no wake-up arrives over Redis */
     WORKER_POLL_MS: int(1000),

@@ -1,5 +1,5 @@
 import { boot, exitWith, onShutdown } from './boot.ts';
-import { createReplyWorker } from './chat/start-worker.ts';
+import { createReplyWorker } from './chat/schedule/start-worker.ts';
 import { createHttpServer } from './http/server.ts';
 import { siteRoutes } from './http/site-routes.ts';
 import { requestHostname } from './http/request-host.ts';

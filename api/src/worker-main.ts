@@ -1,6 +1,6 @@
 import { boot, exitWith, onShutdown } from './boot.ts';
-import { createReplyWorker } from './chat/start-worker.ts';
-import { lowerWorkerPriority } from './chat/worker-priority.ts';
+import { createReplyWorker } from './chat/schedule/start-worker.ts';
+import { lowerWorkerPriority } from './chat/schedule/worker-priority.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
 
 /** `npm run worker`: a reply worker (and title timer) alone; run as many as you like against one Postgres + Redis. */

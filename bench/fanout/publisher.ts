@@ -1,5 +1,5 @@
-import { ReplyRelay } from '../../api/src/chat/reply-relay.ts';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
+import { ReplyRelay } from '../../api/src/chat/run/reply-relay.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
 import { createPooledDb } from '../../api/src/db/client.ts';
 import { rawSql } from '../../api/src/db/raw-sql.ts';
 import { EventBus } from '../../api/src/events/event-bus.ts';

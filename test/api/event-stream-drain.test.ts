@@ -1,7 +1,7 @@
 import { type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { ReplyRelay } from '../../api/src/chat/reply-relay.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import { ReplyRelay } from '../../api/src/chat/run/reply-relay.ts';
 import { TestHeed, type TestVisitor } from '../support/harness.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ConversationLock } from '../../api/src/chat/lock.ts';
+import { ConversationLock } from '../../api/src/chat/schedule/lock.ts';
 import { EventBus, type BusMessage } from '../../api/src/events/event-bus.ts';
 import { createRedis, keys as makeKeys, type Redis } from '../../api/src/redis/client.ts';
 import { RELAY_TEXT } from '../../api/src/redis/scripts.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { pendingTurn } from '../../api/src/chat/pending-turn.ts';
-import { systemPromptFor } from '../../api/src/chat/system-prompt.ts';
+import { pendingTurn } from '../../api/src/chat/context/pending-turn.ts';
+import { systemPromptFor } from '../../api/src/chat/context/system-prompt.ts';
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
 import { promptMessages } from '../support/conversation-text.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { TestHeed } from '../support/harness.ts';
 import { finalTurn, promptMessages } from '../support/conversation-text.ts';
-import { localTimeFormatter } from '../../api/src/chat/pending-turn.ts';
+import { localTimeFormatter } from '../../api/src/chat/context/pending-turn.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { completeRun, failRun } from '../../api/src/chat/finish-run.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import { completeRun, failRun } from '../../api/src/chat/run/finish-run.ts';
 import { EventBus } from '../../api/src/events/event-bus.ts';
 import { createRedis } from '../../api/src/redis/client.ts';
 import { TestHeed } from '../support/harness.ts';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
 import { TestHeed } from '../support/harness.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { TestHeed } from '../support/harness.ts';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { completeRun, failRun } from '../../api/src/chat/finish-run.ts';
-import { FenceLostError } from '../../api/src/chat/fence.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import { completeRun, failRun } from '../../api/src/chat/run/finish-run.ts';
+import { FenceLostError } from '../../api/src/chat/schedule/fence.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {

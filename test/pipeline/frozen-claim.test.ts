@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { answerBatch } from '../../api/src/chat/answer-batch.ts';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { ConversationLock } from '../../api/src/chat/lock.ts';
-import { answerDepsOf } from '../../api/src/chat/start-worker.ts';
+import { answerBatch } from '../../api/src/chat/run/answer-batch.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import { ConversationLock } from '../../api/src/chat/schedule/lock.ts';
+import { answerDepsOf } from '../../api/src/chat/schedule/start-worker.ts';
 import { TestHeed } from '../support/harness.ts';
 
 /**

@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { FAILURE_TEXT } from '../../api/src/chat/model-errors.ts';
-import { INFRA_MAX_ATTEMPTS, INFRA_RETRY } from '../../api/src/chat/retry-run.ts';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { answerDepsOf } from '../../api/src/chat/start-worker.ts';
-import { afterError, runErrorKind } from '../../api/src/chat/run-failure.ts';
+import { FAILURE_TEXT } from '../../api/src/chat/model/model-errors.ts';
+import { INFRA_MAX_ATTEMPTS, INFRA_RETRY } from '../../api/src/chat/run/retry-run.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import { answerDepsOf } from '../../api/src/chat/schedule/start-worker.ts';
+import { afterError, runErrorKind } from '../../api/src/chat/run/run-failure.ts';
 import { createDb } from '../../api/src/db/client.ts';
 import { closedPort } from '../support/closed-port.ts';
 import { TestHeed } from '../support/harness.ts';

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { TestHeed, type TestVisitor } from '../support/harness.ts';
 import { finalTurn, promptMessages } from '../support/conversation-text.ts';
 import type { RecordedRequest } from '../../api/src/model-server/types.ts';
-import { localTimeFormatter } from '../../api/src/chat/pending-turn.ts';
-import { RECALL_HEADING } from '../../api/src/chat/context-sections.ts';
-import { RECALL_COMMON_MIN, RECALL_RECENT_ROWS, recall } from '../../api/src/chat/recall.ts';
+import { localTimeFormatter } from '../../api/src/chat/context/pending-turn.ts';
+import { RECALL_HEADING } from '../../api/src/chat/context/context-sections.ts';
+import { RECALL_COMMON_MIN, RECALL_RECENT_ROWS, recall } from '../../api/src/chat/context/recall.ts';
 
 /**
  * Recall: before a run, the visitor's older messages are searched (PostgreSQL full-text search)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { renewRunLease } from '../../api/src/chat/finish-run.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import { renewRunLease } from '../../api/src/chat/run/finish-run.ts';
 import { TestHeed } from '../support/harness.ts';
 
 /**

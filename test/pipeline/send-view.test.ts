@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
-import { completeRun } from '../../api/src/chat/finish-run.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import { completeRun } from '../../api/src/chat/run/finish-run.ts';
 import { loadConversationView } from '../../api/src/conversations/queries.ts';
 import { messageSelect, toMessageView } from '../../api/src/conversations/views.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';

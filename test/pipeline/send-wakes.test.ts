@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { sendWake } from '../../api/src/chat/schedule-wake.ts';
-import { sendPollGapMs } from '../../api/src/chat/worker.ts';
+import { sendWake } from '../../api/src/chat/schedule/schedule-wake.ts';
+import { sendPollGapMs } from '../../api/src/chat/schedule/worker.ts';
 import { TestHeed } from '../support/harness.ts';
 
 /**

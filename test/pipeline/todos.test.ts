@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { TestHeed, type EventLog } from '../support/harness.ts';
 import { promptMessages, replayReplies } from '../support/conversation-text.ts';
 import type { RecordedRequest } from '../../api/src/model-server/types.ts';
-import { MAX_MODEL_ROUNDS } from '../../api/src/chat/tool-loop.ts';
+import { MAX_MODEL_ROUNDS } from '../../api/src/chat/model/tool-loop.ts';
 
 /**
  * Todos: the model adds and completes them through tools within one run (the tool loop), and

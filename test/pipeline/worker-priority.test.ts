@@ -6,7 +6,7 @@ import { isEmbeddedTestRun } from '../support/stores.ts';
 
 /**
  * `npm run worker` lowers its own CPU priority (WORKER_NICE), so an API process on the same
- * machine is served first (chat/worker-priority.ts), and never raises one it was started at.
+ * machine is served first (chat/schedule/worker-priority.ts), and never raises one it was started at.
  */
 let heed: TestHeed;
 beforeAll(async () => {

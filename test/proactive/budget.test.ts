@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestHeed, type TestVisitor } from '../support/harness.ts';
 import { budgetRefusal, type BudgetFacts } from '../../api/src/proactive/budget.ts';
-import { claimBatch } from '../../api/src/chat/claim-batch.ts';
+import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);

@@ -35,7 +35,7 @@ export async function loadConversationView(db: DbLike, conversationId: string): 
 
 /**
  * {@link loadConversationView}'s statement, for a statement that reads the view beside its own
- * work (a claim: chat/claim-batch.ts) and makes the view with {@link viewOfRow}.
+ * work (a claim: chat/schedule/claim-batch.ts) and makes the view with {@link viewOfRow}.
  */
 export function conversationViewSql(conversationId: string): Prisma.Sql {
   return Prisma.sql`

@@ -2,7 +2,7 @@ import type { Redis } from '../redis/client.ts';
 import type { Services } from '../services.ts';
 import { sendGroups, type SendInput } from './send-group.ts';
 import type { MessageView } from './views.ts';
-import { sendWake } from '../chat/schedule-wake.ts';
+import { sendWake } from '../chat/schedule/schedule-wake.ts';
 
 export type { SendInput } from './send-group.ts';
 

@@ -50,7 +50,7 @@ export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<M
 /**
  * The conversation's columns THE unread write moves, as an UPDATE's SET list: the reply's time
  * `at`, a value or SQL (the message's `createdAt`, so the two always agree) and its bounded excerpt. Its own export
- * for the one writer that stores a reply in its own statements (chat/store-reply.ts).
+ * for the one writer that stores a reply in its own statements (chat/run/store-reply.ts).
  */
 export const unreadMove = (at: Date | Prisma.Sql, excerpt: string) => Prisma.sql`"lastAssistantAt" = ${at}, excerpt = ${excerpt}, "updatedAt" = ${at}`;
 

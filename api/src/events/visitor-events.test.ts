@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { replayReplies } from '../../../test/support/conversation-text.ts';
 import { TestHeed } from '../../../test/support/harness.ts';
-import { claimBatch } from '../chat/claim-batch.ts';
-import { ReplyRelay } from '../chat/reply-relay.ts';
+import { claimBatch } from '../chat/schedule/claim-batch.ts';
+import { ReplyRelay } from '../chat/run/reply-relay.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type { Services } from '../services.ts';
 import type { BusMessage } from './event-bus.ts';
 import type { DurableEvent, LiveEvent } from './event-types.ts';
-import { readReplyText } from '../chat/reply-relay.ts';
+import { readReplyText } from '../chat/run/reply-relay.ts';
 import { eventCursor } from '../conversations/queries.ts';
 import { logHeads } from './log-heads.ts';
 

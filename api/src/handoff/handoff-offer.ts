@@ -14,7 +14,7 @@ export async function handoffOffered(db: DbLike, conversationId: string): Promis
 
 /**
  * {@link handoffOffered} as a boolean scalar subquery (false for an unknown conversation), so a
- * run's first statement can carry it (chat/context-query.ts). The one owner of the rule.
+ * run's first statement can carry it (chat/context/context-query.ts). The one owner of the rule.
  */
 export function handoffOfferedSql(conversationId: string): Prisma.Sql {
   return Prisma.sql`coalesce((

@@ -30,7 +30,7 @@ export async function addSiteUsage(db: DbLike, siteId: string, delta: UsageDelta
   await db.$executeRaw(addSiteUsageSql(siteId, delta));
 }
 
-/** {@link addSiteUsage}'s statement, for a statement that adds it to its own work (chat/store-reply.ts). */
+/** {@link addSiteUsage}'s statement, for a statement that adds it to its own work (chat/run/store-reply.ts). */
 export function addSiteUsageSql(siteId: string, delta: UsageDelta): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO "SiteUsage" ("siteId", day, shard, "modelRequests", "promptTokens", "completionTokens", "costUsd", "capRefusals")
@@ -58,7 +58,7 @@ export async function spendCapReached(db: DbLike, siteId: string, defaultCapUsd:
 
 /**
  * {@link spendCapReached} as a boolean scalar subquery (false for an unknown site), so a run's
- * first statement can carry it (chat/context-query.ts). The one owner of the rule.
+ * first statement can carry it (chat/context/context-query.ts). The one owner of the rule.
  */
 export function spendCapReachedSql(siteId: string, defaultCapUsd: number): Prisma.Sql {
   return Prisma.sql`coalesce((

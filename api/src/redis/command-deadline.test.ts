@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitUntil } from '../../../test/support/harness.ts';
 import { severableProxy, type SeverableProxy } from '../../../test/support/severable-proxy.ts';
 import { isEmbeddedTestRun } from '../../../test/support/stores.ts';
-import { isInfrastructureError } from '../chat/run-errors.ts';
+import { isInfrastructureError } from '../chat/run/run-errors.ts';
 import { createLogger } from '../logging/logger.ts';
 import { memoryDestination } from '../logging/memory-destination.ts';
 import { createRedis, type Redis } from './client.ts';

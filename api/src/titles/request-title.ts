@@ -38,7 +38,7 @@ END)`;
 
 /**
  * {@link requestTitle} as the value of `"titleRequestedAt"` in an UPDATE of the conversation that
- * writes other columns too (a stored reply's: chat/store-reply.ts): the same rule, no statement of its own.
+ * writes other columns too (a stored reply's: chat/run/store-reply.ts): the same rule, no statement of its own.
  */
 export const titleRequestedAtAfterReply = Prisma.sql`CASE WHEN ${titleRequestable} THEN ${titleRequestedAt} ELSE "titleRequestedAt" END`;
 

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { Services } from '../services.ts';
-import { classifyModelError } from '../chat/model-errors.ts';
+import { classifyModelError } from '../chat/model/model-errors.ts';
 import { spendCapReached } from '../limits/site-usage.ts';
 import { costUsd, worstCaseCostUsd } from './pricing.ts';
 import { claimTitleRequests, recoverTitleLeases, type ClaimedTitle } from './title-claims.ts';

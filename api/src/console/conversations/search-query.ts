@@ -1,4 +1,4 @@
-import { PREFIX_MIN } from '../../chat/recall-query.ts';
+import { PREFIX_MIN } from '../../chat/context/recall-query.ts';
 
 /** Most words an operator's search carries; more narrow nothing in practice. */
 export const SEARCH_TERMS_MAX = 8;

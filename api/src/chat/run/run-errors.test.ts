@@ -1,11 +1,11 @@
 import OpenAI from 'openai';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDb, type Db } from '../db/client.ts';
-import { createRedis } from '../redis/client.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
-import { testRedisUrl } from '../../../test/support/stores.ts';
-import { closedPort } from '../../../test/support/closed-port.ts';
+import { createDb, type Db } from '../../db/client.ts';
+import { createRedis } from '../../redis/client.ts';
+import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.ts';
+import { testRedisUrl } from '../../../../test/support/stores.ts';
+import { closedPort } from '../../../../test/support/closed-port.ts';
 import { isInfrastructureError } from './run-errors.ts';
 
 /** Every error here is real: a terminated backend, a closed port, a closed Redis client, a bad statement. */

@@ -2,10 +2,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { RawToolCall } from './tools.ts';
-import type { Metrics } from '../metrics/metrics.ts';
-import { isInfrastructureError } from './run-errors.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
+import { isInfrastructureError } from '../run/run-errors.ts';
 import { classifyModelError, EmptyReplyError, ModelTimeoutError, StreamEndedEarlyError, type ClassifiedError } from './model-errors.ts';
-import { wellFormedText } from '../db/well-formed.ts';
+import { wellFormedText } from '../../db/well-formed.ts';
 
 export interface StreamRequest {
   model: string;

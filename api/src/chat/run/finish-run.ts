@@ -1,20 +1,20 @@
-import { Prisma, type Db } from '../db/client.ts';
-import type { RawSql } from '../db/raw-sql.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import type { DurableEvent } from '../events/event-types.ts';
-import type { Tx } from '../db/types.ts';
-import { transactWithEvents } from '../events/append-events.ts';
-import { loadConversationView } from '../conversations/queries.ts';
-import { messageSelect, toMessageView } from '../conversations/views.ts';
-import { speakToVisitor } from '../conversations/speak-to-visitor.ts';
-import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../shared/excerpt.ts';
-import { requestTitle } from '../titles/request-title.ts';
-import { addSiteUsage } from '../limits/site-usage.ts';
-import { assertFence } from './fence.ts';
+import { Prisma, type Db } from '../../db/client.ts';
+import type { RawSql } from '../../db/raw-sql.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import type { DurableEvent } from '../../events/event-types.ts';
+import type { Tx } from '../../db/types.ts';
+import { transactWithEvents } from '../../events/append-events.ts';
+import { loadConversationView } from '../../conversations/queries.ts';
+import { messageSelect, toMessageView } from '../../conversations/views.ts';
+import { speakToVisitor } from '../../conversations/speak-to-visitor.ts';
+import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../../shared/excerpt.ts';
+import { requestTitle } from '../../titles/request-title.ts';
+import { addSiteUsage } from '../../limits/site-usage.ts';
+import { assertFence } from '../schedule/fence.ts';
 import { storeReply, type PlainReply } from './store-reply.ts';
-import type { ClaimedBatch, ClaimStores } from './claim-batch.ts';
-import { FAILURE_TEXT, type ReplyErrorCode } from './model-errors.ts';
-import type { UserInputArgs } from './tools.ts';
+import type { ClaimedBatch, ClaimStores } from '../schedule/claim-batch.ts';
+import { FAILURE_TEXT, type ReplyErrorCode } from '../model/model-errors.ts';
+import type { UserInputArgs } from '../model/tools.ts';
 
 /**
  * Stores the reply, marks the claimed batch answered, sets the unread metadata and asks for

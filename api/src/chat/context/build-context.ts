@@ -1,9 +1,9 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { contextSections, type OpenTodo, type RecallHit } from './context-sections.ts';
 import { pendingTurn } from './pending-turn.ts';
-import { proactiveSection, unsolicitedLabel, type ProactiveBrief } from '../proactive/proactive-section.ts';
+import { proactiveSection, unsolicitedLabel, type ProactiveBrief } from '../../proactive/proactive-section.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
-import { toolResult, userInputArguments } from './tools.ts';
+import { toolResult, userInputArguments } from '../model/tools.ts';
 
 /** A stored message as the context builder sees it. */
 export interface ContextRow {

@@ -1,11 +1,11 @@
-import type { Db } from '../db/client.ts';
-import type { Tx } from '../db/types.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import { transactWithEvents } from '../events/append-events.ts';
-import { loadConversationView } from '../conversations/queries.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
-import { requestHandoff } from '../handoff/request-handoff.ts';
-import { assertFence } from './fence.ts';
+import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/types.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import { transactWithEvents } from '../../events/append-events.ts';
+import { loadConversationView } from '../../conversations/queries.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
+import { requestHandoff } from '../../handoff/request-handoff.ts';
+import { assertFence } from '../schedule/fence.ts';
 import { toolResult, type ParsedToolCall, type UserInputArgs } from './tools.ts';
 
 /** Most open todos a conversation holds; `todo_add` beyond it is refused (the widget and context show them all). */

@@ -1,10 +1,10 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { RawSql } from '../db/raw-sql.ts';
+import type { RawSql } from '../../db/raw-sql.ts';
 import { buildContext, historyWindow, type ContextInput } from './build-context.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { readContextSnapshot, type RunChecks } from './context-query.ts';
 import { recallFrom } from './recall.ts';
-import type { ProactiveBrief } from '../proactive/proactive-section.ts';
+import type { ProactiveBrief } from '../../proactive/proactive-section.ts';
 
 /** Everything {@link buildContext} takes but the system prompt: what a run reads from the database. */
 export type ContextReads = Omit<ContextInput, 'systemPrompt'>;
@@ -29,7 +29,7 @@ export async function loadContext(sql: RawSql, batch: ClaimedBatch, opts: RunRea
  * The reads of {@link loadContext} without the build, so a run can read them while it reads its
  * site's settings (which carry the system prompt), and the run's checks (spend cap, hand-off),
  * which ride the first statement instead of taking pool connections of their own. Two round
- * trips: one statement for everything that needs only the batch (chat/context-query.ts), then
+ * trips: one statement for everything that needs only the batch (chat/context/context-query.ts), then
  * recall's ranking, which needs what that statement returns: the batch's words (the claimed
  * rows' text, cut into terms by recall-query.ts, which SQL's parsers do not reproduce) and the
  * history window (token-budgeted here) it must look beyond. Issue 11: as seven Prisma queries in

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
-import { wellFormed } from '../db/well-formed.ts';
+import { wellFormed } from '../../db/well-formed.ts';
 
 /** Longest question, choice and todo the model may write; longer arguments are refused, not cut. */
 export const QUESTION_MAX = 500;

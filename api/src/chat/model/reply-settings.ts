@@ -1,7 +1,7 @@
-import type { SitePolicy } from '../sites/site-policy.ts';
-import { priceOf, type Price } from '../titles/pricing.ts';
-import type { AnswerDeps } from './answer-deps.ts';
-import { systemPromptFor } from './system-prompt.ts';
+import type { SitePolicy } from '../../sites/site-policy.ts';
+import { priceOf, type Price } from '../../titles/pricing.ts';
+import type { AnswerDeps } from '../run/answer-deps.ts';
+import { systemPromptFor } from '../context/system-prompt.ts';
 
 /** What one run asks the model with: the site's own settings where it has them, else the deployment's. */
 export interface ReplySettings {

@@ -1,17 +1,17 @@
-import { runCost } from '../limits/run-cost.ts';
-import { scoped } from '../logging/scoped.ts';
+import { runCost } from '../../limits/run-cost.ts';
+import { scoped } from '../../logging/scoped.ts';
 import type { AnswerDeps } from './answer-deps.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { completeRun, failRun, releaseRun, renewRunLease } from './finish-run.ts';
-import { readRunContext, type ContextReads } from './load-context.ts';
-import type { RunChecks } from './context-query.ts';
-import type { SitePolicy } from '../sites/site-policy.ts';
-import { buildContext } from './build-context.ts';
+import { readRunContext, type ContextReads } from '../context/load-context.ts';
+import type { RunChecks } from '../context/context-query.ts';
+import type { SitePolicy } from '../../sites/site-policy.ts';
+import { buildContext } from '../context/build-context.ts';
 import { afterError, type RunFailureOutcome } from './run-failure.ts';
-import type { ConversationLock } from './lock.ts';
+import type { ConversationLock } from '../schedule/lock.ts';
 import { ReplyRelay } from './reply-relay.ts';
-import { replySettings } from './reply-settings.ts';
-import { runToolLoop } from './tool-loop.ts';
+import { replySettings } from '../model/reply-settings.ts';
+import { runToolLoop } from '../model/tool-loop.ts';
 
 /**
  * `failed`: the visitor reads a failed reply the model (or the site's spend cap) caused; the

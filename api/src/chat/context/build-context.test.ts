@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { buildContext, estimateTokens, historyWindow, type ContextRequest, type ContextRow } from './build-context.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
-import { proactiveSection } from '../proactive/proactive-section.ts';
+import { proactiveSection } from '../../proactive/proactive-section.ts';
 
 let nextSeq = 0n;
 const base = Date.parse('2026-01-15T12:00:00Z');

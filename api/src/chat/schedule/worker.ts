@@ -1,17 +1,17 @@
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../redis/client.ts';
-import type { Limits } from '../limits/limits.ts';
-import type { Logger } from '../logging/logger.ts';
-import { scoped } from '../logging/scoped.ts';
-import { answerBatch, startRunReads, type AnswerOutcome, type RunReads } from './answer-batch.ts';
-import type { AnswerDeps } from './answer-deps.ts';
+import type { Redis } from '../../redis/client.ts';
+import type { Limits } from '../../limits/limits.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { scoped } from '../../logging/scoped.ts';
+import { answerBatch, startRunReads, type AnswerOutcome, type RunReads } from '../run/answer-batch.ts';
+import type { AnswerDeps } from '../run/answer-deps.ts';
 import { claimBatch } from './claim-batch.ts';
 import { dueBatches, type ConversationOwner } from './due-batches.ts';
 import { ConversationLock } from './lock.ts';
 import { isSendWake, sendWakeConversation } from './schedule-wake.ts';
-import { CHECK_IN_EVERY_MS, scheduleCheckIns } from '../proactive/check-ins.ts';
+import { CHECK_IN_EVERY_MS, scheduleCheckIns } from '../../proactive/check-ins.ts';
 
 export interface WorkerOptions extends AnswerDeps {
   subscriber: Redis;

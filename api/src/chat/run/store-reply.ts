@@ -1,16 +1,16 @@
-import { Prisma } from '../db/client.ts';
-import type { RawDb } from '../db/raw-sql.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import { transactRawWithEvents } from '../events/append-events.ts';
-import { conversationViewSql, viewOfRow, type ViewRow } from '../conversations/queries.ts';
-import { unreadMove } from '../conversations/speak-to-visitor.ts';
-import { toMessageView } from '../conversations/views.ts';
-import { addSiteUsageSql } from '../limits/site-usage.ts';
-import type { RunCost } from '../limits/run-cost.ts';
-import { excerptOf } from '../shared/excerpt.ts';
-import { titleRequestedAtAfterReply } from '../titles/request-title.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
-import { FenceLostError } from './fence.ts';
+import { Prisma } from '../../db/client.ts';
+import type { RawDb } from '../../db/raw-sql.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import { transactRawWithEvents } from '../../events/append-events.ts';
+import { conversationViewSql, viewOfRow, type ViewRow } from '../../conversations/queries.ts';
+import { unreadMove } from '../../conversations/speak-to-visitor.ts';
+import { toMessageView } from '../../conversations/views.ts';
+import { addSiteUsageSql } from '../../limits/site-usage.ts';
+import type { RunCost } from '../../limits/run-cost.ts';
+import { excerptOf } from '../../shared/excerpt.ts';
+import { titleRequestedAtAfterReply } from '../../titles/request-title.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
+import { FenceLostError } from '../schedule/fence.ts';
 
 /** A reply to the visitor's own words that asks nothing: what {@link storeReply} stores. */
 export interface PlainReply {

@@ -1,9 +1,9 @@
 import type { AnswerDeps } from './answer-deps.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
-import { FenceLostError } from './fence.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
+import { FenceLostError } from '../schedule/fence.ts';
 import { failRun } from './finish-run.ts';
-import type { ReplyErrorCode } from './model-errors.ts';
-import { ReplyFailedError } from './model-stream.ts';
+import type { ReplyErrorCode } from '../model/model-errors.ts';
+import { ReplyFailedError } from '../model/model-stream.ts';
 import { INFRA_MAX_ATTEMPTS, infraAttempt, retryRunLater } from './retry-run.ts';
 import { isInfrastructureError, type RunErrorKind } from './run-errors.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../redis/client.ts';
-import { runScript } from '../redis/run-script.ts';
-import { EXTEND_LOCK, RELEASE_LOCK } from '../redis/scripts.ts';
+import type { Redis } from '../../redis/client.ts';
+import { runScript } from '../../redis/run-script.ts';
+import { EXTEND_LOCK, RELEASE_LOCK } from '../../redis/scripts.ts';
 
 /**
  * A per-conversation Redis lock (SET NX PX with a random token). It keeps two runs of one

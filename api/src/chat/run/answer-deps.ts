@@ -1,12 +1,12 @@
 import type OpenAI from 'openai';
-import type { Db } from '../db/client.ts';
-import type { RawDb } from '../db/raw-sql.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import type { Metrics } from '../metrics/metrics.ts';
-import type { Logger } from '../logging/logger.ts';
-import type { Keys, Redis } from '../redis/client.ts';
-import type { SitePolicies } from '../sites/site-policy.ts';
-import type { Price } from '../titles/pricing.ts';
+import type { Db } from '../../db/client.ts';
+import type { RawDb } from '../../db/raw-sql.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { Keys, Redis } from '../../redis/client.ts';
+import type { SitePolicies } from '../../sites/site-policy.ts';
+import type { Price } from '../../titles/pricing.ts';
 
 /** What answering a batch needs: stores, the model client, and the limits of one run. */
 export interface AnswerDeps {

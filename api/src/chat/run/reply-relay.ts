@@ -1,8 +1,8 @@
-import type { Keys, Redis } from '../redis/client.ts';
-import { RELAY_TEXT } from '../redis/scripts.ts';
-import { runScript } from '../redis/run-script.ts';
-import type { BusMessage } from '../events/event-bus.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
+import type { Keys, Redis } from '../../redis/client.ts';
+import { RELAY_TEXT } from '../../redis/scripts.ts';
+import { runScript } from '../../redis/run-script.ts';
+import type { BusMessage } from '../../events/event-bus.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 
 /** How long the text of a streaming reply outlives its last delta in Redis. */
 const TEXT_TTL_MS = 10 * 60 * 1000;

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startModelServer, type ModelServer } from '../model-server/server.ts';
-import type { ScriptedReply } from '../model-server/types.ts';
+import { startModelServer, type ModelServer } from '../../model-server/server.ts';
+import type { ScriptedReply } from '../../model-server/types.ts';
 import { classifyModelError, EmptyReplyError, FAILURE_TEXT, ModelTimeoutError, StreamEndedEarlyError } from './model-errors.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Tx } from '../db/types.ts';
+import type { Tx } from '../../db/types.ts';
 
 /** Thrown when a run's fencing number is no longer the conversation's: the run must write nothing. */
 export class FenceLostError extends Error {

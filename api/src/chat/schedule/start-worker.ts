@@ -1,8 +1,8 @@
-import type { Services } from '../services.ts';
+import type { Services } from '../../services.ts';
 import { ReplyWorker } from './worker.ts';
-import type { AnswerOutcome } from './answer-batch.ts';
-import type { AnswerDeps } from './answer-deps.ts';
-import { priceOf } from '../titles/pricing.ts';
+import type { AnswerOutcome } from '../run/answer-batch.ts';
+import type { AnswerDeps } from '../run/answer-deps.ts';
+import { priceOf } from '../../titles/pricing.ts';
 
 /** Builds a reply worker from the process's services and configuration. */
 export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: string, outcome: AnswerOutcome) => void } = {}): ReplyWorker {

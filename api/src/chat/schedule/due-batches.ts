@@ -1,5 +1,5 @@
-import { Prisma } from '../db/client.ts';
-import type { RawSql } from '../db/raw-sql.ts';
+import { Prisma } from '../../db/client.ts';
+import type { RawSql } from '../../db/raw-sql.ts';
 
 /** Whose conversation it is: what a run's limits and claim need, read with the schedule. */
 export interface ConversationOwner {

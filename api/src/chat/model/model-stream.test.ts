@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startModelServer, type ModelServer } from '../model-server/server.ts';
+import { startModelServer, type ModelServer } from '../../model-server/server.ts';
 import { streamReply, type StreamRequest } from './model-stream.ts';
 import { questionText } from './tool-loop.ts';
 import { TOOLS } from './tools.ts';

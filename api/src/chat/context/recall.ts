@@ -1,6 +1,6 @@
-import { Prisma } from '../db/client.ts';
-import { rawSqlOf, type RawSql } from '../db/raw-sql.ts';
-import type { DbLike } from '../db/types.ts';
+import { Prisma } from '../../db/client.ts';
+import { rawSqlOf, type RawSql } from '../../db/raw-sql.ts';
+import type { DbLike } from '../../db/types.ts';
 import { RECALL_HITS_MAX, type RecallHit } from './context-sections.ts';
 import { recallTerms, tsQueryText } from './recall-query.ts';
 
@@ -82,7 +82,7 @@ export async function recentFrom(db: DbLike, visitorId: string): Promise<bigint 
 
 /**
  * The walk behind {@link recentFrom} as one `SELECT`, so a run's first statement can carry it as a
- * scalar subquery (chat/context-query.ts): it is planned on its own there too, and its result
+ * scalar subquery (chat/context/context-query.ts): it is planned on its own there too, and its result
  * reaches {@link recallSql} as a constant all the same.
  */
 export function recentFromSql(visitorId: string): Prisma.Sql {

@@ -1,10 +1,10 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { AnswerDeps } from './answer-deps.ts';
+import type { AnswerDeps } from '../run/answer-deps.ts';
 import { applyToolCalls } from './apply-tool-calls.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { EmptyReplyError } from './model-errors.ts';
 import { ReplyFailedError, streamReply } from './model-stream.ts';
-import type { ReplyRelay } from './reply-relay.ts';
+import type { ReplyRelay } from '../run/reply-relay.ts';
 import { offeredTools, parseToolCall, type UserInputArgs } from './tools.ts';
 
 /**

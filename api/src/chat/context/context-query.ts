@@ -1,11 +1,11 @@
-import { Prisma } from '../db/client.ts';
-import type { RawSql } from '../db/raw-sql.ts';
+import { Prisma } from '../../db/client.ts';
+import type { RawSql } from '../../db/raw-sql.ts';
 import type { ContextRequest, ContextRow } from './build-context.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { TODOS_SHOWN_MAX, type OpenTodo } from './context-sections.ts';
 import { recentFromSql } from './recall.ts';
-import { spendCapReachedSql } from '../limits/site-usage.ts';
-import { handoffOfferedSql } from '../handoff/handoff-offer.ts';
+import { spendCapReachedSql } from '../../limits/site-usage.ts';
+import { handoffOfferedSql } from '../../handoff/handoff-offer.ts';
 
 /** How many earlier messages are read before the token budget trims them. */
 export const HISTORY_ROWS = 200;

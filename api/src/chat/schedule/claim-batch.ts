@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type Db } from '../db/client.ts';
+import { Prisma, type Db } from '../../db/client.ts';
 import { pendingDueAtSql, type BatchTiming } from './due-batches.ts';
-import { rawSqlOf, type RawDb, type RawSql } from '../db/raw-sql.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import { transactRawWithEvents, transactWithEvents } from '../events/append-events.ts';
-import { conversationViewSql, loadConversationView, viewOfRow, type ViewRow } from '../conversations/queries.ts';
-import { claimProactive, refuseProactive, type ClaimedProactive, type ProactiveRefusal } from '../proactive/claim-proactive.ts';
+import { rawSqlOf, type RawDb, type RawSql } from '../../db/raw-sql.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import { transactRawWithEvents, transactWithEvents } from '../../events/append-events.ts';
+import { conversationViewSql, loadConversationView, viewOfRow, type ViewRow } from '../../conversations/queries.ts';
+import { claimProactive, refuseProactive, type ClaimedProactive, type ProactiveRefusal } from '../../proactive/claim-proactive.ts';
 
 export interface ClaimedBatch {
   runId: string;

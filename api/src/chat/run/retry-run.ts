@@ -1,6 +1,6 @@
-import type { Db } from '../db/client.ts';
-import type { ClaimedBatch } from './claim-batch.ts';
-import { backoffMs } from './model-stream.ts';
+import type { Db } from '../../db/client.ts';
+import type { ClaimedBatch } from '../schedule/claim-batch.ts';
+import { backoffMs } from '../model/model-stream.ts';
 
 /**
  * Runs in a row a batch may spend on infrastructure errors (the database or Redis away) before
