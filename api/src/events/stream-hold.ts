@@ -2,7 +2,7 @@ import type { VisitorClaims } from '../auth/visitor-token.ts';
 import { openStreamSlot } from '../limits/guards.ts';
 import type { Context } from '../trpc/trpc.ts';
 import type { VisitorEvent } from './event-types.ts';
-import type { StreamItem } from './visitor-events.ts';
+import type { StreamItem } from './visitor-stream.ts';
 
 /** What an open event stream holds until it ends. */
 export interface StreamHold {

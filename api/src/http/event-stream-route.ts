@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { getErrorShape, getTRPCErrorFromUnknown, isAbortError, isObject, parseConnectionParamsFromString } from '@trpc/server/unstable-core-do-not-import';
 import type { VisitorClaims } from '../auth/visitor-token.ts';
 import { openStreamHold, streamedEvent } from '../events/stream-hold.ts';
-import { visitorEvents, type StreamItem } from '../events/visitor-events.ts';
+import { streamVisitorEvents, type StreamItem } from '../events/visitor-stream.ts';
 import { subscribeInput } from '../trpc/routers/events.ts';
 import { streamVisitorOf, trpcConfig, type CreateContext } from '../trpc/trpc.ts';
 import { asksForJsonl, TRPC_VARY } from './lean-routes.ts';
@@ -46,8 +46,8 @@ export interface EventStreamOptions {
  * `serialized-error` with the errorFormatter's shape, `return`), pinned by
  * test/api/event-stream-wire.test.ts, with the same rules (streamVisitorOf, subscribeInput,
  * openStreamHold, streamedEvent, shared with the procedure). One `res.write` per event; when
- * it answers false the stream stops pulling until 'drain' (visitorEvents merges a run's
- * queued deltas meanwhile, so a slow client catches up with fewer, larger events).
+ * it answers false the stream hands nothing over until 'drain' (streamVisitorEvents merges a
+ * run's queued deltas meanwhile, so a slow client catches up with fewer, larger events).
  *
  * Why not tRPC's pipeline: per event it went through ~14 layered async generators, web
  * streams (ReadableStream → TransformStream → TextEncoderStream → ReadableStream) and their
@@ -114,16 +114,20 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
       hold = await openStreamHold({ ...ctx, visitor });
       // the id a client last saw: an untracked event blanks EventSource's id, `restore-id` puts it back
       let lastId = parsed.lastEventId;
-      for await (const item of visitorEvents(ctx.services, visitor.visitorId, lastEventId, abort.signal)) {
-        const written = res.write(chunkOf(item, lastId, serialize));
-        if (item.id !== null) lastId = item.id;
-        ping?.refresh();
-        if (!written && !abort.signal.aborted) {
-          // a slow client: stop reading events (live deltas queue in the stream's inbox and go out merged) until its socket drains
-          ctx.services.metrics.sseStalled.inc();
-          await drained(res, abort.signal).finally(() => ctx.services.metrics.sseStalled.dec());
-        }
-      }
+      const { metrics } = ctx.services;
+      await streamVisitorEvents(ctx.services, visitor.visitorId, lastEventId, {
+        write: (item) => {
+          const written = res.write(chunkOf(item, lastId, serialize));
+          if (item.id !== null) lastId = item.id;
+          ping?.refresh();
+          return written || abort.signal.aborted;
+        },
+        // a slow client: the stream hands nothing over (live deltas queue in its inbox and go out merged) until its socket drains
+        drained: () => {
+          metrics.sseStalled.inc();
+          return drained(res, abort.signal).finally(() => metrics.sseStalled.dec());
+        },
+      }, abort.signal);
       if (!abort.signal.aborted) tail = RETURN;
     } catch (err) {
       if (!isAbortError(err) && !abort.signal.aborted) tail = errorFrame(err);
