@@ -102,7 +102,7 @@ export async function measureFanout(): Promise<FanoutResult> {
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const prefix = `heed-bench-fanout-${randomUUID().slice(0, 8)}:`;
   const port = await freePort();
-  const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, process.env.FANOUT_PROFILE ? { FANOUT_PROFILE: process.env.FANOUT_PROFILE } : {});
+  const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, { ...(process.env.FANOUT_PROFILE ? { FANOUT_PROFILE: process.env.FANOUT_PROFILE } : {}), ...(process.env.FANOUT_TRACE_GC ? { FANOUT_TRACE_GC: '1' } : {}) });
   const loadBefore = loadavg()[0]!;
   const url = `http://127.0.0.1:${port}`;
   const api = BenchProcess.start('fanout-API', 'bench/fanout/api-process.ts', env);

@@ -11,6 +11,9 @@ import { runInNewContext } from 'node:vm';
  * the process itself can read. Production code carries none of it.
  */
 setFlagsFromString('--expose-gc');
+// FANOUT_TRACE_GC=1: one line per collection in the process's log (/tmp/heed-bench-ingest-<name>.log),
+// with the bytes each young collection promoted: what fills the old generation
+if (process.env.FANOUT_TRACE_GC) setFlagsFromString('--trace-gc-nvp');
 const gc = runInNewContext('gc') as () => void;
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
