@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => heed?.stop());
 
-test('a run whose claim began a lease ago relays no reply text, and the batch is left to a newer run', async () => {
+test('a run whose claim began a lease ago sends no model request, relays no reply text, and leaves the batch to a newer run', async () => {
   const { db, redis, keys } = heed.services;
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
@@ -41,11 +41,14 @@ test('a run whose claim began a lease ago relays no reply text, and the batch is
     await newer.query('ROLLBACK');
     await newer.end();
   });
+  const requestsBefore = heed.model.requests.length;
   // the worker froze right after sending the claim, for longer than the lease
   const outcome = await answerBatch(answerDepsOf(heed.services), { ...batch!, claimSentAt: Date.now() - LEASE_MS }, lock!);
   await released;
 
   expect(outcome).toBe('lost');
+  // nor was the model paid for a reply nobody would see
+  expect(heed.model.requests).toHaveLength(requestsBefore);
   await new Promise((r) => setTimeout(r, 200));
   const text = events.events.flatMap((e) => (e.type === 'reply.delta' || e.type === 'reply.snapshot') && e.runId === batch!.runId ? [e.text] : []);
   expect(text.join('')).toBe('');

@@ -48,6 +48,8 @@ export async function runToolLoop(
     const last = round === MAX_MODEL_ROUNDS;
     const kept = text;
     let separate = kept !== '';
+    // a lease that may have ended by now (the worker froze) aborts the run before it pays for a request
+    if (!io.relay.holds() && io.signal.aborted) throw io.signal.reason;
     const reply = await streamReply(
       deps.openai,
       {

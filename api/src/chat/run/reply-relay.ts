@@ -53,6 +53,16 @@ export class ReplyRelay {
     this.deadline = deadline;
   }
 
+  /**
+   * Whether the lease still holds by this process's clock; when it may have ended, the run is
+   * told (`onExpired`), as for a late delta. Asked before each model request: a worker frozen
+   * past its lease (SIGSTOP, a suspended VM) wakes to a batch a newer run may be answering, and
+   * a request then is paid for and thrown away (`npm run chaos` counted 2 in 1,982).
+   */
+  holds(): boolean {
+    return !this.expired();
+  }
+
   private expired(): boolean {
     if (Date.now() < this.deadline) return false;
     this.onExpired();
