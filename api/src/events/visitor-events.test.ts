@@ -3,6 +3,8 @@ import { replayReplies } from '../../../test/support/conversation-text.ts';
 import { TestHeed } from '../../../test/support/harness.ts';
 import { claimBatch } from '../chat/schedule/claim-batch.ts';
 import { ReplyRelay } from '../chat/run/reply-relay.ts';
+import type { VisitorEvent } from './event-types.ts';
+import { visitorEvents, type StreamItem } from './visitor-events.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {
@@ -41,4 +43,36 @@ test('many streams on one process each get exactly their own run’s text, in or
     expect(at).toBe(whole.length);
     r.log.close();
   }
+});
+
+test('as an async generator (tRPC’s procedure, in-process callers) a stream yields the log in id order, then the live text, and ends when its consumer stops', async () => {
+  const { services } = heed;
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  await visitor.send(conversationId, 'hello');
+  const batch = await claimBatch(services, { conversationId, workerId: 'test', leaseMs: 60_000 });
+  const relay = new ReplyRelay(services.redis, services.keys, batch!);
+  const texts = Array.from({ length: 30 }, (_, n) => `t${n} `);
+  const whole = texts.join('');
+  const seen: StreamItem[] = [];
+  const textOf = () => replayReplies(seen.map((i) => i.event as VisitorEvent)).get(batch!.runId);
+  const consumer = (async () => {
+    for await (const item of visitorEvents(services, visitor.visitorId, '0', new AbortController().signal)) {
+      seen.push(item);
+      // a slow consumer: the stream hands nothing over meanwhile, and a run's queued deltas merge
+      await new Promise((r) => setTimeout(r, 5));
+      if (textOf() === whole) break;
+    }
+  })();
+  await heed.until('the log is delivered', () => seen.some((i) => i.event.type === 'run.started'));
+  await Promise.all(texts.map((t) => relay.delta(t)));
+  await consumer;
+
+  const ids = seen.flatMap((i) => (i.id === null ? [] : [BigInt(i.id)]));
+  expect(ids.length).toBeGreaterThanOrEqual(3);
+  expect([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(ids);
+  expect(new Set(ids).size).toBe(ids.length);
+  const types = seen.map((i) => i.event.type);
+  expect(types.indexOf('message.created')).toBeLessThan(types.indexOf('run.started'));
+  expect(textOf()).toBe(whole);
 });
