@@ -72,6 +72,13 @@ export const configSchema = z
     /** token budget of the history part of the context */
     CONTEXT_TOKEN_BUDGET: int(6000),
     SSE_PING_MS: int(10000),
+    /**
+     * an event stream whose client takes nothing for this long is closed (0: never): the client
+     * reconnects from its last event id and misses nothing, and the API stops holding what
+     * queued for it; a client that never reads again would otherwise keep both for as long as
+     * its TCP connection lives
+     */
+    SSE_STALL_MS: int(60000),
     /** a quiet event stream re-reads the log this often (covers wake-ups lost while Redis was away) */
     SSE_CATCHUP_MS: int(5000),
     /** a request's headers and body must arrive within this, or it is answered 408 and cut (slow-body clients); responses, SSE included, are not limited */

@@ -78,6 +78,7 @@ test('after a send and a completed reply (one retry on the way), every heed metr
   expect(sampleValue(all, 'heed_model_retries_total')).toBeGreaterThanOrEqual(1);
   expect(sampleValue(all, 'heed_sse_connections')).toBe(1);
   expect(sampleValue(all, 'heed_sse_streams_stalled')).toBe(0);
+  expect(sampleValue(all, 'heed_sse_stalled_closed_total')).toBe(0);
   expect(sampleValue(all, 'heed_event_fanout_lag_seconds_count', { kind: 'durable' })).toBeGreaterThanOrEqual(1);
   expect(sampleValue(all, 'heed_event_fanout_lag_seconds_count', { kind: 'live' })).toBeGreaterThanOrEqual(1);
   expect(sampleValue(all, 'heed_title_checks_total', { outcome: 'changed' })).toBeGreaterThanOrEqual(1);

@@ -47,7 +47,8 @@ export interface EventStreamOptions {
  * test/api/event-stream-wire.test.ts, with the same rules (streamVisitorOf, subscribeInput,
  * openStreamHold, streamedEvent, shared with the procedure). One `res.write` per event; when
  * it answers false the stream hands nothing over until 'drain' (streamVisitorEvents merges a
- * run's queued deltas meanwhile, so a slow client catches up with fewer, larger events).
+ * run's queued deltas meanwhile, so a slow client catches up with fewer, larger events); a
+ * client that takes nothing for SSE_STALL_MS is cut off, and reconnects from its last event id.
  *
  * Why not tRPC's pipeline: per event it went through ~14 layered async generators, web
  * streams (ReadableStream → TransformStream → TextEncoderStream → ReadableStream) and their
@@ -115,6 +116,7 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
       // the id a client last saw: an untracked event blanks EventSource's id, `restore-id` puts it back
       let lastId = parsed.lastEventId;
       const { metrics } = ctx.services;
+      const stallMs = ctx.services.config.SSE_STALL_MS;
       await streamVisitorEvents(ctx.services, visitor.visitorId, lastEventId, {
         write: (item) => {
           const written = res.write(chunkOf(item, lastId, serialize));
@@ -125,7 +127,7 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
         // a slow client: the stream hands nothing over (live deltas queue in its inbox and go out merged) until its socket drains
         drained: () => {
           metrics.sseStalled.inc();
-          return drained(res, abort.signal).finally(() => metrics.sseStalled.dec());
+          return drained(res, abort.signal, stallMs, () => metrics.sseStallClosed.inc()).finally(() => metrics.sseStalled.dec());
         },
       }, abort.signal);
       if (!abort.signal.aborted) tail = RETURN;
@@ -148,10 +150,22 @@ function chunkOf(item: StreamItem, lastId: string | null, serialize: (v: unknown
   return `data: ${data}\nid: \n\n\nevent: restore-id\ndata: \nid: ${lastId}\n\n\n`;
 }
 
-/** Resolves on 'drain', or when the stream is aborted (a client gone never drains). */
-function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves once `res` drains or `signal` aborts. A client that takes nothing for `stallMs` is cut
+ * off (`onCut`, then the socket is destroyed, which aborts the stream): EventSource reconnects
+ * from its last event id and gets the log and the run's text so far, so nothing is lost.
+ */
+function drained(res: ServerResponse, signal: AbortSignal, stallMs: number, onCut: () => void): Promise<void> {
   return new Promise((resolve) => {
+    const cut =
+      stallMs > 0
+        ? setTimeout(() => {
+            onCut();
+            res.destroy();
+          }, stallMs)
+        : null;
     const done = () => {
+      if (cut) clearTimeout(cut);
       res.off('drain', done);
       signal.removeEventListener('abort', done);
       resolve();

@@ -53,6 +53,11 @@ export function createMetrics(probes: MetricProbes) {
       help: "Event streams waiting for a slow or stalled client's socket to drain (their live deltas queue and go out merged)",
       registers,
     }),
+    sseStallClosed: new Counter({
+      name: 'heed_sse_stalled_closed_total',
+      help: 'Event streams closed because their client took nothing for SSE_STALL_MS (it reconnects from its last event id)',
+      registers,
+    }),
     fanoutLag: new Histogram({
       name: 'heed_event_fanout_lag_seconds',
       help: 'From the publish after a commit (durable) or of a reply delta (live) to its hand-over to a subscriber stream in this process',
