@@ -30,6 +30,10 @@ const IDLE_MS = 6_000;
 const PROBED_CHANNELS = 250;
 
 
+/** The instruments bench/fanout/api-process.ts reads (README "Benchmarks"), passed on when set. */
+const INSTRUMENTS = ['FANOUT_PROFILE', 'FANOUT_TRACE_GC'] as const;
+const instrumentsSet = (): Record<string, string> => Object.fromEntries(INSTRUMENTS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+
 /** The API's garbage-collection pauses in the window (bench/fanout/api-process.ts). */
 interface GcPauses {
   count: number;
@@ -102,7 +106,7 @@ export async function measureFanout(): Promise<FanoutResult> {
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const prefix = `heed-bench-fanout-${randomUUID().slice(0, 8)}:`;
   const port = await freePort();
-  const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, { ...(process.env.FANOUT_PROFILE ? { FANOUT_PROFILE: process.env.FANOUT_PROFILE } : {}), ...(process.env.FANOUT_TRACE_GC ? { FANOUT_TRACE_GC: '1' } : {}) });
+  const env = benchProcessEnv({ databaseUrl: database.url, redisUrl, prefix, port }, instrumentsSet());
   const loadBefore = loadavg()[0]!;
   const url = `http://127.0.0.1:${port}`;
   const api = BenchProcess.start('fanout-API', 'bench/fanout/api-process.ts', env);

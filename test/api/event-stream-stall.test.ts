@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { replayReplies } from '../support/conversation-text.ts';
 import { TestHeed } from '../support/harness.ts';
-import { claimedRun, DELTA, fillUntilStalled, openRawStream, openStreams, stalledStreams } from '../support/raw-event-stream.ts';
+import { claimedRun, cutStreams, DELTA, fillUntilStalled, openRawStream, openStreams, stalledStreams } from '../support/raw-event-stream.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';
 
 /**
@@ -17,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => heed?.stop());
 
-const cutStreams = async () => (await heed.services.metrics.sseStallClosed.get()).values[0]?.value ?? 0;
-
 test('a client that takes nothing for SSE_STALL_MS is cut off, and reconnecting from its last event id it misses nothing', async () => {
   const { visitor, batch, relay } = await claimedRun(heed);
   const before = await openStreams(heed);
@@ -29,7 +27,7 @@ test('a client that takes nothing for SSE_STALL_MS is cut off, and reconnecting 
   await relay.delta('the end');
 
   await heed.until('the stream to be cut', async () => (await openStreams(heed)) === before, 10_000);
-  expect(await cutStreams()).toBe(1);
+  expect(await cutStreams(heed)).toBe(1);
   expect(await stalledStreams(heed)).toBe(0);
 
   // EventSource comes back with the last id it saw: the log after it, then the run's text so far
@@ -44,14 +42,14 @@ test('a slow client that drains within SSE_STALL_MS keeps its stream', async () 
   const { visitor, relay } = await claimedRun(heed);
   const stream = await openRawStream(heed, visitor);
   await heed.until('the stream to hold the run', () => stream.events.some((e) => e.type === 'reply.snapshot' || e.type === 'run.started'));
-  const cutBefore = await cutStreams();
+  const cutBefore = await cutStreams(heed);
   const stalledBefore = await stalledStreams(heed);
   stream.res.pause();
   await fillUntilStalled(heed, relay);
   stream.res.resume();
   await heed.until('the stream to drain', async () => (await stalledStreams(heed)) === stalledBefore);
   await new Promise((r) => setTimeout(r, STALL_MS * 1.5));
-  expect(await cutStreams()).toBe(cutBefore);
+  expect(await cutStreams(heed)).toBe(cutBefore);
   await relay.delta('still here');
   await heed.until('a delta after the stall', () => stream.events.some((e) => e.type === 'reply.delta' && e.text === 'still here'));
   stream.close();

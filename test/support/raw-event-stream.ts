@@ -51,8 +51,13 @@ export async function openRawStream(heed: TestHeed, visitor: TestVisitor, lastEv
   });
 }
 
-export const stalledStreams = async (heed: TestHeed) => (await heed.services.metrics.sseStalled.get()).values[0]?.value ?? 0;
-export const openStreams = async (heed: TestHeed) => (await heed.services.metrics.sseConnections.get()).values[0]?.value ?? 0;
+/** The one value of an unlabelled metric of this process (0 before its first change). */
+const metricValue = async (metric: { get(): Promise<{ values: { value: number }[] }> }) => (await metric.get()).values[0]?.value ?? 0;
+/** streams waiting for their client's socket to drain */
+export const stalledStreams = (heed: TestHeed) => metricValue(heed.services.metrics.sseStalled);
+export const openStreams = (heed: TestHeed) => metricValue(heed.services.metrics.sseConnections);
+/** streams closed for a client that took nothing for SSE_STALL_MS */
+export const cutStreams = (heed: TestHeed) => metricValue(heed.services.metrics.sseStallClosed);
 
 /**
  * Relays deltas until the stream stays stalled: its socket (Node's buffer and the kernel's, both
