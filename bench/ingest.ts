@@ -12,7 +12,7 @@ import { BENCH_ORIGIN as ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } f
 import type { SendSpans } from './ingest/span-hook.ts';
 import { closeSockets, mutate } from './ingest/wire.ts';
 import { preciseNow, rounded, summarize, type Summary } from './stats.ts';
-import { formatSection, formatTable } from './table.ts';
+import { formatSection, formatTable, type Cell } from './table.ts';
 
 const VISITORS = 64;
 const WARMUP_MS = 2_000;
@@ -64,6 +64,12 @@ export interface IngestResult {
   anchor: AnchorResult;
   /** the same visitors sending at TARGET_RATE on a schedule (open-loop.ts), before the closed loop */
   atTargetRate: OpenLoopResult;
+  /**
+   * atTargetRate's baseline: the same schedule once more after the closed loop, with the worker
+   * stopped, so no reply is written: what the API and PostgreSQL hold at that rate on their own,
+   * and so how much of atTargetRate's tail the replies written meanwhile add
+   */
+  withoutReplies: OpenLoopResult;
   /** the CPU priority the worker process ran at (it lowers itself to WORKER_NICE) */
   workerNice: number | null;
 }
@@ -108,9 +114,7 @@ export async function measureIngest(): Promise<IngestResult> {
     await worker.until('its start', () => worker!.said('worker started'));
     const workerNice = await worker.nice();
 
-    // eight at a time: 64 sessions at once would measure the pool's queue, not the sends
-    const visitors: Visitor[] = [];
-    while (visitors.length < VISITORS) visitors.push(...(await Promise.all(Array.from({ length: 8 }, () => startVisitor(url)))));
+    const visitors = await startVisitors(url);
     const oneSend = await profileSends(api, url, visitors);
 
     const send = (v: Visitor, i: number) =>
@@ -159,7 +163,12 @@ export async function measureIngest(): Promise<IngestResult> {
     const percent = (cpuSeconds: number) => Math.round((cpuSeconds / seconds) * 1000) / 10;
     const msPerSend = (cpuSeconds: number) => Math.round(((cpuSeconds * 1000) / latencies.length) * 100) / 100;
 
-    await Promise.all([api.stop(), worker.stop()]);
+    // the baseline of atTargetRate's tail: the same schedule with no reply written meanwhile, from
+    // new visitors (each conversation empty at the start, as at atTargetRate's), whose messages
+    // pile up unanswered: each send's pending-cap count reads more rows than with replies
+    await worker.stop();
+    const withoutReplies = await openLoop(await startVisitors(url), send, { ratePerSecond: TARGET_RATE, warmupMs: OPEN_WARMUP_MS, windowMs: OPEN_WINDOW_MS });
+    await api.stop();
     const direct = await measureDirectSends(env, visitors, { concurrency: VISITORS, durationMs: DIRECT_MS });
     const anchor = await measureInsertAnchor(database.url, visitors, { connections: VISITORS, durationMs: ANCHOR_MS });
     return {
@@ -185,6 +194,7 @@ export async function measureIngest(): Promise<IngestResult> {
       direct,
       anchor,
       atTargetRate,
+      withoutReplies,
       workerNice,
     };
   } finally {
@@ -199,6 +209,13 @@ interface Visitor {
   token: string;
   visitorId: string;
   conversationId: string;
+}
+
+/** VISITORS visitors with a conversation each, eight at a time: 64 sessions at once would measure the pool's queue, not the sends. */
+async function startVisitors(url: string): Promise<Visitor[]> {
+  const visitors: Visitor[] = [];
+  while (visitors.length < VISITORS) visitors.push(...(await Promise.all(Array.from({ length: 8 }, () => startVisitor(url)))));
+  return visitors;
 }
 
 async function startVisitor(url: string): Promise<Visitor> {
@@ -246,9 +263,9 @@ export function formatIngest(r: IngestResult): string {
   const load = formatTable(
     ['', 'value', 'unit'],
     [
-      [`at ${r.atTargetRate.offeredPerSecond} sends/s offered: answered`, r.atTargetRate.answeredPerSecond, `sends/s (${r.atTargetRate.accepted} sends, ${r.atTargetRate.rejected} refused or failed, at most ${r.atTargetRate.maxInFlight} in flight)`],
-      ['  send latency p50 / p99', `${r.atTargetRate.latencyMs.p50} / ${r.atTargetRate.latencyMs.p99}`, `ms from each send's scheduled time (max ${r.atTargetRate.latencyMs.max})`],
-      ['  p99 by half second: median / worst', slicesLine(r.atTargetRate.sliceP99Ms), `ms; ${overTarget(r.atTargetRate.sliceP99Ms)} of ${r.atTargetRate.sliceP99Ms.length} half seconds above ${TARGET_P99_MS} ms`],
+      ...openLoopRows(r.atTargetRate),
+      ['  the same, worker stopped: p50 / p99', `${r.withoutReplies.latencyMs.p50} / ${r.withoutReplies.latencyMs.p99}`, `ms (max ${r.withoutReplies.latencyMs.max}; no reply written meanwhile: the tail the API and PostgreSQL give on their own)`],
+      ['    p99 by half second: median / worst', slicesLine(r.withoutReplies.sliceP99Ms), overTargetLine(r.withoutReplies)],
       ['closed loop: sends accepted', String(r.accepted), `sends (${r.rejected} refused or failed)`],
       ['  throughput (capacity)', r.sendsPerSecond, 'sends/s'],
       ['  send latency p50 / p99', `${r.sendLatencyMs.p50} / ${r.sendLatencyMs.p99}`, `ms (max ${r.sendLatencyMs.max}; ${r.visitors} in flight always: ${r.visitors} / throughput is the mean)`],
@@ -278,7 +295,7 @@ export function formatIngest(r: IngestResult): string {
     ],
   );
   return formatSection(
-    `8. Ingest (one API process, the worker in another, ${r.visitors} visitors: ${OPEN_WINDOW_MS / 1000} s at ${TARGET_RATE} sends/s, then ${r.windowMs / 1000} s closed loop)`,
+    `8. Ingest (one API process, the worker in another, ${r.visitors} visitors: ${OPEN_WINDOW_MS / 1000} s at ${TARGET_RATE} sends/s, ${r.windowMs / 1000} s closed loop, ${OPEN_WINDOW_MS / 1000} s at ${TARGET_RATE} sends/s with the worker stopped)`,
     [
       `open loop: each send leaves on schedule whatever the answers' pace, latency counted from its scheduled time; closed loop: each visitor sends again as soon as answered, which measures capacity (at saturation its latency is queueing by construction)`,
       `load average ${r.load.before} before, ${r.load.after} at the end of the window; PostgreSQL and Redis on 127.0.0.1; spans timed by bench/ingest/span-hook.ts`,
@@ -292,10 +309,20 @@ export function formatIngest(r: IngestResult): string {
   );
 }
 
+/** The open loop at the target rate, with the reply worker running. */
+function openLoopRows(o: OpenLoopResult): Cell[][] {
+  return [
+    [`at ${o.offeredPerSecond} sends/s offered: answered`, o.answeredPerSecond, `sends/s (${o.accepted} sends, ${o.rejected} refused or failed, at most ${o.maxInFlight} in flight)`],
+    ['  send latency p50 / p99', `${o.latencyMs.p50} / ${o.latencyMs.p99}`, `ms from each send's scheduled time (max ${o.latencyMs.max})`],
+    ['  p99 by half second: median / worst', slicesLine(o.sliceP99Ms), overTargetLine(o)],
+  ];
+}
+
 /** The median and the worst of the open loop's half-second p99s. */
 function slicesLine(p99s: readonly number[]): string {
   const { p50, max } = summarize(p99s);
   return `${p50} / ${max}`;
 }
 
-const overTarget = (p99s: readonly number[]) => p99s.filter((p99) => p99 > TARGET_P99_MS).length;
+const overTargetLine = (o: OpenLoopResult) =>
+  `ms; ${o.sliceP99Ms.filter((p99) => p99 > TARGET_P99_MS).length} of ${o.sliceP99Ms.length} half seconds above ${TARGET_P99_MS} ms`;
