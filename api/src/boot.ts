@@ -27,7 +27,7 @@ export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services
   const logger = (await processLogger(config)).child({ role: opts.role });
   const log = (line: string) => logger.info(line);
   // where the data lives and how processes coordinate: servers when configured, else embedded
-  const stores = await openStores(config, { role: opts.role, log });
+  const stores = await openStores(config, { role: opts.role, log, warn: (line) => logger.warn(line) });
   config = { ...config, DATABASE_URL: stores.databaseUrl, REDIS_URL: stores.redisUrl };
   logger.info({ embeddedDatabase: stores.embeddedDatabase, inProcessCoordination: stores.inProcessCoordination }, stores.summary);
   // Production changes its schema in a release step (`npm run db:migrate`), so a rollout never

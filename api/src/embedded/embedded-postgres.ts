@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -37,7 +37,7 @@ interface Credentials {
  * The package's own launcher is not used: it installs exit hooks that end the process on
  * SIGTERM before Heed's graceful shutdown can release its runs.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; database?: string; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: { dataDir: string; database?: string } & ServerReports): Promise<EmbeddedDatabase> {
   const root = resolve(opts.dataDir);
   const clusterDir = join(root, 'postgres');
   const database = opts.database ?? 'heed';
@@ -57,7 +57,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; database?: 
   }
   await stopOrphan(clusterDir);
   const port = await freePort();
-  const server = await startServer(bin.postgres, clusterDir, port, credentials.password, runAs);
+  const server = await startServer(bin.postgres, clusterDir, port, credentials.password, runAs, opts);
   const base = `postgresql://postgres:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
   const version = await ensureDatabase(`${base}/postgres`, database);
   return {
@@ -113,12 +113,85 @@ async function initCluster(initdb: string, clusterDir: string, password: string,
   }
 }
 
+/** What a supervised server reports while this process runs: a restart is worth a warning, never silence. */
+export interface ServerReports {
+  log?: (line: string) => void;
+  warn?: (line: string) => void;
+}
+
+/** First wait before starting a server that stopped on its own again; doubled after each failed start, up to RESTART_MAX_MS. */
+const RESTART_FIRST_MS = 500;
+const RESTART_MAX_MS = 30_000;
+
 /**
  * Runs the server as this process's child, listening on 127.0.0.1 only and without a Unix
  * socket, and waits until it accepts connections. The child is stopped when this process
  * exits, however it exits; after a kill -9 the next start stops the orphan (`stopOrphan`).
+ *
+ * A server that stops on its own while Heed runs (killed, crashed, OOM) is started again on the
+ * same port, so the pool's URL stays valid and Heed recovers as it does when a configured server
+ * comes back: nobody else would restart it, and until then every request and every run failed
+ * against a closed port for as long as the process lived. Each failed start waits twice as long
+ * before the next (up to 30 s): the killed server's backends must let its shared memory go first,
+ * and a server that cannot start (a full disk) is not started in a hot loop; each one is reported.
  */
-async function startServer(postgres: string, clusterDir: string, port: number, password: string, runAs: RunAs): Promise<{ stop(): Promise<void> }> {
+async function startServer(postgres: string, clusterDir: string, port: number, password: string, runAs: RunAs, reports: ServerReports = {}): Promise<{ stop(): Promise<void> }> {
+  const launch = () => launchServer(postgres, clusterDir, port, password, runAs);
+  let server = await launch();
+  let stopping = false;
+  let restarting: Promise<void> | null = null;
+  const onExit = () => server.child.kill('SIGINT');
+  process.once('exit', onExit);
+
+  const restart = async (why: string) => {
+    reports.warn?.(`the embedded PostgreSQL stopped on its own (${why}); starting it again`);
+    for (let waitMs = RESTART_FIRST_MS; ; waitMs = Math.min(waitMs * 2, RESTART_MAX_MS)) {
+      // an unref'd wait: should the rest of the process end meanwhile, this never keeps it alive
+      await sleep(waitMs, undefined, { ref: false });
+      if (stopping) return;
+      try {
+        server = await launch();
+      } catch (err) {
+        reports.warn?.(`the embedded PostgreSQL did not start again (${err instanceof Error ? err.message : String(err)}); next try in ${Math.min(waitMs * 2, RESTART_MAX_MS) / 1000} s`);
+        continue;
+      }
+      watch(server);
+      reports.log?.('the embedded PostgreSQL is running again');
+      return;
+    }
+  };
+  const watch = (s: Server) => {
+    void s.exited.then((why) => {
+      if (stopping || s !== server) return;
+      restarting = restart(why).finally(() => (restarting = null));
+    });
+  };
+  watch(server);
+
+  return {
+    async stop() {
+      stopping = true;
+      process.removeListener('exit', onExit);
+      // a start under way finishes first, so the server it starts is the one stopped here
+      await restarting;
+      if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+      // waiting for the server to stop must keep this process alive (the child was unref'd)
+      server.child.ref();
+      server.child.kill('SIGINT');
+      const stopped = await Promise.race([server.exited.then(() => true), sleep(15_000, false, { ref: false })]);
+      if (!stopped) server.child.kill('SIGKILL');
+    },
+  };
+}
+
+/** One run of the server: its process, and how it ended once it has (a signal's name, or its exit code and last lines). */
+interface Server {
+  child: ChildProcess;
+  exited: Promise<string>;
+}
+
+/** Spawns the server and waits until it accepts connections (60 s at most). */
+async function launchServer(postgres: string, clusterDir: string, port: number, password: string, runAs: RunAs): Promise<Server> {
   const child = spawn(postgres, ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
     ...runAs,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -127,36 +200,27 @@ async function startServer(postgres: string, clusterDir: string, port: number, p
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
+  const lastLines = () => stderr.trim().split('\n').slice(-3).join(' ');
   // the server never keeps this process alive by itself (a test runner or a script ends when its work does)
   child.unref();
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const onExit = () => child.kill('SIGINT');
-  process.once('exit', onExit);
+  const exited = new Promise<string>((done) => child.once('exit', (code, signal) => done(signal ?? `exit code ${code}${lastLines() ? `: ${lastLines()}` : ''}`)));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the embedded PostgreSQL did not start: ${stderr.trim().split('\n').slice(-3).join(' ')}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the embedded PostgreSQL did not start: ${lastLines()}`);
     const probe = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 1_000 });
     const up = await probe.connect().then(
       () => true,
       () => false,
     );
     await probe.end().catch(() => {});
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('the embedded PostgreSQL did not accept connections within 60 s');
+    if (up) return { child, exited };
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('the embedded PostgreSQL did not accept connections within 60 s');
+    }
     await sleep(50);
   }
-  return {
-    async stop() {
-      process.removeListener('exit', onExit);
-      if (child.exitCode !== null) return;
-      // waiting for the server to stop must keep this process alive (the child was unref'd)
-      child.ref();
-      child.kill('SIGINT');
-      const stopped = await Promise.race([exited.then(() => true), sleep(15_000, false, { ref: false })]);
-      if (!stopped) child.kill('SIGKILL');
-    },
-  };
 }
 
 /** Runs a command to its end; rejects with its stderr when it fails. */

@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import pg from 'pg';
-import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { startEmbeddedPostgres, type ServerReports } from './embedded-postgres.ts';
 
 /** Where this process keeps its data and coordinates, as resolved at start-up. */
 export interface Stores {
@@ -32,7 +32,7 @@ export const IN_PROCESS_REDIS_URL = 'memory://heed';
  */
 export async function openStores(
   env: { DATABASE_URL: string; REDIS_URL: string; HEED_DATA_DIR: string },
-  opts: { role: 'api' | 'worker' | 'script'; log?: (line: string) => void },
+  opts: { role: 'api' | 'worker' | 'script' } & ServerReports,
 ): Promise<Stores> {
   if (opts.role === 'worker' && (!env.DATABASE_URL || !env.REDIS_URL)) {
     throw new Error(
@@ -53,7 +53,7 @@ export async function openStores(
       close: async () => {},
     };
   }
-  const embedded = await startEmbeddedPostgres({ dataDir: env.HEED_DATA_DIR, log: opts.log });
+  const embedded = await startEmbeddedPostgres({ dataDir: env.HEED_DATA_DIR, log: opts.log, warn: opts.warn });
   return {
     databaseUrl: embedded.url,
     redisUrl,
