@@ -12,7 +12,7 @@ import { BENCH_ORIGIN as ORIGIN, BENCH_SITE_KEY, benchProcessEnv, deleteKeys } f
 import type { SendSpans } from './ingest/span-hook.ts';
 import { closeSockets, mutate } from './ingest/wire.ts';
 import { preciseNow, rounded, summarize, type Summary } from './stats.ts';
-import { formatSection, formatTable, type Cell } from './table.ts';
+import { formatSection, formatTable } from './table.ts';
 
 const VISITORS = 64;
 const WARMUP_MS = 2_000;
@@ -263,7 +263,9 @@ export function formatIngest(r: IngestResult): string {
   const load = formatTable(
     ['', 'value', 'unit'],
     [
-      ...openLoopRows(r.atTargetRate),
+      [`at ${r.atTargetRate.offeredPerSecond} sends/s offered: answered`, r.atTargetRate.answeredPerSecond, `sends/s (${r.atTargetRate.accepted} sends, ${r.atTargetRate.rejected} refused or failed, at most ${r.atTargetRate.maxInFlight} in flight)`],
+      ['  send latency p50 / p99', `${r.atTargetRate.latencyMs.p50} / ${r.atTargetRate.latencyMs.p99}`, `ms from each send's scheduled time (max ${r.atTargetRate.latencyMs.max})`],
+      ['  p99 by half second: median / worst', slicesLine(r.atTargetRate.sliceP99Ms), overTargetLine(r.atTargetRate)],
       ['  the same, worker stopped: p50 / p99', `${r.withoutReplies.latencyMs.p50} / ${r.withoutReplies.latencyMs.p99}`, `ms (max ${r.withoutReplies.latencyMs.max}; no reply written meanwhile: the tail the API and PostgreSQL give on their own)`],
       ['    p99 by half second: median / worst', slicesLine(r.withoutReplies.sliceP99Ms), overTargetLine(r.withoutReplies)],
       ['closed loop: sends accepted', String(r.accepted), `sends (${r.rejected} refused or failed)`],
@@ -307,15 +309,6 @@ export function formatIngest(r: IngestResult): string {
     ],
     `${load}\n\n${breakdown}`,
   );
-}
-
-/** The open loop at the target rate, with the reply worker running. */
-function openLoopRows(o: OpenLoopResult): Cell[][] {
-  return [
-    [`at ${o.offeredPerSecond} sends/s offered: answered`, o.answeredPerSecond, `sends/s (${o.accepted} sends, ${o.rejected} refused or failed, at most ${o.maxInFlight} in flight)`],
-    ['  send latency p50 / p99', `${o.latencyMs.p50} / ${o.latencyMs.p99}`, `ms from each send's scheduled time (max ${o.latencyMs.max})`],
-    ['  p99 by half second: median / worst', slicesLine(o.sliceP99Ms), overTargetLine(o)],
-  ];
 }
 
 /** The median and the worst of the open loop's half-second p99s. */
