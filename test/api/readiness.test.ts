@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TestHeed } from '../support/harness.ts';
+import { createHttpServer } from '../../api/src/http/server.ts';
+import { memoryDestination } from '../../api/src/logging/memory-destination.ts';
+import { createServices } from '../../api/src/services.ts';
+import { listen, TestHeed } from '../support/harness.ts';
+import { severableProxy, type SeverableProxy } from '../support/severable-proxy.ts';
 
 /** `/readyz` says whether this process can serve: stores reachable and the schema current. */
 let heed: TestHeed;
@@ -27,3 +31,52 @@ test('ready with both stores up and every migration applied; not ready (503) whi
   }
   expect((await fetch(`${heed.url}/readyz`)).status).toBe(200);
 });
+
+test('a store that stops answering without failing (frozen, blackholed) makes both probes answer 503 naming it, not hang; ready again once it answers', async () => {
+  const dbUrl = new URL(heed.config.DATABASE_URL);
+  const redisUrl = new URL(heed.config.REDIS_URL!);
+  const db = await severableProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
+  const redis = await severableProxy({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
+  dbUrl.port = String(db.port);
+  redisUrl.port = String(redis.port);
+  // a process of its own whose stores sit behind the proxies
+  const services = await createServices({ ...heed.config, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl.toString() }, { logTo: memoryDestination() });
+  const server = await createHttpServer(services);
+  const url = `http://127.0.0.1:${await listen(server)}`;
+  // a hung probe fails the test here (the fetch gives up), where before the change it waited for the store
+  const probe = async (path: string) => {
+    const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(15_000) });
+    return { status: response.status, body: await response.json() };
+  };
+  const frozen = async (proxy: SeverableProxy, body: object) => {
+    proxy.freeze();
+    try {
+      // twice: the second probe finds the first one's query still waiting, and answers all the same
+      for (let i = 0; i < 2; i++) {
+        expect(await probe('/healthz')).toEqual({ status: 503, body: { ok: false, ...body } });
+        expect(await probe('/readyz')).toMatchObject({ status: 503, body: { ok: false, ...body } });
+      }
+    } finally {
+      proxy.thaw();
+    }
+    await waitUntilReady(probe);
+  };
+  try {
+    expect(await probe('/readyz')).toEqual({ status: 200, body: { ok: true, db: true, redis: true, migrations: true } });
+    await frozen(db, { db: false, redis: true });
+    await frozen(redis, { db: true, redis: false });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    await services.close();
+    await Promise.all([db.close(), redis.close()]);
+  }
+});
+
+/** Probes `/readyz` until it answers 200: a thawed store answers the query held back, then the next. */
+async function waitUntilReady(probe: (path: string) => Promise<{ status: number }>): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if ((await probe('/readyz')).status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('/readyz never answered 200 again after the store thawed');
+}

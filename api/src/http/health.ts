@@ -1,5 +1,6 @@
 import { listMigrations } from '../db/migrate.ts';
 import type { Services } from '../services.ts';
+import { answersWithin } from './answers-within.ts';
 
 export interface Health {
   ok: boolean;
@@ -7,11 +8,19 @@ export interface Health {
   redis: boolean;
 }
 
+/**
+ * How long a probe waits for each store. A store that does not answer by then counts as down:
+ * a database that is frozen (SIGSTOP), blackholed or behind a migration's lock hangs a query
+ * without an error, and a probe that hung with it would tell a load balancer or an operator
+ * nothing. Within the 2–5 s that load balancers give a health check by default.
+ */
+export const PROBE_MS = 2_000;
+
 /** Reachability of the two stores every process depends on. */
 export async function checkHealth(s: Services): Promise<Health> {
   const [db, redis] = await Promise.all([
-    s.db.$queryRaw`SELECT 1`.then(() => true, () => false),
-    s.redis.ping().then((r) => r === 'PONG', () => false),
+    probe(s, 'db', () => s.db.$queryRaw`SELECT 1`.then(() => true)),
+    probe(s, 'redis', () => s.redis.ping().then((r) => r === 'PONG')),
   ]);
   return { ok: db && redis, db, redis };
 }
@@ -30,16 +39,36 @@ let shipped: Promise<string[]> | null = null;
  * finished is alive but not ready). `/healthz` stays the liveness probe.
  */
 export async function checkReadiness(s: Services): Promise<Readiness> {
-  shipped ??= listMigrations().then((ms) => ms.map((m) => m.name));
   const [health, migrations] = await Promise.all([
     checkHealth(s),
-    Promise.all([shipped, s.db.$queryRaw<{ migration_name: string }[]>`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`]).then(
-      ([names, rows]) => {
-        const applied = new Set(rows.map((r) => r.migration_name));
-        return names.every((n) => applied.has(n));
-      },
-      () => false,
-    ),
+    probe(s, 'migrations', async () => {
+      const names = await (shipped ??= listMigrations().then((ms) => ms.map((m) => m.name)));
+      const rows = await s.db.$queryRaw<{ migration_name: string }[]>`
+        SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+      const applied = new Set(rows.map((r) => r.migration_name));
+      return names.every((n) => applied.has(n));
+    }),
   ]);
   return { ...health, migrations, ok: health.ok && migrations };
+}
+
+/** Each check still waiting for its store, per process's services. */
+const waiting = new WeakMap<Services, Map<string, Promise<boolean>>>();
+
+/**
+ * One check of a store, bounded by {@link PROBE_MS}. While an earlier probe's check still waits
+ * (its store frozen), later probes wait on that same one: a probe every second against a hung
+ * database holds one query, not one more each time.
+ */
+function probe(s: Services, name: string, check: () => Promise<boolean>): Promise<boolean> {
+  const checks = waiting.get(s) ?? new Map<string, Promise<boolean>>();
+  waiting.set(s, checks);
+  let pending = checks.get(name);
+  if (!pending) {
+    pending = check()
+      .catch(() => false)
+      .finally(() => checks.delete(name));
+    checks.set(name, pending);
+  }
+  return answersWithin(pending, PROBE_MS);
 }

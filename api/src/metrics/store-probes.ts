@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { answersWithin } from '../http/answers-within.ts';
 import type { Redis } from '../redis/client.ts';
 import { type MetricProbes, REDIS_PROBE_MS } from './metrics.ts';
 
@@ -10,16 +11,6 @@ import { type MetricProbes, REDIS_PROBE_MS } from './metrics.ts';
 export function storeProbes(pool: pg.Pool, redis: Redis): MetricProbes {
   return {
     dbPool: () => ({ waiting: pool.waitingCount, total: pool.totalCount, idle: pool.idleCount }),
-    redisUp: async () => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), REDIS_PROBE_MS);
-      });
-      try {
-        return await Promise.race([redis.ping().then((r) => r === 'PONG', () => false), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    redisUp: () => answersWithin(redis.ping().then((r) => r === 'PONG'), REDIS_PROBE_MS),
   };
 }
