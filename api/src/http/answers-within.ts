@@ -1,6 +1,6 @@
 /**
  * Whether `check` resolves true within `ms`: a check still pending then (a store that is frozen,
- * blackholed or behind a lock, whose driver waits without a deadline) counts as false, and is
+ * blackholed or waiting on a lock, whose driver waits without a deadline) counts as false, and is
  * left to settle on its own. A rejected check is false too.
  *
  * @example const up = await answersWithin(redis.ping().then((r) => r === 'PONG'), 500);

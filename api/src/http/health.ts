@@ -10,7 +10,7 @@ export interface Health {
 
 /**
  * How long a probe waits for each store. A store that does not answer by then counts as down:
- * a database that is frozen (SIGSTOP), blackholed or behind a migration's lock hangs a query
+ * a database that is frozen (SIGSTOP) or cut off by a network that drops packets hangs a query
  * without an error, and a probe that hung with it would tell a load balancer or an operator
  * nothing. Within the 2–5 s that load balancers give a health check by default.
  */
