@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createHttpServer } from '../../api/src/http/server.ts';
 import { memoryDestination } from '../../api/src/logging/memory-destination.ts';
 import { createServices } from '../../api/src/services.ts';
-import { listen, TestHeed } from '../support/harness.ts';
+import { listen, TestHeed, waitUntil } from '../support/harness.ts';
 import { severableProxy, type SeverableProxy } from '../support/severable-proxy.ts';
 
 /** `/readyz` says whether this process can serve: stores reachable and the schema current. */
@@ -59,7 +59,8 @@ test('a store that stops answering without failing (frozen, blackholed) makes bo
     } finally {
       proxy.thaw();
     }
-    await waitUntilReady(probe);
+    // a thawed store answers the query held back, then the next
+    await waitUntil('/readyz answering 200 again', async () => (await probe('/readyz')).status === 200);
   };
   try {
     expect(await probe('/readyz')).toEqual({ status: 200, body: { ok: true, db: true, redis: true, migrations: true } });
@@ -72,11 +73,3 @@ test('a store that stops answering without failing (frozen, blackholed) makes bo
   }
 });
 
-/** Probes `/readyz` until it answers 200: a thawed store answers the query held back, then the next. */
-async function waitUntilReady(probe: (path: string) => Promise<{ status: number }>): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    if ((await probe('/readyz')).status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('/readyz never answered 200 again after the store thawed');
-}

@@ -20,18 +20,21 @@ export interface SeverableProxy {
  * A TCP proxy on 127.0.0.1 to a real server that can go away and come back, or freeze: a
  * test's own outage of a store, without touching the store the other tests share.
  */
+/** A client's connection and the one it opened to the server. */
+type Pair = { client: Socket; upstream: Socket };
+
 export async function severableProxy(target: { host: string; port: number }): Promise<SeverableProxy> {
   const sockets = new Set<Socket>();
-  const pairs = new Set<{ client: Socket; upstream: Socket }>();
+  const pairs = new Set<Pair>();
   let frozen = false;
   const track = (socket: Socket) => (sockets.add(socket), socket.on('close', () => sockets.delete(socket)).on('error', () => socket.destroy()));
-  const flow = ({ client, upstream }: { client: Socket; upstream: Socket }) => client.pipe(upstream).pipe(client);
-  const hold = ({ client, upstream }: { client: Socket; upstream: Socket }) => {
+  const flow = ({ client, upstream }: Pair) => client.pipe(upstream).pipe(client);
+  const hold = ({ client, upstream }: Pair) => {
     client.unpipe(upstream).pause();
     upstream.unpipe(client).pause();
   };
   const server = createServer((client) => {
-    const pair = { client: track(client), upstream: track(connect(target.port, target.host)) };
+    const pair: Pair = { client: track(client), upstream: track(connect(target.port, target.host)) };
     pairs.add(pair);
     if (frozen) hold(pair);
     else flow(pair);
