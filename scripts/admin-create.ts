@@ -12,7 +12,10 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfig } from '../api/src/config.ts';
+import { type Config, loadConfig } from '../api/src/config.ts';
+import { EventBus } from '../api/src/events/event-bus.ts';
+import { accessChanged } from '../api/src/operators/access-changed.ts';
+import { createRedis, isMemoryRedisUrl, keys } from '../api/src/redis/client.ts';
 import { createDb } from '../api/src/db/client.ts';
 import { migrate, pendingMigrationNames } from '../api/src/db/migrate.ts';
 import { newPassword, operatorEmail, operatorName } from '../api/src/operators/operator-inputs.ts';
@@ -73,12 +76,27 @@ async function main(): Promise<void> {
       await migrate(databaseUrl);
     }
     const { email, name } = parsedArgs.data;
-    const outcome = await upsertOwner(db, { email, name, password: password.data });
+    const { outcome, signedOut } = await upsertOwner(db, { email, name, password: password.data });
+    if (signedOut) await tellOpenStreams(config, signedOut);
     const what = { created: 'created', updated: 'updated (now an owner with this password; their sessions were signed out)', unchanged: 'unchanged (already an owner with this password)' }[outcome];
     console.log(`[heed] console owner ${email} ${what}: sign in at /admin`);
   } finally {
     await db.$disconnect();
     await stores.close();
+  }
+}
+
+/**
+ * With REDIS_URL set, the running processes hear that this owner's sessions ended, so their
+ * open console streams close at once (without it, at each stream's own check within 30 s).
+ */
+async function tellOpenStreams(config: Config, operatorId: string): Promise<void> {
+  if (!config.REDIS_URL || isMemoryRedisUrl(config.REDIS_URL)) return;
+  const redis = await createRedis(config.REDIS_URL, 'heed-admin-create');
+  try {
+    await accessChanged(new EventBus(redis, redis, keys(config.REDIS_PREFIX), (err) => console.warn(`[heed] open console streams not told: ${String(err)}`)), [operatorId]);
+  } finally {
+    await redis.close();
   }
 }
 

@@ -29,13 +29,14 @@ const emailOf = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.t
 
 /**
  * What an agent may call: reading the team and the sites (their intent rules, API key names
- * and proactive figures too), and everything about conversations and the overview. Every other console procedure must be owner-only.
+ * and proactive figures too), and everything about conversations and the overview. Every other
+ * console procedure must be owner-only (what deleting a site would remove, too).
  */
 const AGENT_MAY = [
   /^console\.auth\./,
   /^console\.conversations\./,
   /^console\.overview\./,
-  /^console\.sites\.(list|get|deletion)$/,
+  /^console\.sites\.(list|get)$/,
   /^console\.operators\.list$/,
   /^console\.proactive\.(intentRules\.list|apiKeys\.list|stats)$/,
 ];
@@ -78,7 +79,8 @@ describe('invitations', () => {
   test('an owner invites: the link is shown once, only its hash is stored; the invitee sets a password, is signed in, and the link is spent', async () => {
     const email = emailOf('agent');
     const { operator, inviteUrl } = await owner.api.console.operators.invite.mutate({ email: email.toUpperCase(), name: '  Bo   Agent ', role: 'agent' });
-    expect(operator).toEqual({ id: expect.any(String), email, name: 'Bo Agent', role: 'agent', siteIds: [], pending: true, createdAt: expect.any(String) });
+    // no sites named: no site, never every site
+    expect(operator).toEqual({ id: expect.any(String), email, name: 'Bo Agent', role: 'agent', allSites: false, siteIds: [], pending: true, createdAt: expect.any(String) });
     const token = new RegExp(`^${heed.url}/admin/#/invite/([\\w-]{43})$`).exec(inviteUrl)?.[1];
     expect(token).toBeDefined();
     const row = await heed.services.db.operator.findUniqueOrThrow({ where: { email }, select: { inviteTokenHash: true, inviteExpiresAt: true, passwordHash: true } });
@@ -102,6 +104,16 @@ describe('invitations', () => {
     expect([again.status, reasonOf(again)]).toEqual([401, 'invite_invalid']);
     // inviting a member who exists is a conflict
     expect(await errorOf(owner.api.console.operators.invite.mutate({ email, name: 'Bo', role: 'owner' }))).toEqual({ code: 'CONFLICT', reason: 'operator_exists' });
+  });
+
+  test('an invitation names the agent’s sites, or all sites explicitly; an unknown site is refused', async () => {
+    const site = await heed.services.db.site.findUniqueOrThrow({ where: { key: heed.siteKey }, select: { id: true } });
+    const some = await owner.api.console.operators.invite.mutate({ email: emailOf('some'), name: 'Some', role: 'agent', sites: [site.id] });
+    expect(some.operator).toMatchObject({ allSites: false, siteIds: [site.id] });
+    const all = await owner.api.console.operators.invite.mutate({ email: emailOf('all'), name: 'All', role: 'agent', sites: 'all' });
+    expect(all.operator).toMatchObject({ allSites: true, siteIds: [] });
+    const unknown = owner.api.console.operators.invite.mutate({ email: emailOf('unknown'), name: 'U', role: 'agent', sites: ['00000000-0000-4000-8000-000000000000'] });
+    expect(await errorOf(unknown)).toEqual({ code: 'BAD_REQUEST', reason: 'unknown_site' });
   });
 
   test('an expired link is refused; inviting the email again makes a new link and the old one stops working', async () => {
@@ -150,7 +162,13 @@ describe('removing operators', () => {
 });
 
 describe('the first owner', () => {
-  const quiet = { log: () => {} };
+  // a getter: the stack starts after this block is collected
+  const quiet = {
+    log: () => {},
+    get bus() {
+      return heed.services.bus;
+    },
+  };
 
   test('development with no operator: npm start creates admin@localhost and prints its password once; the password signs in', async () => {
     await heed.services.db.operator.deleteMany({});
@@ -168,7 +186,7 @@ describe('the first owner', () => {
   test('production with no operator: one log line saying how to create one, and no account', async () => {
     await heed.services.db.operator.deleteMany({});
     const lines: string[] = [];
-    await bootstrapOwner({ db: heed.services.db, config: { ...heed.config, NODE_ENV: 'production' }, log: (l: string) => void lines.push(l) }, { write: () => {} });
+    await bootstrapOwner({ db: heed.services.db, bus: heed.services.bus, config: { ...heed.config, NODE_ENV: 'production' }, log: (l: string) => void lines.push(l) }, { write: () => {} });
     expect(lines).toEqual([expect.stringContaining('npm run admin:create')]);
     expect(await heed.services.db.operator.count()).toBe(0);
   });

@@ -47,7 +47,7 @@ test('24h: 24 hourly buckets, zero-filled, each reply and failure counted in its
   const older = await seed.conversation(at('2026-06-14T10:59:00Z'));
   await seed.run(older, at('2026-06-14T10:59:10Z'));
 
-  const { bucket, points } = await overviewSeries(heed.services.db, { range: '24h', siteId: seed.siteId, now });
+  const { bucket, points } = await overviewSeries(heed.services.db, { scope: null, range: '24h', siteId: seed.siteId, now });
   expect(bucket).toBe('hour');
   expect(points).toHaveLength(24);
   expect(points[0]!.t).toBe('2026-06-14T11:00:00.000Z');
@@ -90,7 +90,7 @@ test('7d: daily UTC buckets; time to first token p50/p95 interpolate between run
   await seed.run(conversationId, at('2026-07-18T23:30:00Z'), { ttftMs: null });
   await seed.run(conversationId, at('2026-07-19T00:00:00Z'), { ttftMs: 4000 });
 
-  const { bucket, points } = await overviewSeries(heed.services.db, { range: '7d', siteId: seed.siteId, now });
+  const { bucket, points } = await overviewSeries(heed.services.db, { scope: null, range: '7d', siteId: seed.siteId, now });
   expect(bucket).toBe('day');
   expect(points.map((p) => p.t.slice(0, 10))).toEqual(['2026-07-14', '2026-07-15', '2026-07-16', '2026-07-17', '2026-07-18', '2026-07-19', '2026-07-20']);
   expect(points.every((p) => p.t.endsWith('T00:00:00.000Z'))).toBe(true);
@@ -112,7 +112,7 @@ test('30d: one site or every site; another site\'s rows never leak into a site\'
   await theirs.run(b, at('2026-09-10T10:05:00Z'), { error: 'spend_cap', ttftMs: null });
   await theirs.titleCheck(b, at('2026-09-10T10:02:00Z'), 1);
 
-  const one = await overviewSeries(heed.services.db, { range: '30d', siteId: mine.siteId, now });
+  const one = await overviewSeries(heed.services.db, { scope: null, range: '30d', siteId: mine.siteId, now });
   expect(one.points).toHaveLength(30);
   expect(one.points[0]!.t).toBe('2026-09-01T00:00:00.000Z');
   expect(pointAt(one.points, '2026-09-10T00:00:00Z')).toMatchObject({
@@ -126,7 +126,7 @@ test('30d: one site or every site; another site\'s rows never leak into a site\'
   });
 
   // every site: other tests' seeds are in other months, so this day holds only these two sites
-  const all = await overviewSeries(heed.services.db, { range: '30d', now });
+  const all = await overviewSeries(heed.services.db, { scope: null, range: '30d', now });
   expect(pointAt(all.points, '2026-09-10T00:00:00Z')).toMatchObject({
     conversations: 2,
     replies: 2,

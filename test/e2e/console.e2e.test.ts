@@ -200,6 +200,11 @@ test('an owner invites an agent, who accepts the link, is signed in, and may rea
   await operator.getByRole('link', { name: 'Operators' }).click();
   await operator.getByRole('textbox', { name: 'Email' }).fill('agent@heed.test');
   await operator.getByRole('textbox', { name: 'Name' }).fill('Ash Agent');
+  // an agent's sites are a choice the form asks for, never assumed
+  await operator.getByRole('button', { name: 'Invite' }).click();
+  await operator.getByText('Choose all sites, or the sites this agent works on.').waitFor();
+  await operator.getByRole('radio', { name: 'Only these sites:' }).check();
+  await operator.getByRole('checkbox', { name: 'Outdoor shop' }).check();
   await operator.getByRole('button', { name: 'Invite' }).click();
   const link = (await operator.getByRole('group', { name: 'Invitation link' }).locator('pre').textContent())!;
   expect(link).toMatch(new RegExp(`^${site.heed.url}/admin/#/invite/\\S+$`));

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
 import { csvRecords } from '../console/export-csv.ts';
-import { errorOf, settle, visitorOf, watchConsole } from './helpers.ts';
+import { errorOf, visitorOf, watchConsole } from './helpers.ts';
 
 let heed: TestHeed;
 let owner: TestOperator;
 /** an agent of site X only */
 let ava: TestOperator;
-/** an agent of every site (no sites set) */
+/** an agent of every site (chosen explicitly) */
 let ben: TestOperator;
 let siteX: string;
 let siteY: string;
@@ -25,14 +25,13 @@ afterAll(() => heed?.stop());
 const listed = async (op: TestOperator, extra: { siteId?: string } = {}) => (await op.api.console.conversations.list.query(extra)).items.map((i) => i.id).sort();
 
 test("an owner sets an agent's sites; the agent then lists, streams, reads, exports and acts on those sites' conversations only (others are NOT_FOUND)", async () => {
-  const set = await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, siteIds: [siteX] });
-  expect(set).toMatchObject({ id: ava.id, role: 'agent', siteIds: [siteX] });
+  const set = await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [siteX] });
+  expect(set).toMatchObject({ id: ava.id, role: 'agent', allSites: false, siteIds: [siteX] });
   const team = await owner.api.console.operators.list.query();
-  expect(team.find((o) => o.id === ava.id)?.siteIds).toEqual([siteX]);
-  expect(team.find((o) => o.id === ben.id)?.siteIds).toEqual([]);
+  expect(team.find((o) => o.id === ava.id)).toMatchObject({ allSites: false, siteIds: [siteX] });
+  expect(team.find((o) => o.id === ben.id)).toMatchObject({ allSites: true, siteIds: [] });
 
-  const live = watchConsole(heed, ava);
-  await settle(300);
+  const live = watchConsole(heed, ava, { lastEventId: '0' });
   const onX = await (await heed.visitor()).conversation();
   const visitorY = await visitorOf(heed, 'site-y');
   const onY = await visitorY.conversation();
@@ -62,55 +61,64 @@ test("an owner sets an agent's sites; the agent then lists, streams, reads, expo
   expect(y).toEqual({ heldById: null, title: 'A message on site Y' });
   expect(await heed.services.db.operatorRead.count({ where: { operatorId: ava.id } })).toBe(0);
 
-  // the live list never delivered Y's conversation, and the export holds X's only
-  await settle(500);
+  // the live list never delivered Y's conversation (changed before this one of X), and the export holds X's only
+  const laterX = await (await heed.visitor()).conversation();
+  await live.until('a conversation of site X made after Y changed', laterX, () => true);
   expect(live.items.some((i) => i.id === onY)).toBe(false);
   live.close();
   const csv = await (await fetch(`${heed.url}/admin/export/conversations.csv`, { headers: { cookie: ava.cookie } })).text();
-  expect(csvRecords(csv).map((r) => r.id)).toEqual([onX]);
+  expect(csvRecords(csv).map((r) => r.id).sort()).toEqual([onX, laterX].sort());
 
   // the sites and the overview are scoped alike: Y is neither listed, readable nor counted
   expect((await ava.api.console.sites.list.query()).map((site) => site.id)).toEqual([siteX]);
   expect(await errorOf(ava.api.console.sites.get.query({ siteId: siteY }))).toMatchObject({ code: 'NOT_FOUND' });
   const countedFor = async (op: TestOperator, siteId?: string) =>
     (await op.api.console.overview.series.query({ range: '24h', ...(siteId ? { siteId } : {}) })).points.reduce((n, p) => n + p.conversations, 0);
-  expect(await countedFor(ava)).toBe(1);
+  expect(await countedFor(ava)).toBe(2);
   expect(await countedFor(ava, siteY)).toBe(0);
-  expect(await countedFor(owner)).toBe(2);
+  expect(await countedFor(owner)).toBe(3);
 
   // an agent of every site acts on Y
   expect((await ben.api.console.conversations.takeOver.mutate({ conversationId: onY })).heldBy).toMatchObject({ name: 'Ben' });
-  // and a change of sites applies at the agent's next request
-  await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, siteIds: [] });
-  expect(await listed(ava)).toEqual([onX, onY].sort());
+  // and a change of sites applies at the agent's next request: all sites, chosen explicitly
+  await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: 'all' });
+  expect(await listed(ava)).toEqual([onX, laterX, onY].sort());
+  // while an empty list is no site, never every site
+  await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [] });
+  expect(await listed(ava)).toEqual([]);
+  expect(await ava.api.console.sites.list.query()).toEqual([]);
+  expect(await errorOf(ava.api.console.conversations.transcript.query({ conversationId: onX }))).toMatchObject({ code: 'NOT_FOUND' });
 });
 
-test("narrowing an agent's sites applies to the agent's open live list at once", async () => {
+test("narrowing an agent's sites ends the agent's open live list at once; the next one carries the new sites only", async () => {
   const agent = await signedInOperator(heed.services, heed.url, { role: 'agent', name: 'Cy' });
-  const live = watchConsole(heed, agent);
-  await settle(300);
+  const live = watchConsole(heed, agent, { lastEventId: '0' });
   const visitorY = await visitorOf(heed, 'site-y');
   const before = await visitorY.conversation();
   await live.until('a conversation of site Y while Cy acts on every site', before, () => true);
-  await owner.api.console.operators.setSites.mutate({ operatorId: agent.id, siteIds: [siteX] });
-  const after = await visitorY.conversation();
-  const onX = await (await heed.visitor()).conversation();
-  await live.until('a conversation of site X', onX, () => true);
-  await settle(500);
-  expect(live.items.some((i) => i.id === after)).toBe(false);
+  await owner.api.console.operators.setSites.mutate({ operatorId: agent.id, sites: [siteX] });
+  await live.ended('the stream opened under every site');
   expect(live.errors).toEqual([]);
   live.close();
+  const next = watchConsole(heed, agent, { lastEventId: '0' });
+  const after = await visitorY.conversation();
+  const onX = await (await heed.visitor()).conversation();
+  await next.until('a conversation of site X made after one of Y', onX, () => true);
+  expect(next.items.some((i) => i.id === after || i.id === before)).toBe(false);
+  next.close();
 });
 
 test('setting sites is for owners, for agents only, and for sites that exist', async () => {
-  expect(await errorOf(ava.api.console.operators.setSites.mutate({ operatorId: ava.id, siteIds: [] }))).toMatchObject({ code: 'FORBIDDEN', reason: 'owner_only' });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: owner.id, siteIds: [siteX] }))).toMatchObject({ code: 'BAD_REQUEST', reason: 'owner_sites' });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, siteIds: ['00000000-0000-4000-8000-000000000000'] }))).toMatchObject({
+  expect(await errorOf(ava.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [] }))).toMatchObject({ code: 'FORBIDDEN', reason: 'owner_only' });
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: owner.id, sites: [siteX] }))).toMatchObject({ code: 'BAD_REQUEST', reason: 'owner_sites' });
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: ['00000000-0000-4000-8000-000000000000'] }))).toMatchObject({
     code: 'BAD_REQUEST',
     reason: 'unknown_site',
   });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: '00000000-0000-4000-8000-000000000000', siteIds: [] }))).toMatchObject({ code: 'NOT_FOUND' });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, siteIds: ['not-a-uuid'] }))).toMatchObject({ code: 'BAD_REQUEST' });
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: '00000000-0000-4000-8000-000000000000', sites: [] }))).toMatchObject({ code: 'NOT_FOUND' });
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: ['not-a-uuid'] }))).toMatchObject({ code: 'BAD_REQUEST' });
   // the same site twice is stored once
-  expect((await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, siteIds: [siteY, siteY] })).siteIds).toEqual([siteY]);
+  expect((await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [siteY, siteY] })).siteIds).toEqual([siteY]);
+  // "every site" is the word 'all', never an empty list, and nothing else
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: 'every' as 'all' }))).toMatchObject({ code: 'BAD_REQUEST' });
 });

@@ -131,7 +131,7 @@ test('console.proactive.intentRules: owners save and remove; exactly one of inst
   expect((await agent.api.console.proactive.intentRules.list.query({ siteId })).length).toBeGreaterThan(0);
   // an agent of another site does not see this one
   const other = await db().site.create({ data: { key: `elsewhere-${Date.now()}`, name: 'Elsewhere' } });
-  await db().operator.update({ where: { id: agent.id }, data: { siteIds: [other.id] } });
+  await db().operator.update({ where: { id: agent.id }, data: { allSites: false, siteIds: [other.id] } });
   await expect(agent.api.console.proactive.intentRules.list.query({ siteId })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
   await expect(agent.api.console.proactive.stats.query({ siteId })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
 

@@ -3,6 +3,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from
 import { EventSource } from 'eventsource';
 import type { OperatorRole } from '../../api/src/db/generated/client.ts';
 import { CONSOLE_COOKIE, createOperatorSession } from '../../api/src/operators/operator-sessions.ts';
+import { siteChoiceData, type SiteChoice } from '../../api/src/operators/site-access.ts';
 import type { Services } from '../../api/src/services.ts';
 import type { Client } from './harness.ts';
 import { MAX_BATCH_SIZE } from '../../api/src/http/server.ts';
@@ -22,16 +23,18 @@ export interface TestOperator {
 /**
  * Creates an operator and a session for it directly in the database (no password: the
  * sign-in procedure is tested on its own), and a client that acts as the console page.
+ * An agent acts on every site unless `sites` names theirs (sites are explicit: see
+ * api/src/operators/site-access.ts).
  */
 export async function signedInOperator(
   services: Services,
   url: string,
-  opts: { role?: OperatorRole; email?: string; name?: string } = {},
+  opts: { role?: OperatorRole; email?: string; name?: string; sites?: SiteChoice } = {},
 ): Promise<TestOperator> {
   const role = opts.role ?? 'owner';
   const email = opts.email ?? `${role}-${randomUUID().slice(0, 8)}@example.test`;
   const operator = await services.db.operator.create({
-    data: { email, name: opts.name ?? `Test ${role}`, role },
+    data: { email, name: opts.name ?? `Test ${role}`, role, ...siteChoiceData(opts.sites ?? 'all') },
     select: { id: true },
   });
   const { token } = await createOperatorSession(services.db, operator.id);

@@ -11,10 +11,13 @@ type Listener = (message: BusMessage) => void;
 
 /**
  * What travels over the console's one channel: conversations whose state changed (committed),
- * any site. Console streams re-read those conversations for their operator.
+ * any site, and operators whose access changed (a session revoked, the operator removed, their
+ * sites changed). Console streams re-read those conversations for their operator, and check
+ * their session again when their operator is named.
  */
 export interface ConsoleMessage {
   conversationIds: string[];
+  operatorIds?: string[];
   /** the publisher's clock (ms since the epoch) */
   at: number;
 }
@@ -58,6 +61,17 @@ export class EventBus {
   async touchConversations(conversationIds: readonly string[]): Promise<void> {
     if (conversationIds.length === 0) return;
     const message: ConsoleMessage = { conversationIds: [...new Set(conversationIds)], at: Date.now() };
+    await this.publisher.publish(this.keys.consoleChannel(), JSON.stringify(message));
+  }
+
+  /**
+   * Tells the console's streams that these operators' access changed (called after the commit
+   * that changed it): their open streams check their session at once instead of at their next
+   * periodic check.
+   */
+  async operatorsChanged(operatorIds: readonly string[]): Promise<void> {
+    if (operatorIds.length === 0) return;
+    const message: ConsoleMessage = { conversationIds: [], operatorIds: [...new Set(operatorIds)], at: Date.now() };
     await this.publisher.publish(this.keys.consoleChannel(), JSON.stringify(message));
   }
 

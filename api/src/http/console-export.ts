@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { conversationsCsv } from '../console/export/conversations-csv.ts';
 import { conversationsExportQuery, describeQueryError, overviewExportQuery, queryObject } from '../console/export/export-query.ts';
@@ -9,15 +9,47 @@ import { consoleTokenOf, findOperatorSession, type Staff } from '../operators/op
 import type { Services } from '../services.ts';
 
 /** Every export lives under this path (served beside the console at /admin). */
-const CONSOLE_EXPORT_PREFIX = '/admin/export/';
+export const CONSOLE_EXPORT_PREFIX = '/admin/export/';
+
+/**
+ * One console download: its query (zod, the console's own input) and what it sends. `staff`
+ * carries the operator's site scope (`staff.sites`), the one rule every console read obeys
+ * whatever its transport: an export cannot be written without it.
+ */
+interface ConsoleExport<Q> {
+  query: z.ZodType<Q>;
+  /** the download's file name, without date and extension */
+  fileName(query: Q): string;
+  body(s: Services, staff: Staff, query: Q): Promise<string> | AsyncIterable<string>;
+}
+
+const defineExport = <Q>(e: ConsoleExport<Q>): ConsoleExport<unknown> => e as ConsoleExport<unknown>;
+
+/**
+ * Every console download by path: `GET /admin/export/<name>`. Tests walk this list, so a
+ * download added here is checked for the site scope like every console procedure.
+ */
+export const CONSOLE_EXPORTS: Readonly<Record<string, ConsoleExport<unknown>>> = {
+  /** the conversation list as the operator sees it; streamed page after page (keyset), so its memory does not grow with the list */
+  'conversations.csv': defineExport({
+    query: conversationsExportQuery,
+    fileName: () => 'heed-conversations',
+    body: (s, staff, query) => conversationsCsv(s, { staff, ...query }),
+  }),
+  /** the overview's figures over the operator's sites (or one of them) */
+  'overview.csv': defineExport({
+    query: overviewExportQuery,
+    fileName: (query) => `heed-overview-${query.range}`,
+    body: async (s, staff, query) => overviewCsv(await overviewSeries(s.db, { ...query, scope: staff.sites })),
+  }),
+};
 
 /**
  * `GET /admin/export/conversations.csv?siteId=&filter=&search=` and
  * `GET /admin/export/overview.csv?range=&siteId=`: downloads for a signed-in operator (the
- * console's session cookie, as every console procedure; a plain link works, no script needed).
+ * console's session cookie, as every console procedure; a plain link works, no script needed),
+ * over the operator's sites only: another site's id counts nothing, exactly like an unknown one.
  * Signed out → 401; a query the console would not send → 400 naming the field; other paths → 404.
- * The conversation export streams page after page (keyset), so its memory does not grow with
- * the number of conversations.
  *
  * @example await app.register(consoleExports(services));
  */
@@ -32,33 +64,20 @@ export function consoleExports(s: Services): (app: FastifyInstance) => Promise<v
       if (!staff) return text(401, 'Sign in to the console first.');
 
       const url = new URL(request.url, 'http://x');
-      const params = queryObject(url.searchParams);
-      const parse = <T>(schema: z.ZodType<T>): { ok: true; query: T } | { ok: false; error: string } => {
-        const parsed = schema.safeParse(params);
-        return parsed.success ? { ok: true, query: parsed.data } : { ok: false, error: `Bad request: ${describeQueryError(parsed.error)}` };
-      };
       const name = url.pathname.slice(CONSOLE_EXPORT_PREFIX.length);
-      if (name === 'conversations.csv') {
-        const parsed = parse(conversationsExportQuery);
-        return parsed.ok ? sendConversations(s, staff, parsed.query, request, reply) : text(400, parsed.error);
-      }
-      if (name === 'overview.csv') {
-        const parsed = parse(overviewExportQuery);
-        if (!parsed.ok) return text(400, parsed.error);
-        const body = overviewCsv(await overviewSeries(s.db, parsed.query));
-        return reply.headers(csvHeaders(`heed-overview-${parsed.query.range}`)).send(request.method === 'HEAD' ? undefined : body);
-      }
-      return text(404, 'Not found');
+      const download = Object.hasOwn(CONSOLE_EXPORTS, name) ? CONSOLE_EXPORTS[name] : undefined;
+      if (!download) return text(404, 'Not found');
+      const parsed = download.query.safeParse(queryObject(url.searchParams));
+      if (!parsed.success) return text(400, `Bad request: ${describeQueryError(parsed.error)}`);
+
+      reply.headers(csvHeaders(download.fileName(parsed.data)));
+      if (request.method === 'HEAD') return reply.send();
+      const body = download.body(s, staff, parsed.data);
+      // Fastify pipes a stream, waiting for `drain` between pages; when the client goes away it
+      // destroys the readable, which returns the generator: no further page is read.
+      return reply.send(typeof body === 'object' && Symbol.asyncIterator in body ? Readable.from(body) : await body);
     });
   };
-}
-
-function sendConversations(s: Services, staff: Staff, query: z.infer<typeof conversationsExportQuery>, request: FastifyRequest, reply: FastifyReply) {
-  reply.headers(csvHeaders('heed-conversations'));
-  if (request.method === 'HEAD') return reply.send();
-  // Fastify pipes the stream, waiting for `drain` between pages; when the client goes away it
-  // destroys the readable, which returns the generator: no further page is read.
-  return reply.send(Readable.from(conversationsCsv(s, { staff, ...query })));
 }
 
 /** A download, named with today's UTC date, never cached (it holds conversation content). */

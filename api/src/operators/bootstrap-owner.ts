@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../services.ts';
+import { accessChanged } from './access-changed.ts';
 import { operatorEmail } from './operator-inputs.ts';
 import { hashPassword } from './password.ts';
 import { upsertOwner } from './upsert-owner.ts';
@@ -17,12 +18,13 @@ export const DEV_OWNER_EMAIL = 'admin@localhost';
  * Two processes starting at once create one owner (the email is unique); only the creator prints.
  * @example await bootstrapOwner(services)
  */
-export async function bootstrapOwner(services: Pick<Services, 'db' | 'config' | 'log'>, out: { write(text: string): unknown } = process.stdout): Promise<void> {
+export async function bootstrapOwner(services: Pick<Services, 'db' | 'bus' | 'config' | 'log'>, out: { write(text: string): unknown } = process.stdout): Promise<void> {
   const { db, config } = services;
   if (config.HEED_ADMIN_EMAIL && config.HEED_ADMIN_PASSWORD) {
     const email = operatorEmail.parse(config.HEED_ADMIN_EMAIL);
-    const outcome = await upsertOwner(db, { email, password: config.HEED_ADMIN_PASSWORD });
+    const { outcome, signedOut } = await upsertOwner(db, { email, password: config.HEED_ADMIN_PASSWORD });
     if (outcome !== 'unchanged') services.log(`console owner from HEED_ADMIN_EMAIL ${outcome}`);
+    if (signedOut) await accessChanged(services.bus, [signedOut]);
     return;
   }
   if ((await db.operator.count()) > 0) return;

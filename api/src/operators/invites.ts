@@ -4,6 +4,7 @@ import type { OperatorRole } from '../db/generated/client.ts';
 import { refuse } from '../trpc/refusal.ts';
 import { ME_SELECT, type Me } from './operator-inputs.ts';
 import { hashPassword } from './password.ts';
+import { siteChoiceData, type SiteChoice } from './site-access.ts';
 
 /** How long an invitation link works. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
@@ -15,11 +16,16 @@ const inviteHashOf = (token: string) => createHash('sha256').update(token).diges
  * Invites an operator: a row without a password and a fresh token, returned once (it goes
  * into the link the owner passes on). Inviting an email again while its invitation is
  * pending replaces the token (the old link stops working); an operator who already set a
- * password is `operator_exists` (409).
+ * password is `operator_exists` (409). An agent's `sites` are part of the invitation (`[]`:
+ * no site until an owner sets them; owners act on every site whatever is stored).
  */
-export async function inviteOperator(db: Db, input: { email: string; name: string; role: OperatorRole }, now = new Date()): Promise<{ id: string; token: string }> {
+export async function inviteOperator(
+  db: Db,
+  input: { email: string; name: string; role: OperatorRole; sites: SiteChoice },
+  now = new Date(),
+): Promise<{ id: string; token: string }> {
   const token = randomBytes(32).toString('base64url');
-  const invite = { inviteTokenHash: inviteHashOf(token), inviteExpiresAt: new Date(now.getTime() + INVITE_TTL_MS) };
+  const invite = { inviteTokenHash: inviteHashOf(token), inviteExpiresAt: new Date(now.getTime() + INVITE_TTL_MS), ...siteChoiceData(input.sites) };
   const existing = await db.operator.findUnique({ where: { email: input.email }, select: { id: true, passwordHash: true } });
   if (existing?.passwordHash) throw refuse('CONFLICT', 'operator_exists', 'An operator with this email already exists.');
   if (existing) {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { OperatorRole } from '../db/generated/client.ts';
+import { SCOPE_SELECT, siteScopeOf, type SiteScope } from './site-access.ts';
 
 /** The console's session cookie: HttpOnly, SameSite=Strict, Path=/, Secure over https. */
 export const CONSOLE_COOKIE = 'heed_console';
@@ -16,6 +17,11 @@ export interface Staff {
   role: OperatorRole;
   /** the session row's id (the token's hash), to revoke this session */
   sessionId: string;
+  /**
+   * The sites this operator may act on, read with the session: every console read, whatever
+   * its transport, gets its scope from here, so none can be made without one.
+   */
+  sites: SiteScope;
 }
 
 /** Only a hash of the token is stored: a leaked database row cannot be replayed as a cookie. */
@@ -30,14 +36,15 @@ export async function createOperatorSession(db: Db, operatorId: string, now = ne
 }
 
 /**
- * The operator a cookie token signs in, or null when the session is unknown, revoked or
- * expired. A used session slides forward (at most once a minute, so reads stay cheap).
+ * The operator a cookie token signs in, with their site scope, or null when the session is
+ * unknown, revoked or expired. A used session slides forward (at most once a minute, so reads
+ * stay cheap).
  */
 export async function findOperatorSession(db: Db, token: string, now = new Date()): Promise<Staff | null> {
   const id = sessionIdOf(token);
   const row = await db.operatorSession.findUnique({
     where: { id },
-    select: { expiresAt: true, revokedAt: true, lastSeenAt: true, operator: { select: { id: true, email: true, name: true, role: true } } },
+    select: { expiresAt: true, revokedAt: true, lastSeenAt: true, operator: { select: { id: true, email: true, name: true, ...SCOPE_SELECT } } },
   });
   // Prisma reads the operator in a second query: one removed in between comes back null
   if (!row || row.revokedAt || row.expiresAt <= now || !row.operator) return null;
@@ -48,7 +55,7 @@ export async function findOperatorSession(db: Db, token: string, now = new Date(
     });
   }
   const { operator } = row;
-  return { operatorId: operator.id, email: operator.email, name: operator.name, role: operator.role, sessionId: id };
+  return { operatorId: operator.id, email: operator.email, name: operator.name, role: operator.role, sessionId: id, sites: siteScopeOf(operator) };
 }
 
 /** Ends one session (sign-out) — effective on the next request, on every process. */

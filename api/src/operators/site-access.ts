@@ -1,26 +1,32 @@
 import { Prisma } from '../db/client.ts';
-import type { DbLike } from '../db/types.ts';
 import type { OperatorRole } from '../db/generated/client.ts';
 
 /**
  * The sites an operator may act on: `null` means every site (owners always; agents whose
- * `siteIds` is empty, so a one-team deployment needs no setup), else the listed site ids.
- * Whatever lies outside answers NOT_FOUND, never FORBIDDEN: an agent of one site cannot even
- * learn that another site's conversation exists.
+ * `allSites` was chosen explicitly), else the listed site ids (an agent with none acts on no
+ * site). Whatever lies outside answers NOT_FOUND, never FORBIDDEN: an agent of one site cannot
+ * even learn that another site's conversation exists.
  */
 export type SiteScope = readonly string[] | null;
 
+/** The operator columns a scope is made from (read with the session, so it is never stale by more than a request). */
+export const SCOPE_SELECT = { role: true, siteIds: true, allSites: true } as const satisfies Prisma.OperatorSelect;
+
 /**
- * Reads an operator's scope (one primary-key lookup per request, so an owner's change of an
- * agent's sites applies at the agent's next request). An operator removed meanwhile gets no site.
- * @example await siteScopeOf(db, { operatorId, role: 'agent' }) // ['0b5e…'] or null
+ * An operator's scope from their row.
+ * @example siteScopeOf({ role: 'agent', siteIds: ['0b5e…'], allSites: false }) // ['0b5e…']
  */
-export async function siteScopeOf(db: DbLike, staff: { operatorId: string; role: OperatorRole }): Promise<SiteScope> {
-  if (staff.role === 'owner') return null;
-  const row = await db.operator.findUnique({ where: { id: staff.operatorId }, select: { siteIds: true } });
-  if (!row) return [];
-  return row.siteIds.length === 0 ? null : row.siteIds;
+export function siteScopeOf(row: { role: OperatorRole; siteIds: readonly string[]; allSites: boolean }): SiteScope {
+  if (row.role === 'owner' || row.allSites) return null;
+  return row.siteIds;
 }
+
+/** What an owner chose for an agent: every site, or these (none: no site). */
+export type SiteChoice = 'all' | readonly string[];
+
+/** The columns that store a choice. */
+export const siteChoiceData = (choice: SiteChoice) =>
+  choice === 'all' ? { allSites: true, siteIds: [] } : { allSites: false, siteIds: [...new Set(choice.map((id) => id.toLowerCase()))] };
 
 /**
  * The scope as a SQL condition on a site id column.
@@ -32,3 +38,9 @@ export function siteScopeSql(scope: SiteScope, column: Prisma.Sql): Prisma.Sql {
 
 /** Whether the scope covers a site. */
 export const coversSite = (scope: SiteScope, siteId: string): boolean => scope === null || scope.includes(siteId);
+
+/**
+ * The site ids of a scope that a caller with `viewer` scope may learn (an agent listing the
+ * team sees other agents' sites only where they share them).
+ */
+export const visibleSiteIds = (ids: readonly string[], viewer: SiteScope): string[] => ids.filter((id) => coversSite(viewer, id));

@@ -1,8 +1,9 @@
 import { findOperatorSession } from '../operators/operator-sessions.ts';
+import { coversSite, type SiteScope } from '../operators/site-access.ts';
 import { requestHostname } from '../http/request-host.ts';
 import { overHttps } from '../http/security-headers.ts';
 import { refuse } from './refusal.ts';
-import { type Context, publicProcedure } from './trpc.ts';
+import { type Context, notFound, publicProcedure } from './trpc.ts';
 
 /**
  * A console mutation must come from the console's own page: the browser's `Origin` names
@@ -54,7 +55,8 @@ export const consoleOriginProcedure = publicProcedure.use(({ ctx, type, next }) 
 
 /**
  * Every console procedure: a live operator session (cookie `heed_console`) is required and
- * `ctx.staff` is narrowed; a mutation must also come from the console's own origin.
+ * `ctx.staff` is narrowed, with `ctx.sites`, the sites the operator may act on (read with the
+ * session: see operators/site-access.ts); a mutation must also come from the console's own origin.
  * Signed out → UNAUTHORIZED `console_signed_out`; wrong origin → FORBIDDEN `console_origin`.
  */
 export const consoleProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
@@ -63,7 +65,7 @@ export const consoleProcedure = publicProcedure.use(async ({ ctx, type, next }) 
   if (type !== 'query' && type !== 'subscription' && !sameOriginRequest(ctx)) {
     throw refuse('FORBIDDEN', 'console_origin', 'Console changes must come from the console page itself.');
   }
-  return next({ ctx: { ...ctx, staff } });
+  return next({ ctx: { ...ctx, staff, sites: staff.sites } });
 });
 
 /** Owner-only console procedures (sites, operators, settings): an agent gets FORBIDDEN `owner_only`. */
@@ -71,3 +73,12 @@ export const ownerProcedure = consoleProcedure.use(({ ctx, next }) => {
   if (ctx.staff.role !== 'owner') throw refuse('FORBIDDEN', 'owner_only', 'Only an owner may do this.');
   return next();
 });
+
+/**
+ * Refuses a site outside the operator's sites with NOT_FOUND, exactly as a site that does not
+ * exist: an agent of one site cannot learn that another exists.
+ * @example assertSiteInScope(ctx, input.siteId)
+ */
+export function assertSiteInScope(ctx: { sites: SiteScope }, siteId: string): void {
+  if (!coversSite(ctx.sites, siteId)) throw notFound('site');
+}

@@ -3,12 +3,14 @@ import { state } from 'lit/decorators.js';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { OperatorRow, SiteSummary } from '../state/contract.ts';
 import { styles } from './operators.styles.ts';
+import { describeSiteChoice, readSiteChoice, siteChooser, type SiteMode } from './site-chooser.ts';
 
 /**
  * The console's operators: who they are, their role, whether their invitation is still
  * pending, and the sites they work on. Owners invite (the link is shown once, to pass on by
  * hand), remove (never themselves; the server also keeps the last owner), and choose an
- * agent's sites ("Change sites": none chosen means every site; owners act on every site).
+ * agent's sites when inviting and with "Change sites": all sites (an explicit choice) or the
+ * ones checked, none meaning no site; owners act on every site.
  */
 export class HeedConsoleOperators extends ConsoleElement {
   static override styles = styles;
@@ -22,6 +24,11 @@ export class HeedConsoleOperators extends ConsoleElement {
   /** the agent whose sites the form below the table edits */
   @state() private choosing: OperatorRow | null = null;
   @state() private sitesError: string | null = null;
+  /** the choice shown in the sites form */
+  @state() private editMode: SiteMode = null;
+  /** the role and sites choice of the invite form (sites are asked of agents only) */
+  @state() private inviteRole: 'agent' | 'owner' = 'agent';
+  @state() private inviteMode: SiteMode = null;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -67,8 +74,13 @@ export class HeedConsoleOperators extends ConsoleElement {
               <label>Name <input name="name" autocomplete="off" required aria-invalid=${f.name ? 'true' : 'false'} />
                 ${f.name ? html`<span class="field-error">${f.name}</span>` : nothing}</label>
               <label>Role
-                <select name="role"><option value="agent">Agent (reads, retries, renames)</option><option value="owner">Owner (also sites and operators)</option></select>
+                <select name="role" @change=${(e: Event) => (this.inviteRole = (e.target as HTMLSelectElement).value === 'owner' ? 'owner' : 'agent')}>
+                  <option value="agent">Agent (reads, retries, renames)</option><option value="owner">Owner (also sites and operators)</option>
+                </select>
               </label>
+              ${this.inviteRole === 'agent'
+                ? siteChooser({ legend: 'Sites they work on', id: 'invite-sites', sites: this.sites, mode: this.inviteMode, checked: [], onMode: (m) => (this.inviteMode = m), error: f.sites })
+                : nothing}
               <button type="submit" class="primary" ?disabled=${this.busy}>Invite</button>
             </form>
             ${this.inviteUrl
@@ -84,7 +96,8 @@ export class HeedConsoleOperators extends ConsoleElement {
 
   private sitesOf(o: OperatorRow) {
     if (o.role === 'owner') return 'Every site (owner)';
-    if (o.siteIds.length === 0) return 'Every site';
+    if (o.allSites) return 'All sites';
+    if (o.siteIds.length === 0) return 'No site';
     const names = new Map(this.sites.map((s) => [s.id, s.name]));
     return o.siteIds.map((id) => names.get(id) ?? 'a deleted site').join(', ');
   }
@@ -93,13 +106,7 @@ export class HeedConsoleOperators extends ConsoleElement {
     const who = o.name || o.email;
     return html`<form class="sites-form card" @submit=${this.saveSites} aria-labelledby="sites-h">
       <h2 id="sites-h">Sites of ${who}</h2>
-      <fieldset aria-describedby="sites-hint">
-        <legend>Sites ${who} works on</legend>
-        ${this.sites.map(
-          (s) => html`<label class="inline"><input type="checkbox" name="siteId" value=${s.id} .checked=${o.siteIds.includes(s.id)} /> ${s.name}</label>`,
-        )}
-      </fieldset>
-      <p id="sites-hint" class="hint">None chosen: every site. An agent sees and acts on the conversations of their sites only.</p>
+      ${siteChooser({ legend: `Sites ${who} works on`, id: 'edit-sites', sites: this.sites, mode: this.editMode, checked: o.siteIds, onMode: (m) => (this.editMode = m) })}
       ${this.sitesError ? html`<p class="error" role="alert">${this.sitesError}</p>` : nothing}
       <div class="row-actions">
         <button type="submit" class="primary" ?disabled=${this.busy}>Save sites</button>
@@ -110,9 +117,11 @@ export class HeedConsoleOperators extends ConsoleElement {
 
   private async chooseSites(o: OperatorRow) {
     this.choosing = o;
+    this.editMode = o.allSites ? 'all' : 'some';
     this.sitesError = null;
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('.sites-form input')?.focus();
+    const form = this.renderRoot.querySelector('.sites-form');
+    (form?.querySelector<HTMLInputElement>('input[name=sites]:checked') ?? form?.querySelector<HTMLInputElement>('input'))?.focus();
   }
 
   private async closeSites() {
@@ -126,12 +135,13 @@ export class HeedConsoleOperators extends ConsoleElement {
     e.preventDefault();
     const o = this.choosing;
     if (!o) return;
-    const siteIds = new FormData(e.target as HTMLFormElement).getAll('siteId').map(String);
+    const sites = readSiteChoice(new FormData(e.target as HTMLFormElement));
+    if (!sites) return;
     this.busy = true;
     this.sitesError = null;
     try {
-      await this.api.setOperatorSites(o.id, siteIds);
-      this.announce(`${o.name || o.email} now works on ${siteIds.length === 0 ? 'every site' : `${siteIds.length} ${siteIds.length === 1 ? 'site' : 'sites'}`}.`);
+      await this.api.setOperatorSites(o.id, sites);
+      this.announce(`${o.name || o.email} now works on ${describeSiteChoice(sites)}.`);
       await this.load();
       await this.closeSites();
     } catch (err) {
@@ -156,17 +166,21 @@ export class HeedConsoleOperators extends ConsoleElement {
     const email = String(form.get('email') ?? '').trim();
     const name = String(form.get('name') ?? '').trim();
     const role = form.get('role') === 'owner' ? 'owner' : 'agent';
+    const sites = role === 'owner' ? [] : readSiteChoice(form);
     const fields: Record<string, string> = {};
     if (!email.includes('@')) fields.email = 'Enter an email address.';
     if (!name) fields.name = 'Enter a name.';
+    if (!sites) fields.sites = 'Choose all sites, or the sites this agent works on.';
     this.fields = fields;
-    if (Object.keys(fields).length > 0) return;
+    if (!sites || Object.keys(fields).length > 0) return;
     this.busy = true;
     this.error = null;
     try {
-      const { inviteUrl } = await this.api.invite({ email, name, role });
+      const { inviteUrl } = await this.api.invite({ email, name, role, sites });
       this.inviteUrl = inviteUrl;
       formEl.reset();
+      this.inviteRole = 'agent';
+      this.inviteMode = null;
       this.announce(`Invitation for ${email} created. Copy the link now.`);
       await this.load();
     } catch (err) {

@@ -26,16 +26,22 @@ export const styles = [
       margin-top: 16px;
       max-width: 520px;
     }
-    .sites-form fieldset {
+    .site-choice {
       border: 1px solid var(--c-border);
       border-radius: 8px;
       padding: 8px 12px;
       display: grid;
       gap: 6px;
+      margin: 0;
     }
-    .sites-form legend {
+    .site-choice legend {
       font-weight: 600;
       padding: 0 4px;
+    }
+    .site-boxes {
+      display: grid;
+      gap: 6px;
+      padding-left: 24px;
     }
     .invite {
       margin-top: 12px;

@@ -6,8 +6,8 @@ import { fakeConsoleApi, owner } from '../test-support/fake-console-api.ts';
 import type { OperatorRow } from '../state/contract.ts';
 
 const team: OperatorRow[] = [
-  { id: owner.id, email: owner.email, name: owner.name, role: 'owner', pending: false, createdAt: '2026-01-01T00:00:00Z', siteIds: [] },
-  { id: 'op-9', email: 'agent@example.test', name: null, role: 'agent', pending: true, createdAt: '2026-01-02T00:00:00Z', siteIds: [] },
+  { id: owner.id, email: owner.email, name: owner.name, role: 'owner', pending: false, createdAt: '2026-01-01T00:00:00Z', allSites: false, siteIds: [] },
+  { id: 'op-9', email: 'agent@example.test', name: null, role: 'agent', pending: true, createdAt: '2026-01-02T00:00:00Z', allSites: false, siteIds: [] },
 ];
 
 const sites = [
@@ -32,37 +32,77 @@ describe('heed-console-operators', () => {
     expect(root.querySelector('button[aria-label="Remove agent@example.test"]')).to.exist;
   });
 
-  it('invites and shows the link once, to copy', async () => {
-    const { root, fake } = await operators();
+  it('invites an agent only once their sites are chosen, and shows the link once, to copy', async () => {
+    const { el, root, fake } = await operators();
+    const form = root.querySelector<HTMLFormElement>('section form')!;
     root.querySelector<HTMLInputElement>('input[name=email]')!.value = 'new@example.test';
     root.querySelector<HTMLInputElement>('input[name=name]')!.value = 'Nia';
-    root.querySelector<HTMLFormElement>('form')!.requestSubmit();
+    form.requestSubmit();
+    await el.updateComplete;
+    // neither "All sites" nor a list was chosen: nothing is assumed
+    expect(form.querySelector('.site-choice .field-error')!.textContent).to.equal('Choose all sites, or the sites this agent works on.');
+    expect(fake.callsOf('invite')).to.have.length(0);
+    const boxes = () => [...form.querySelectorAll<HTMLInputElement>('.site-boxes input')];
+    expect(boxes().every((b) => b.disabled)).to.equal(true);
+    form.querySelector<HTMLInputElement>('input[name=sites][value=some]')!.click();
+    await el.updateComplete;
+    boxes()[0]!.click();
+    form.requestSubmit();
     await waitUntil(() => root.querySelector('[aria-label="Invitation link"] pre'));
-    expect(fake.callsOf('invite')[0]).to.deep.equal([{ email: 'new@example.test', name: 'Nia', role: 'agent' }]);
+    expect(fake.callsOf('invite')[0]).to.deep.equal([{ email: 'new@example.test', name: 'Nia', role: 'agent', sites: ['site-1'] }]);
     expect(root.querySelector('[aria-label="Invitation link"] pre')!.textContent).to.equal('http://api.test/admin/#/invite/t0k3n');
   });
 
-  it('shows each operator’s sites: owners and agents with none chosen work on every site', async () => {
-    const { root } = await operators(owner, [team[0]!, { ...team[1]!, siteIds: ['site-2'] }, { ...team[1]!, id: 'op-8', email: 'all@example.test', siteIds: [] }]);
-    await waitUntil(() => root.querySelector('tbody tr:nth-child(2) .sites')!.textContent === 'Blog');
-    expect([...root.querySelectorAll('tbody .sites')].map((td) => td.textContent)).to.deep.equal(['Every site (owner)', 'Blog', 'Every site']);
+  it('invites an owner without asking for sites', async () => {
+    const { el, root, fake } = await operators();
+    const form = root.querySelector<HTMLFormElement>('section form')!;
+    root.querySelector<HTMLInputElement>('input[name=email]')!.value = 'boss@example.test';
+    root.querySelector<HTMLInputElement>('input[name=name]')!.value = 'Bo';
+    const role = form.querySelector<HTMLSelectElement>('select[name=role]')!;
+    role.value = 'owner';
+    role.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    expect(form.querySelector('.site-choice')).to.equal(null);
+    form.requestSubmit();
+    await waitUntil(() => fake.callsOf('invite').length === 1);
+    expect(fake.callsOf('invite')[0]).to.deep.equal([{ email: 'boss@example.test', name: 'Bo', role: 'owner', sites: [] }]);
   });
 
-  it('lets an owner choose an agent’s sites, none meaning every site', async () => {
+  it('shows each operator’s sites: owners every site, agents all sites only when chosen, else theirs or none', async () => {
+    const { root } = await operators(owner, [
+      team[0]!,
+      { ...team[1]!, siteIds: ['site-2'] },
+      { ...team[1]!, id: 'op-8', email: 'all@example.test', allSites: true },
+      { ...team[1]!, id: 'op-7', email: 'none@example.test' },
+    ]);
+    await waitUntil(() => root.querySelector('tbody tr:nth-child(2) .sites')!.textContent === 'Blog');
+    expect([...root.querySelectorAll('tbody .sites')].map((td) => td.textContent)).to.deep.equal(['Every site (owner)', 'Blog', 'All sites', 'No site']);
+  });
+
+  it('lets an owner choose an agent’s sites: all sites, or the ones checked', async () => {
     const { el, root, fake } = await operators();
     expect(root.querySelector(`button[aria-label="Change sites of ${owner.email}"]`)).to.equal(null);
     root.querySelector<HTMLButtonElement>('button[aria-label="Change sites of agent@example.test"]')!.click();
     await el.updateComplete;
     const form = root.querySelector<HTMLFormElement>('.sites-form')!;
     expect(form.querySelector('legend')!.textContent).to.equal('Sites agent@example.test works on');
+    const only = form.querySelector<HTMLInputElement>('input[name=sites][value=some]')!;
+    expect(only.checked).to.equal(true);
+    expect(root.activeElement).to.equal(only);
     const boxes = [...form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
     expect(boxes.map((b) => b.labels![0]!.textContent!.trim())).to.deep.equal(['Shop', 'Blog']);
-    expect(root.activeElement).to.equal(boxes[0]);
     boxes[1]!.click();
     [...form.querySelectorAll('button')].find((b) => b.textContent === 'Save sites')!.click();
     await waitUntil(() => fake.callsOf('setOperatorSites').length === 1);
     expect(fake.callsOf('setOperatorSites')[0]).to.deep.equal(['op-9', ['site-2']]);
     await waitUntil(() => !root.querySelector('.sites-form'));
+
+    root.querySelector<HTMLButtonElement>('button[aria-label="Change sites of agent@example.test"]')!.click();
+    await el.updateComplete;
+    root.querySelector<HTMLInputElement>('.sites-form input[name=sites][value=all]')!.click();
+    [...root.querySelectorAll<HTMLButtonElement>('.sites-form button')].find((b) => b.textContent === 'Save sites')!.click();
+    await waitUntil(() => fake.callsOf('setOperatorSites').length === 2);
+    expect(fake.callsOf('setOperatorSites')[1]).to.deep.equal(['op-9', 'all']);
   });
 
   it('is accessible with the sites form open', async () => {

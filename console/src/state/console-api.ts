@@ -59,10 +59,12 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     acceptInvite: (input: { token: string; name: string; password: string }) => mutate<{ operator: Me }>('auth.acceptInvite', input),
 
     operators: () => query<OperatorRow[]>('operators.list'),
-    invite: (input: { email: string; name: string; role: 'owner' | 'agent' }) => mutate<{ operator: OperatorRow; inviteUrl: string }>('operators.invite', input),
+    /** an agent's `sites`: 'all' (explicitly), or the sites they work on (none: no site) */
+    invite: (input: { email: string; name: string; role: 'owner' | 'agent'; sites: 'all' | string[] }) =>
+      mutate<{ operator: OperatorRow; inviteUrl: string }>('operators.invite', input),
     removeOperator: (operatorId: string) => mutate<{ removed: true }>('operators.remove', { operatorId }),
-    /** an agent's sites; none: every site */
-    setOperatorSites: (operatorId: string, siteIds: string[]) => mutate<OperatorRow>('operators.setSites', { operatorId, siteIds }),
+    /** an agent's sites: 'all' (explicitly), or a list (none: no site) */
+    setOperatorSites: (operatorId: string, sites: 'all' | string[]) => mutate<OperatorRow>('operators.setSites', { operatorId, sites }),
 
     sites: () => query<SiteSummary[]>('sites.list'),
     site: (siteId: string) => query<SiteSettings>('sites.get', { siteId }),

@@ -69,7 +69,9 @@ export interface OperatorRow {
   /** invited, the invitation not accepted yet */
   pending: boolean;
   createdAt: string | Date;
-  /** an agent's sites; empty: every site (owners act on every site) */
+  /** an agent who acts on every site, chosen explicitly (owners act on every site whatever is stored) */
+  allSites: boolean;
+  /** an agent's sites when not `allSites`; empty: no site */
   siteIds: string[];
 }
 

@@ -46,26 +46,33 @@ const SESSION_RECHECK_MS = 30_000;
  * see RESUME_MARGIN), coalesced by conversation. The channel is joined before that catch-up
  * read, so nothing committed in between is missed.
  *
- * The stream lives no longer than the operator's session: `signedIn` is asked before every
- * read and every SESSION_RECHECK_MS while quiet, and a signed-out, revoked or removed operator's
- * stream ends (its reconnect is then refused as signed out).
+ * The stream lives no longer than the grant it was opened under: `session` is asked before
+ * every read, at once when the bus says this operator's access changed (sign-out, removal, a
+ * password set, a change of sites: see operators/access-changed.ts), and every
+ * SESSION_RECHECK_MS while quiet. A signed-out, revoked or removed operator's stream ends (its
+ * reconnect is then refused as signed out); so does one whose sites changed (its reconnect
+ * starts over under the new sites). Each read uses the sites the session answers, so nothing
+ * outside the current sites is sent even before the stream ends.
  */
 export async function* conversationChanges(
   s: Pick<Services, 'db' | 'bus'>,
   q: {
     operatorId: string;
     siteId?: string;
-    /** the sites the operator may act on, read again before every read (an owner may narrow them meanwhile) */
-    sites: () => Promise<SiteScope>;
+    /** the operator's live session with their sites, read again before every read; null once it ended */
+    session: () => Promise<{ sites: SiteScope } | null>;
+    /** the sites the stream was opened under: a change of them ends it */
+    sites: SiteScope;
     lastEventId: string | null;
-    signedIn: () => Promise<boolean>;
   },
   signal: AbortSignal,
 ): AsyncGenerator<TrackedChange> {
   const touched = new Set<string>();
+  let accessChanged = false;
   let notify: (() => void) | null = null;
   const unsubscribe = await s.bus.subscribeConsole((m) => {
     for (const id of m.conversationIds) touched.add(id);
+    if (m.operatorIds?.includes(q.operatorId)) accessChanged = true;
     notify?.();
   });
   const onAbort = () => notify?.();
@@ -73,28 +80,34 @@ export async function* conversationChanges(
   try {
     if (q.lastEventId !== null) {
       const cursor = await eventCursor(s);
-      const sites = await q.sites();
-      const missed = await changedSince(s, BigInt(q.lastEventId), { siteId: q.siteId, sites });
-      yield* send(s, { ...q, sites }, missed, cursor);
+      const session = await q.session();
+      if (!session) return;
+      const missed = await changedSince(s, BigInt(q.lastEventId), { siteId: q.siteId, sites: session.sites });
+      yield* send(s, { ...q, sites: session.sites }, missed, cursor);
     }
     while (!signal.aborted) {
-      if (touched.size === 0) {
+      if (touched.size === 0 && !accessChanged) {
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await new Promise<void>((resolve) => {
-          notify = resolve;
-          timer = setTimeout(resolve, SESSION_RECHECK_MS);
+        const woken = await new Promise<boolean>((resolve) => {
+          notify = () => resolve(true);
+          timer = setTimeout(() => resolve(false), SESSION_RECHECK_MS);
         });
         clearTimeout(timer);
         notify = null;
-        if (touched.size === 0 && !signal.aborted && !(await q.signedIn())) return;
+        if (!woken && !signal.aborted && !(await q.session())) return;
         continue;
       }
-      if (!(await q.signedIn())) return;
+      const checkGrant = accessChanged;
+      accessChanged = false;
+      const session = await q.session();
+      if (!session) return;
+      if (checkGrant && !sameScope(session.sites, q.sites)) return;
+      if (touched.size === 0) continue;
       const ids = [...touched];
       touched.clear();
       // the log position BEFORE the read: whatever commits after it is re-read on resume
       const cursor = await eventCursor(s);
-      yield* send(s, { ...q, sites: await q.sites() }, ids, cursor);
+      yield* send(s, { ...q, sites: session.sites }, ids, cursor);
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -102,9 +115,15 @@ export async function* conversationChanges(
   }
 }
 
+/** Whether two scopes cover the same sites. */
+function sameScope(a: SiteScope, b: SiteScope): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((id) => b.includes(id));
+}
+
 async function* send(
   s: Pick<Services, 'db'>,
-  q: { operatorId: string; siteId?: string; sites?: SiteScope },
+  q: { operatorId: string; siteId?: string; sites: SiteScope },
   ids: readonly string[],
   cursor: string,
 ): AsyncGenerator<TrackedChange> {
@@ -124,7 +143,7 @@ async function eventCursor(s: Pick<Services, 'db'>): Promise<string> {
  * Conversations (of the scope) with events after `lastEventId` or within RESUME_MARGIN
  * before it, newest activity first, at most RESUME_MAX.
  */
-async function changedSince(s: Pick<Services, 'db'>, lastEventId: bigint, q: { siteId?: string; sites?: SiteScope }): Promise<string[]> {
+async function changedSince(s: Pick<Services, 'db'>, lastEventId: bigint, q: { siteId?: string; sites: SiteScope }): Promise<string[]> {
   const rows = await s.db.$queryRaw<{ id: string }[]>`
     WITH since AS (
       SELECT COALESCE((SELECT "createdAt" FROM "Event" WHERE id = ${lastEventId}), now()) - ${RESUME_MARGIN}::interval AS at)
@@ -133,7 +152,7 @@ async function changedSince(s: Pick<Services, 'db'>, lastEventId: bigint, q: { s
         SELECT e."conversationId" FROM "Event" e, since
         WHERE e.id > ${lastEventId - RESUME_LOOKBACK_IDS} AND (e.id > ${lastEventId} OR e."createdAt" >= since.at))
       AND ${q.siteId ? Prisma.sql`c."siteId" = ${q.siteId}::uuid` : Prisma.sql`TRUE`}
-      AND ${siteScopeSql(q.sites ?? null, Prisma.sql`c."siteId"`)}
+      AND ${siteScopeSql(q.sites, Prisma.sql`c."siteId"`)}
     ORDER BY c."updatedAt" DESC, c.id DESC
     LIMIT ${RESUME_MAX}`;
   return rows.map((r) => r.id);

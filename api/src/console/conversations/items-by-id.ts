@@ -11,7 +11,7 @@ export interface ItemsQuery {
   /** one site the caller asked for */
   siteId?: string;
   /** the sites the operator may act on (null: every site); others are left out as if gone */
-  sites?: SiteScope;
+  sites: SiteScope;
 }
 
 /**

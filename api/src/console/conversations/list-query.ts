@@ -12,7 +12,7 @@ export interface ListQuery {
   /** one site, or every site the operator may act on */
   siteId?: string;
   /** the sites the operator may act on (null: every site) */
-  sites?: SiteScope;
+  sites: SiteScope;
   filter: ListFilter;
   /** words of message text; also an exact visitor id, conversation id or host user id */
   search?: string;

@@ -1,3 +1,5 @@
+import { Prisma } from '../../db/client.ts';
+import { siteScopeSql, type SiteScope } from '../../operators/site-access.ts';
 import type { Services } from '../../services.ts';
 import { conversationItemsById } from './items-by-id.ts';
 import type { ConversationItem } from './item.ts';
@@ -9,11 +11,11 @@ import type { ConversationItem } from './item.ts';
  * `Conversation.lastReadAt` is never touched: the visitor's unread state and every other
  * operator's stay as they were. A real move is announced on the console channel, so the
  * operator's other tabs update. Returns the item as this operator now sees it, or null when
- * the conversation does not exist.
+ * the conversation does not exist or lies outside `sites`.
  */
 export async function markReadForOperator(
   s: Pick<Services, 'db' | 'bus'>,
-  input: { operatorId: string; conversationId: string; seenAssistantAt?: Date },
+  input: { operatorId: string; conversationId: string; sites: SiteScope; seenAssistantAt?: Date },
 ): Promise<ConversationItem | null> {
   const upTo = input.seenAssistantAt ?? null;
   const moved = await s.db.$queryRaw<{ lastReadAt: Date }[]>`
@@ -21,10 +23,11 @@ export async function markReadForOperator(
     SELECT ${input.operatorId}::uuid, c.id, LEAST(COALESCE(${upTo}::timestamptz, c."lastAssistantAt"), c."lastAssistantAt")
     FROM "Conversation" c
     WHERE c.id = ${input.conversationId}::uuid AND c."lastAssistantAt" IS NOT NULL
+      AND ${siteScopeSql(input.sites, Prisma.sql`c."siteId"`)}
     ON CONFLICT ("operatorId", "conversationId") DO UPDATE SET "lastReadAt" = EXCLUDED."lastReadAt"
       WHERE "OperatorRead"."lastReadAt" < EXCLUDED."lastReadAt"
     RETURNING "lastReadAt"`;
   if (moved.length > 0) await s.bus.touchConversations([input.conversationId]);
-  const [item] = await conversationItemsById(s.db, { operatorId: input.operatorId, ids: [input.conversationId] });
+  const [item] = await conversationItemsById(s.db, { operatorId: input.operatorId, ids: [input.conversationId], sites: input.sites });
   return item ?? null;
 }

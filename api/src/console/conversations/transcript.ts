@@ -75,7 +75,7 @@ const num = (d: { toNumber(): number } | null) => (d === null ? null : d.toNumbe
  * A private conversation shows its metadata only: message contents, questions and choices,
  * todo texts and titles are withheld ('' or null), so no word of it reaches the console.
  */
-export async function loadTranscript(db: DbLike, q: { operatorId: string; conversationId: string; sites?: SiteScope }): Promise<Transcript | null> {
+export async function loadTranscript(db: DbLike, q: { operatorId: string; conversationId: string; sites: SiteScope }): Promise<Transcript | null> {
   const head = await loadTranscriptHead(db, q);
   if (!head) return null;
   const hide = head.private;
@@ -147,7 +147,7 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
 }
 
 /** The transcript's head alone (what `takeOver` and `handBack` answer), or null when not found or outside `sites`. */
-export async function loadTranscriptHead(db: DbLike, q: { operatorId: string; conversationId: string; sites?: SiteScope }): Promise<TranscriptHead | null> {
+export async function loadTranscriptHead(db: DbLike, q: { operatorId: string; conversationId: string; sites: SiteScope }): Promise<TranscriptHead | null> {
   const [row] = await itemRowsById(db, { operatorId: q.operatorId, ids: [q.conversationId], sites: q.sites });
   return row ? { ...toConversationItem(row), visitorTimeZone: row.visitorTimeZone } : null;
 }

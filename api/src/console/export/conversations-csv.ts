@@ -3,7 +3,6 @@ import type { ConversationItem } from '../conversations/item.ts';
 import type { ListFilter } from '../conversations/list-filter.ts';
 import { listConversationItems } from '../conversations/list-query.ts';
 import type { Staff } from '../../operators/operator-sessions.ts';
-import { siteScopeOf } from '../../operators/site-access.ts';
 import type { Services } from '../../services.ts';
 import { csvRow } from './csv.ts';
 
@@ -66,10 +65,9 @@ export async function* conversationsCsv(
 ): AsyncGenerator<string> {
   yield csvRow(HEADER);
   const { staff, ...rest } = query;
-  const sites = await siteScopeOf(services.db, staff);
   let cursor: ListCursor | undefined;
   for (;;) {
-    const page = await listConversationItems(services.db, { ...rest, operatorId: staff.operatorId, sites, cursor, limit: EXPORT_PAGE_SIZE });
+    const page = await listConversationItems(services.db, { ...rest, operatorId: staff.operatorId, sites: staff.sites, cursor, limit: EXPORT_PAGE_SIZE });
     if (page.items.length > 0) yield page.items.map(record).join('');
     // the list's cursor is text for clients; decoding our own just-made one cannot fail
     cursor = page.nextCursor ? (decodeCursor(page.nextCursor) ?? undefined) : undefined;

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { SiteScope } from '../../operators/site-access.ts';
 import { type BucketUnit, type OverviewRange, planBuckets } from './range.ts';
 import { querySeries, type SeriesRow } from './series-query.ts';
 
@@ -28,15 +29,16 @@ export interface OverviewSeries {
 
 /**
  * The overview's series for a range, across every site the operator may see (`scope`, null =
- * every site) or one of them (`siteId`; outside the scope it counts nothing).
- * @example await overviewSeries(db, { range: '7d' }) // { bucket: 'day', points: [7 points] }
+ * every site: required, so no caller can forget it) or one of them (`siteId`; outside the
+ * scope it counts nothing, exactly like a site that does not exist).
+ * @example await overviewSeries(db, { range: '7d', scope: staff.sites }) // { bucket: 'day', points: [7 points] }
  */
 export async function overviewSeries(
   db: Db,
-  opts: { range: OverviewRange; siteId?: string | null; scope?: readonly string[] | null; now?: Date },
+  opts: { range: OverviewRange; siteId?: string | null; scope: SiteScope; now?: Date },
 ): Promise<OverviewSeries> {
   const plan = planBuckets(opts.range, opts.now);
-  const scope = opts.scope ?? null;
+  const { scope } = opts;
   const sites = opts.siteId ? (scope === null || scope.includes(opts.siteId) ? [opts.siteId] : []) : scope;
   const rows = await querySeries(db, plan, sites);
   return { bucket: plan.bucket, points: rows.map(toPoint) };

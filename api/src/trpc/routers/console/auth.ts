@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessChanged } from '../../../operators/access-changed.ts';
 import { acceptInvite } from '../../../operators/invites.ts';
 import { clearConsoleCookie, setConsoleCookie } from '../../../operators/console-cookie.ts';
 import { givenPassword, linkToken, newPassword, operatorEmail, operatorName, type Me } from '../../../operators/operator-inputs.ts';
@@ -32,10 +33,13 @@ export const authRouter = router({
       return signInAs(ctx, me);
     }),
 
-  /** Ends this browser's session (on every process at once) and clears the cookie; harmless when signed out already. */
+  /** Ends this browser's session (on every process at once, its open streams too) and clears the cookie; harmless when signed out already. */
   signOut: consoleOriginProcedure.mutation(async ({ ctx }) => {
     const staff = ctx.consoleToken ? await findOperatorSession(ctx.services.db, ctx.consoleToken) : null;
-    if (staff) await revokeOperatorSession(ctx.services.db, staff.sessionId);
+    if (staff) {
+      await revokeOperatorSession(ctx.services.db, staff.sessionId);
+      await accessChanged(ctx.services.bus, [staff.operatorId]);
+    }
     clearConsoleCookie(ctx);
     return { signedOut: true as const };
   }),

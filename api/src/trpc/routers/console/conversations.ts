@@ -14,7 +14,7 @@ import { retryFailed } from '../../../conversations/retry.ts';
 import { handBack } from '../../../handoff/hand-back.ts';
 import { operatorReply } from '../../../handoff/operator-reply.ts';
 import { takeOver, type ActingOperator } from '../../../handoff/take-over.ts';
-import { siteScopeOf, type SiteScope } from '../../../operators/site-access.ts';
+import type { SiteScope } from '../../../operators/site-access.ts';
 import type { DbLike } from '../../../db/types.ts';
 import { requestRetitle } from '../../../titles/request-title.ts';
 import { consoleProcedure } from '../../console-procedure.ts';
@@ -23,13 +23,6 @@ import { refuse } from '../../refusal.ts';
 import { notFound, router } from '../../trpc.ts';
 
 const conversationInput = z.strictObject({ conversationId: uuid });
-
-/**
- * Every procedure here acts only on the sites the operator may act on (`ctx.sites`: owners
- * all; agents their `siteIds`, empty = all). A conversation outside them is NOT_FOUND, as if
- * it did not exist.
- */
-const scopedProcedure = consoleProcedure.use(async ({ ctx, next }) => next({ ctx: { ...ctx, sites: await siteScopeOf(ctx.services.db, ctx.staff) } }));
 
 /** The conversation the input names, within the operator's sites, or NOT_FOUND. */
 async function inScope(ctx: { services: { db: DbLike }; sites: SiteScope }, conversationId: string) {
@@ -52,7 +45,8 @@ const searchText = z
 
 /**
  * console.conversations: the conversations of the sites the signed-in operator may act on
- * (owners: every site; agents: their sites, or every site when none is set): the list, its live
+ * (`ctx.sites`: owners every site; agents theirs; outside it a conversation is NOT_FOUND, as
+ * if it did not exist): the list, its live
  * changes, transcripts, the operator's own read markers, the actions on a conversation (retry,
  * rename/pin, retitle), and taking a conversation over, replying as a person and handing it back.
  */
@@ -61,7 +55,7 @@ export const conversationsRouter = router({
    * A page of conversations, newest activity first, with the cursor of the next page. The
    * attention state and `unread` filter are for THIS operator (their read markers).
    */
-  list: scopedProcedure
+  list: consoleProcedure
     .input(
       z.strictObject({
         siteId: uuid.optional(),
@@ -79,7 +73,8 @@ export const conversationsRouter = router({
 
   /**
    * Every conversation (of `siteId`, or of every site the operator may act on: read again
-   * before each read, so an owner narrowing an agent's sites applies to an open stream) that
+   * with the session before each read; a revoked session or a change of the operator's sites
+   * ends the stream within a second, see conversationChanges) that
    * is created or changes, as it happens, over SSE: `{ type: 'upsert', item }` tracked with an event-log position, so a
    * reconnect (`lastEventId`) re-sends what changed meanwhile.
    */
@@ -88,9 +83,11 @@ export const conversationsRouter = router({
     .subscription(async function* ({ ctx, input, signal }) {
       const abort = signal ?? new AbortController().signal;
       const token = ctx.consoleToken ?? '';
-      const signedIn = async () => (await findOperatorSession(ctx.services.db, token))?.operatorId === ctx.staff.operatorId;
-      const sites = () => siteScopeOf(ctx.services.db, ctx.staff);
-      const q = { operatorId: ctx.staff.operatorId, siteId: input?.siteId, sites, lastEventId: input?.lastEventId ?? null, signedIn };
+      const session = async () => {
+        const staff = await findOperatorSession(ctx.services.db, token);
+        return staff?.operatorId === ctx.staff.operatorId ? staff : null;
+      };
+      const q = { operatorId: ctx.staff.operatorId, siteId: input?.siteId, session, sites: ctx.sites, lastEventId: input?.lastEventId ?? null };
       for await (const { id, change } of conversationChanges(ctx.services, q, abort)) yield tracked(id, change);
     }),
 
@@ -99,7 +96,7 @@ export const conversationsRouter = router({
    * todos, title history and title checks, who holds it and since when it waits for a person.
    * A private conversation's words are withheld (`redacted` messages with content '').
    */
-  transcript: scopedProcedure.input(conversationInput).query(async ({ ctx, input }) => {
+  transcript: consoleProcedure.input(conversationInput).query(async ({ ctx, input }) => {
     const transcript = await loadTranscript(ctx.services.db, { operatorId: ctx.staff.operatorId, conversationId: input.conversationId, sites: ctx.sites });
     if (!transcript) throw notFound('conversation');
     return transcript;
@@ -109,11 +106,12 @@ export const conversationsRouter = router({
    * Marks read for THIS operator only, up to the newest reply (or `lastAssistantAt`, the reply
    * the console showed); never the visitor's read state nor another operator's.
    */
-  markRead: scopedProcedure.input(z.strictObject({ conversationId: uuid, lastAssistantAt: timestamp.optional() })).mutation(async ({ ctx, input }) => {
+  markRead: consoleProcedure.input(z.strictObject({ conversationId: uuid, lastAssistantAt: timestamp.optional() })).mutation(async ({ ctx, input }) => {
     await inScope(ctx, input.conversationId);
     const item = await markReadForOperator(ctx.services, {
       operatorId: ctx.staff.operatorId,
       conversationId: input.conversationId,
+      sites: ctx.sites,
       seenAssistantAt: input.lastAssistantAt === undefined ? undefined : new Date(input.lastAssistantAt),
     });
     if (!item) throw notFound('conversation');
@@ -121,14 +119,14 @@ export const conversationsRouter = router({
   }),
 
   /** Retries a failed reply: the same path as the visitor's retry. `requeued` 0: nothing had failed. */
-  retry: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
+  retry: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
     const conv = await inScope(ctx, input.conversationId);
     const requeued = await retryFailed(ctx.services, { visitorId: conv.visitorId, conversationId: input.conversationId });
     return { requeued: requeued ?? 0 };
   }),
 
   /** Renames: `manual`, or `fixed` with `pin` (the operator's title stays). Either way no generated title replaces it. */
-  rename: scopedProcedure
+  rename: consoleProcedure
     .input(z.strictObject({ conversationId: uuid, title: conversationTitle, pin: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
       const { db } = ctx.services;
@@ -145,7 +143,7 @@ export const conversationsRouter = router({
    * `title_not_replaceable`): rename it instead; a private conversation too (CONFLICT `private`:
    * its words never reach the title model).
    */
-  retitle: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
+  retitle: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
     const conv = await inScope(ctx, input.conversationId);
     if (conv.private) throw refuse('CONFLICT', 'private', 'The visitor marked this conversation private: no model titles it.');
     if (await requestRetitle(ctx.services.db, input.conversationId)) return { requested: true as const };
@@ -158,7 +156,7 @@ export const conversationsRouter = router({
    * waits for a person. Idempotent for the holder. CONFLICT `held_by_other` (another operator
    * holds it, named in the message); FORBIDDEN `private` (its words are hidden from the console).
    */
-  takeOver: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }): Promise<TranscriptHead> => {
+  takeOver: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }): Promise<TranscriptHead> => {
     await takeOver(ctx.services, { operator: actingOperator(ctx.staff), conversationId: input.conversationId, sites: ctx.sites });
     return head(ctx, input.conversationId);
   }),
@@ -168,7 +166,7 @@ export const conversationsRouter = router({
    * answering the visitor messages that waited before it. Idempotent on `clientMessageId`.
    * CONFLICT `not_holding` unless this operator holds the conversation.
    */
-  reply: scopedProcedure
+  reply: consoleProcedure
     .input(z.strictObject({ conversationId: uuid, text: messageContent, clientMessageId }))
     .mutation(({ ctx, input }) => operatorReply(ctx.services, { ...input, operator: actingOperator(ctx.staff), sites: ctx.sites })),
 
@@ -177,7 +175,7 @@ export const conversationsRouter = router({
    * did not answer are the next pending batch right away. The holder or an owner; CONFLICT
    * `not_holding` otherwise. Nobody holding it: nothing changes.
    */
-  handBack: scopedProcedure.input(conversationInput).mutation(async ({ ctx, input }): Promise<TranscriptHead> => {
+  handBack: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }): Promise<TranscriptHead> => {
     await handBack(ctx.services, { operator: actingOperator(ctx.staff), conversationId: input.conversationId, sites: ctx.sites });
     return head(ctx, input.conversationId);
   }),

@@ -1,70 +1,99 @@
 import { z } from 'zod';
+import { accessChanged } from '../../../operators/access-changed.ts';
 import { inviteOperator } from '../../../operators/invites.ts';
 import { operatorEmail, operatorName } from '../../../operators/operator-inputs.ts';
 import { removeOperator } from '../../../operators/remove-operator.ts';
-import type { Prisma } from '../../../db/client.ts';
+import { siteChoiceData, visibleSiteIds, type SiteChoice, type SiteScope } from '../../../operators/site-access.ts';
+import type { Db, Prisma } from '../../../db/client.ts';
 import { consoleBaseUrl, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
 import { uuid } from '../../inputs.ts';
 import { refuse } from '../../refusal.ts';
 import { notFound, router } from '../../trpc.ts';
 
 /** A row of the team list; `passwordHash` is read only to say whether the invitation is pending. */
-const LIST_SELECT = { id: true, email: true, name: true, role: true, siteIds: true, passwordHash: true, createdAt: true } as const satisfies Prisma.OperatorSelect;
+const LIST_SELECT = {
+  id: true,
+  email: true,
+  name: true,
+  role: true,
+  allSites: true,
+  siteIds: true,
+  passwordHash: true,
+  createdAt: true,
+} as const satisfies Prisma.OperatorSelect;
 
 /** Most sites one agent is given (a deployment has a handful; the bound keeps the row small). */
 const SITES_MAX = 100;
 
+/** An agent's sites as an owner chooses them: `'all'` (explicitly every site) or a list (empty: no site). */
+const siteChoice = z.union([z.literal('all'), z.array(uuid).max(SITES_MAX)]);
+
 type ListRow = Prisma.OperatorGetPayload<{ select: typeof LIST_SELECT }>;
 
-const toItem = ({ passwordHash, ...rest }: ListRow) => ({ ...rest, pending: passwordHash === null });
+/** A row as a console user may see it: an agent sees other operators' sites only where they share them. */
+const toItem = ({ passwordHash, siteIds, ...rest }: ListRow, viewer: { sites: SiteScope }) => ({
+  ...rest,
+  siteIds: visibleSiteIds(siteIds, viewer.sites),
+  pending: passwordHash === null,
+});
+
+/** Refuses a choice naming a site that does not exist (BAD_REQUEST `unknown_site`). */
+async function assertSitesExist(db: Db, choice: SiteChoice): Promise<void> {
+  if (choice === 'all') return;
+  const ids = siteChoiceData(choice).siteIds;
+  if ((await db.site.count({ where: { id: { in: ids } } })) !== ids.length) throw refuse('BAD_REQUEST', 'unknown_site', 'One of these sites does not exist.');
+}
 
 /** console.operators: the team. Everyone sees it; owners invite and remove. */
 export const operatorsRouter = router({
   /**
-   * Every operator, oldest first; `pending` while an invitation is not accepted yet; `siteIds`:
-   * the sites an agent acts on (empty = every site; ignored for owners, who act on every site).
+   * Every operator, oldest first; `pending` while an invitation is not accepted yet; an agent's
+   * sites: `allSites` (every site, chosen explicitly) or `siteIds` (none: no site); owners act on
+   * every site whatever is stored. An agent sees other operators' `siteIds` only where they
+   * share them.
    */
   list: consoleProcedure.query(async ({ ctx }) => {
     const rows = await ctx.services.db.operator.findMany({ select: LIST_SELECT, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-    return rows.map(toItem);
+    return rows.map((row) => toItem(row, ctx));
   }),
 
   /**
    * Invites an operator: answers the invitation link, valid 7 days, shown this once (only
-   * its token's hash is stored). An email whose invitation is pending gets a new link.
+   * its token's hash is stored). An email whose invitation is pending gets a new link. An
+   * agent's `sites` are named here: `'all'`, or the sites they will work on (left out: none,
+   * until an owner sets them).
    */
   invite: ownerProcedure
-    .input(z.strictObject({ email: operatorEmail, name: operatorName, role: z.enum(['owner', 'agent']) }))
+    .input(z.strictObject({ email: operatorEmail, name: operatorName, role: z.enum(['owner', 'agent']), sites: siteChoice.default([]) }))
     .mutation(async ({ ctx, input }) => {
-      const { id, token } = await inviteOperator(ctx.services.db, input);
+      await assertSitesExist(ctx.services.db, input.sites);
+      const { id, token } = await inviteOperator(ctx.services.db, { ...input, sites: input.role === 'owner' ? [] : input.sites });
       const row = await ctx.services.db.operator.findUniqueOrThrow({ where: { id }, select: LIST_SELECT });
-      return { operator: toItem(row), inviteUrl: `${consoleBaseUrl(ctx)}admin/#/invite/${token}` };
+      return { operator: toItem(row, ctx), inviteUrl: `${consoleBaseUrl(ctx)}admin/#/invite/${token}` };
     }),
 
-  /** Removes an operator and signs them out everywhere; not yourself (`remove_self`), never the last owner (`last_owner`). */
+  /** Removes an operator and signs them out everywhere, open streams included; not yourself (`remove_self`), never the last owner (`last_owner`). */
   remove: ownerProcedure.input(z.strictObject({ operatorId: uuid })).mutation(async ({ ctx, input }) => {
     const removed = await removeOperator(ctx.services.db, { operatorId: input.operatorId, by: ctx.staff.operatorId });
     if (!removed) throw notFound('operator');
+    await accessChanged(ctx.services.bus, [input.operatorId]);
     return { removed: true as const };
   }),
 
   /**
-   * Sets the sites an agent acts on (empty = every site); the agent's next request uses them.
-   * Unknown site ids are refused (BAD_REQUEST `unknown_site`). An owner acts on every site
-   * whatever is stored, so owners are refused (BAD_REQUEST `owner_sites`) rather than silently ignored.
+   * Sets the sites an agent acts on: `'all'`, or a list (empty: no site); the agent's next
+   * request uses them. Unknown site ids are refused (BAD_REQUEST `unknown_site`). An owner acts
+   * on every site whatever is stored, so owners are refused (BAD_REQUEST `owner_sites`) rather
+   * than silently ignored.
    */
-  setSites: ownerProcedure
-    .input(z.strictObject({ operatorId: uuid, siteIds: z.array(uuid).max(SITES_MAX) }))
-    .mutation(async ({ ctx, input }) => {
-      const { db } = ctx.services;
-      const siteIds = [...new Set(input.siteIds.map((id) => id.toLowerCase()))];
-      const target = await db.operator.findUnique({ where: { id: input.operatorId }, select: { role: true } });
-      if (!target) throw notFound('operator');
-      if (target.role === 'owner') throw refuse('BAD_REQUEST', 'owner_sites', 'Owners act on every site: only an agent’s sites can be set.');
-      if ((await db.site.count({ where: { id: { in: siteIds } } })) !== siteIds.length) {
-        throw refuse('BAD_REQUEST', 'unknown_site', 'One of these sites does not exist.');
-      }
-      const row = await db.operator.update({ where: { id: input.operatorId }, data: { siteIds }, select: LIST_SELECT });
-      return toItem(row);
-    }),
+  setSites: ownerProcedure.input(z.strictObject({ operatorId: uuid, sites: siteChoice })).mutation(async ({ ctx, input }) => {
+    const { db } = ctx.services;
+    const target = await db.operator.findUnique({ where: { id: input.operatorId }, select: { role: true } });
+    if (!target) throw notFound('operator');
+    if (target.role === 'owner') throw refuse('BAD_REQUEST', 'owner_sites', 'Owners act on every site: only an agent’s sites can be set.');
+    await assertSitesExist(db, input.sites);
+    const row = await db.operator.update({ where: { id: input.operatorId }, data: siteChoiceData(input.sites), select: LIST_SELECT });
+    await accessChanged(ctx.services.bus, [input.operatorId]);
+    return toItem(row, ctx);
+  }),
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { overviewRange } from '../../../console/overview/range.ts';
 import { overviewSeries } from '../../../console/overview/series.ts';
-import { siteScopeOf } from '../../../operators/site-access.ts';
 import { consoleProcedure } from '../../console-procedure.ts';
 import { uuid } from '../../inputs.ts';
 import { router } from '../../trpc.ts';
@@ -17,5 +16,5 @@ export const overviewRouter = router({
    */
   series: consoleProcedure
     .input(overviewInput)
-    .query(async ({ ctx, input }) => overviewSeries(ctx.services.db, { ...input, scope: await siteScopeOf(ctx.services.db, ctx.staff) })),
+    .query(({ ctx, input }) => overviewSeries(ctx.services.db, { ...input, scope: ctx.sites })),
 });

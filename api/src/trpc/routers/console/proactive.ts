@@ -1,24 +1,13 @@
 import { z } from 'zod';
-import type { Db } from '../../../db/client.ts';
-import type { Staff } from '../../../operators/operator-sessions.ts';
-import { coversSite, siteScopeOf } from '../../../operators/site-access.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../proactive/api-keys.ts';
 import { intentRuleInput, listIntentRules, removeIntentRule, saveIntentRule } from '../../../proactive/intent-rules.ts';
 import { proactiveStats } from '../../../proactive/stats.ts';
-import { consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
+import { assertSiteInScope, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
 import { uuid } from '../../inputs.ts';
 import { refuse } from '../../refusal.ts';
 import { notFound, router } from '../../trpc.ts';
 
 const siteRef = z.strictObject({ siteId: uuid });
-
-/**
- * Reads of a site's proactive settings: an operator sees only the sites they belong to (a site
- * outside their scope is NOT_FOUND, as everywhere in the console). Owners act on every site.
- */
-async function assertSiteInScope(ctx: { services: { db: Db }; staff: Staff }, siteId: string): Promise<void> {
-  if (!coversSite(await siteScopeOf(ctx.services.db, ctx.staff), siteId)) throw notFound('site');
-}
 
 const apiKeyName = z
   .string()
@@ -35,7 +24,7 @@ export const proactiveRouter = router({
   intentRules: router({
     /** The site's rules by name. */
     list: consoleProcedure.input(siteRef).query(async ({ ctx, input }) => {
-      await assertSiteInScope(ctx, input.siteId);
+      assertSiteInScope(ctx, input.siteId);
       return listIntentRules(ctx.services.db, input.siteId);
     }),
 
@@ -60,7 +49,7 @@ export const proactiveRouter = router({
   apiKeys: router({
     /** The site's keys, newest first (prefix only; the key itself was shown once, at creation). */
     list: consoleProcedure.input(siteRef).query(async ({ ctx, input }) => {
-      await assertSiteInScope(ctx, input.siteId);
+      assertSiteInScope(ctx, input.siteId);
       return listApiKeys(ctx.services.db, input.siteId);
     }),
 
@@ -82,7 +71,7 @@ export const proactiveRouter = router({
   stats: consoleProcedure
     .input(z.strictObject({ siteId: uuid, days: z.number().int().min(1).max(90).default(7) }))
     .query(async ({ ctx, input }) => {
-      await assertSiteInScope(ctx, input.siteId);
+      assertSiteInScope(ctx, input.siteId);
       if ((await ctx.services.db.site.count({ where: { id: input.siteId } })) === 0) throw notFound('site');
       return proactiveStats(ctx.services.db, input.siteId, input.days);
     }),

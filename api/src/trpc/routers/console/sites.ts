@@ -3,8 +3,7 @@ import { createSite, readSiteSettings, updateSite } from '../../../sites/site-se
 import { countSiteContents, deleteSite } from '../../../sites/site-settings-delete.ts';
 import { createSiteInput, updateSiteInput } from '../../../sites/site-settings-input.ts';
 import { rotateIdentitySecret } from '../../../sites/site-settings-secret.ts';
-import { coversSite, siteScopeOf } from '../../../operators/site-access.ts';
-import { consoleBaseUrl, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
+import { assertSiteInScope, consoleBaseUrl, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
 import { siteKey, uuid } from '../../inputs.ts';
 import { refuse } from '../../refusal.ts';
 import { notFound, router } from '../../trpc.ts';
@@ -12,14 +11,14 @@ import { notFound, router } from '../../trpc.ts';
 const siteRef = z.strictObject({ siteId: uuid });
 
 /**
- * console.sites: every site of the deployment. Operators read the sites they belong to (an
- * agent's `siteIds`; see operators/site-access.ts); owners create, change and delete. A change reaches this process's policy cache at once (`sites.clear()`) and the
+ * console.sites: every site of the deployment. Operators read the sites they may act on
+ * (`ctx.sites`; see operators/site-access.ts); owners create, change and delete. A change reaches this process's policy cache at once (`sites.clear()`) and the
  * other processes within its 5 s TTL: the next widget load and the next run use it.
  */
 export const sitesRouter = router({
   /** Every site, oldest first, with how many conversations it holds. */
   list: consoleProcedure.query(async ({ ctx }) => {
-    const scope = await siteScopeOf(ctx.services.db, ctx.staff);
+    const scope = ctx.sites;
     const rows = await ctx.services.db.site.findMany({
       where: scope === null ? {} : { id: { in: [...scope] } },
       select: { id: true, key: true, name: true, createdAt: true, _count: { select: { conversations: true } } },
@@ -30,7 +29,7 @@ export const sitesRouter = router({
 
   /** One site's settings (identity secrets counted, never shown) and its embed snippet. */
   get: consoleProcedure.input(siteRef).query(async ({ ctx, input }) => {
-    if (!coversSite(await siteScopeOf(ctx.services.db, ctx.staff), input.siteId)) throw notFound('site');
+    assertSiteInScope(ctx, input.siteId);
     const settings = await readSiteSettings(ctx.services.db, input.siteId, consoleBaseUrl(ctx));
     if (!settings) throw notFound('site');
     return settings;
@@ -52,8 +51,9 @@ export const sitesRouter = router({
     return settings;
   }),
 
-  /** What deleting the site would remove now, for the confirmation dialog. */
-  deletion: consoleProcedure.input(siteRef).query(async ({ ctx, input }) => {
+  /** What deleting the site would remove now, for the owner's confirmation dialog. */
+  deletion: ownerProcedure.input(siteRef).query(async ({ ctx, input }) => {
+    assertSiteInScope(ctx, input.siteId);
     const exists = await ctx.services.db.site.count({ where: { id: input.siteId } });
     if (!exists) throw notFound('site');
     return countSiteContents(ctx.services.db, input.siteId);
