@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DemoSite } from '../support/demo-site.ts';
-import { finalTurn } from '../support/conversation-text.ts';
+import { finalTurn, lastItem } from '../support/conversation-text.ts';
 import { storageKey } from '../../widget/src/state/token-storage.ts';
 
 /**
@@ -37,7 +37,7 @@ const userMessages = (page: Page, text: string) => page.locator('.message.user',
 
 test('sends made while the API is unreachable survive a reload and are delivered once each, in order, and answered', async () => {
   const page = await site.open();
-  site.heed.model.setResponder((req) => ({ text: `Answered: ${finalTurn(req).split('\n').at(-1)!.replace(/^\d+\. \[[^\]]+\] /, '')}` }));
+  site.heed.model.setResponder((req) => ({ text: `Answered: ${lastItem(finalTurn(req))}` }));
   const sends = await cutSends(page.context());
   const texts = ['first while cut off', 'second while cut off'];
   for (const text of texts) await site.send(page, text);

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { DemoSite } from '../support/demo-site.ts';
-import { finalTurn } from '../support/conversation-text.ts';
+import { finalTurn, lastItem } from '../support/conversation-text.ts';
 
 /**
  * A visitor who types faster than the send limit loses nothing: the refused message stays
@@ -17,7 +17,7 @@ const site = DemoSite.use({
 
 test('sends over the burst limit wait visibly and are all delivered once, in order, and answered', async () => {
   const page = await site.open();
-  site.heed.model.setResponder((req) => ({ text: `Answered: ${finalTurn(req).split('\n').at(-1)!.replace(/^\d+\. \[[^\]]+\] /, '')}` }));
+  site.heed.model.setResponder((req) => ({ text: `Answered: ${lastItem(finalTurn(req))}` }));
   const texts = ['first thought', 'second thought', 'third thought', 'fourth thought', 'fifth thought'];
   for (const text of texts) await site.send(page, text);
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { TestHeed } from '../support/harness.ts';
 import { ChildWorker } from '../support/child-worker.ts';
 import { finalTurn } from '../support/conversation-text.ts';
+import { batchItems } from '../../api/src/chat/context/pending-turn.ts';
 import { isEmbeddedTestRun } from '../support/stores.ts';
 
 let heed: TestHeed;
@@ -34,7 +35,7 @@ test.skipIf(isEmbeddedTestRun())('two worker processes under a burst of sends an
 
     // exactly once: every message is in the final turn of exactly one model request, and claimed by one completed run
     for (const text of sent) {
-      const hits = heed.model.requests.filter((r) => finalTurn(r).split('\n').some((line) => line === text || line.endsWith(`] ${text}`)));
+      const hits = heed.model.requests.filter((r) => (batchItems(finalTurn(r))?.map((item) => item.text) ?? [finalTurn(r)]).includes(text));
       expect(hits, text).toHaveLength(1);
     }
     const users = await db.message.findMany({ where: { role: 'user' }, select: { runId: true, run: { select: { status: true } } } });

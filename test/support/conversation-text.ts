@@ -1,5 +1,6 @@
 import type { RecordedRequest } from '../../api/src/model-server/types.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';
+import { batchItems } from '../../api/src/chat/context/pending-turn.ts';
 
 /** The text of every message of a recorded model request, role and content. */
 export function promptMessages(req: RecordedRequest): { role: string; content: string }[] {
@@ -15,6 +16,11 @@ export function finalTurn(req: RecordedRequest): string {
   const last = messages.at(-1);
   if (last?.role !== 'user') throw new Error('the request does not end with a user turn');
   return last.content;
+}
+
+/** The last message of a final user turn: the turn itself, or a batch's last item (unquoted). */
+export function lastItem(turn: string): string {
+  return batchItems(turn)?.at(-1)?.text ?? turn;
 }
 
 /** Replays snapshot/delta events the way a client must, returning each run's text. */

@@ -1,3 +1,4 @@
+import { batchItems } from '../chat/context/pending-turn.ts';
 import type { ChatRequestMessage, Responder } from './types.ts';
 import { demoTitleReply, isTitleRequest } from './demo-title.ts';
 import { lastUserText } from './last-user-text.ts';
@@ -53,6 +54,9 @@ const TIME_PREFIX =
  * `null` when there is no such section.
  */
 export function unansweredItems(text: string): string[] | null {
+  // Heed's own layout first (headers and quoted words), which no visitor text can imitate
+  const ours = batchItems(text);
+  if (ours) return ours.map((item) => item.text.replace(/\s+/g, ' ').trim());
   const lines = text.split(/\r?\n/);
   const title = lines.findIndex((line) => /unanswered messages/i.test(line));
   if (title < 0) return null;

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { buildContext, estimateTokens, historyWindow, type ContextRequest, type ContextRow } from './build-context.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { proactiveSection } from '../../proactive/proactive-section.ts';
+import { batchItems } from './pending-turn.ts';
 
 let nextSeq = 0n;
 const base = Date.parse('2026-01-15T12:00:00Z');
@@ -121,8 +122,10 @@ describe('buildContext', () => {
     expect(turn).toMatch(/Unanswered messages/);
     expect(turn).toMatch(/There are 2 items/);
     const local = (d: Date) => new Date(d.getTime() + (5 * 60 + 45) * 60_000).toISOString().slice(0, 19).replace('T', ' ');
-    expect(turn).toContain(`1. [${local(b1.createdAt)}] Do you ship to Nepal?`);
-    expect(turn).toContain(`2. [${local(b2.createdAt)}] And how long does it take?`);
+    expect(batchItems(turn)).toEqual([
+      { time: local(b1.createdAt), text: 'Do you ship to Nepal?' },
+      { time: local(b2.createdAt), text: 'And how long does it take?' },
+    ]);
   });
 
   test('when history exceeds the token budget the newest messages are kept, oldest first', () => {
