@@ -8,6 +8,7 @@ import { makeClient, unwrapEvent } from '../test/support/harness.ts';
 import { preciseNow, sleep, summarize, type Summary } from './stats.ts';
 import { formatSection, formatTable } from './table.ts';
 import { freePort } from '../api/src/embedded/free-port.ts';
+import { UNLIMITED_RATE_LIMITS } from '../test/support/unlimited-limits.ts';
 
 /** One way of running Heed, started as `npm start` starts it (a separate `tsx api/src/main.ts` process). */
 interface ModeFigures {
@@ -59,7 +60,7 @@ async function measureMode(mode: string, env: Record<string, string>): Promise<M
   // node with tsx's loader, in its own process group: stopping it stops its embedded PostgreSQL too
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
     detached: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), DEMO_PORT: String(await freePort()), DEMO_SITE_KEY: 'bench', DEBOUNCE_MS: String(DEBOUNCE_MS), LOG_LEVEL: 'warn', PENDING_MAX_MESSAGES: '10000', PENDING_MAX_CHARS: '10000000', RATE_LIMITS: '{"sendBurst":{"points":100000,"seconds":1},"sendSustained":{"points":100000,"seconds":1}}', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), DEMO_PORT: String(await freePort()), DEMO_SITE_KEY: 'bench', DEBOUNCE_MS: String(DEBOUNCE_MS), LOG_LEVEL: 'warn', PENDING_MAX_MESSAGES: '10000', PENDING_MAX_CHARS: '10000000', RATE_LIMITS: UNLIMITED_RATE_LIMITS, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

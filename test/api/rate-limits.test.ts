@@ -116,6 +116,23 @@ describe('message.send', () => {
     expect(refused.data!.retryAfterMs).toBeGreaterThan(600_000); // the hour's window, not the burst's
   });
 
+  test('one address is held to its own window across all its visitors: the next send gets 429 send_ip_limit with Retry-After (the widget waits and sends it then) and stores nothing; other addresses still send', async () => {
+    const s = await site({ sendsPerIp: { points: 5, seconds: 600 } });
+    const office = '203.0.113.80';
+    const visitors = [await visitorOf(s.key), await visitorOf(s.key), await visitorOf(s.key)];
+    const conversations = await Promise.all(visitors.map((v) => v.conversation()));
+    const from = (i: number, content: string, ip = office) =>
+      post('message.send', { conversationId: conversations[i]!, clientMessageId: randomUUID(), content }, { token: visitors[i]!.token, ip });
+    // five sends from three fresh visitors behind one address: each visitor is far within its own windows
+    for (const [i, v] of [0, 1, 2, 0, 1].entries()) expect((await from(v, `office ${i}`)).status).toBe(200);
+    const refused = await from(2, 'the sixth from the office');
+    expectTooMany(refused, 'send_ip_limit');
+    expect(await heed.services.db.message.count({ where: { content: 'the sixth from the office' } })).toBe(0);
+    // the same visitor from another address, and another visitor elsewhere, still send
+    expect((await from(2, 'from home', '198.51.100.80')).status).toBe(200);
+    expect(refused.data!.retryAfterMs).toBeLessThanOrEqual(600_000);
+  });
+
   test('a site’s new limits apply without a restart, read within seconds by every process', async () => {
     const roomy = { sendBurst: { points: 1000, seconds: 600 }, sendSustained: { points: 1000, seconds: 3600 } };
     const s = await site(roomy);

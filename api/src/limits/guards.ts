@@ -18,12 +18,12 @@ export async function limitSessionStart(ctx: Context, siteKey: string): Promise<
 }
 
 /**
- * `message.send`: the visitor's burst and sustained windows. A middleware placed before the
- * input, so invalid sends count too.
+ * `message.send`: the visitor's burst and sustained windows, and the client address's window
+ * across visitors. A middleware placed before the input, so invalid sends count too.
  * @example send: visitorProcedure.use(limitSends).input(…)
  */
 export const limitSends = experimental_trpcMiddleware<{ ctx: VisitorContext }>().create(async ({ ctx, next }) => {
-  const over = await ctx.services.limits.send(ctx.visitor);
+  const over = await ctx.services.limits.send(ctx.visitor, ctx.ip);
   if (over) throw tooManyRequests(ctx, over);
   return next();
 });

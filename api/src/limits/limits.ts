@@ -15,6 +15,7 @@ export type OverLimitReason =
   | 'session_start_limit'
   | 'send_burst_limit'
   | 'send_sustained_limit'
+  | 'send_ip_limit'
   | 'streams_per_visitor_limit'
   | 'streams_per_ip_limit';
 
@@ -35,7 +36,7 @@ const STREAM_RETRY_MS = 10_000;
  * process, on `Services`, whose methods say whether an action may happen. Redis holds the
  * counts for the whole deployment; each limiter falls back to this process's memory while
  * Redis is away. Keys live under `<REDIS_PREFIX>limit:`.
- * @example const over = await services.limits.send(ctx.visitor); if (over) throw tooManyRequests(ctx, over)
+ * @example const over = await services.limits.send(ctx.visitor, ctx.ip); if (over) throw tooManyRequests(ctx, over)
  */
 export class Limits {
   readonly sites: SiteRules;
@@ -56,14 +57,18 @@ export class Limits {
     return over('session_start_limit', await this.windows.consume('sessionStart', sessionStart, `${siteId ?? 'unknown'}:${ip}`));
   }
 
-  /** One `message.send`: both the burst and the sustained window count it. */
-  async send(visitor: VisitorOf): Promise<OverLimit | null> {
-    const { sendBurst, sendSustained } = await this.sites.forSite(visitor.siteId);
-    const [burst, sustained] = await Promise.all([
+  /**
+   * One `message.send` of a visitor from `ip`: the visitor's burst and sustained windows and the
+   * address's window (per site, across every visitor of that address) all count it.
+   */
+  async send(visitor: VisitorOf, ip: string): Promise<OverLimit | null> {
+    const { sendBurst, sendSustained, sendsPerIp } = await this.sites.forSite(visitor.siteId);
+    const [burst, sustained, address] = await Promise.all([
       this.windows.consume('sendBurst', sendBurst, visitor.visitorId),
       this.windows.consume('sendSustained', sendSustained, visitor.visitorId),
+      this.windows.consume('sendsPerIp', sendsPerIp, `${visitor.siteId}:${ip}`),
     ]);
-    return over('send_sustained_limit', sustained) ?? over('send_burst_limit', burst);
+    return over('send_sustained_limit', sustained) ?? over('send_ip_limit', address) ?? over('send_burst_limit', burst);
   }
 
   /** One model run (a reply) for the visitor; a refused run waits `retryAfterMs` and asks again. */

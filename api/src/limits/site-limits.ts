@@ -17,6 +17,8 @@ export const siteLimitsSchema = z.strictObject({
   sendBurst: windowRule,
   /** `message.send` per visitor, long window */
   sendSustained: windowRule,
+  /** `message.send` per client address (per site), across all its visitors */
+  sendsPerIp: windowRule,
   /** model runs (replies) per visitor; a run over it waits, it never fails */
   modelRuns: windowRule,
   /** event streams open at once per visitor */
@@ -39,6 +41,11 @@ export type LimitOverrides = z.infer<typeof limitOverrides>;
  * - sendBurst 8 / 20 s: quick split thoughts ("hi" "my order" "#1042" "never came") fit, and
  *   the debounce folds them into one reply anyway; a script does not.
  * - sendSustained 120 / h: two messages a minute for a whole hour, beyond any real chat.
+ * - sendsPerIp 60 / min per address: the per-visitor windows do not stop one address minting
+ *   fresh visitors (up to 60 per 10 min) and spending each one's budget. 60 a minute is thirty
+ *   people behind one office or carrier NAT each writing two messages a minute to the same
+ *   site at the same moment, more than a shop's chat meets; a script from one address is held
+ *   to one message a second, and a refused send waits and loses nothing, like the others.
  * - modelRuns 20 / 10 min: a reply every 30 s. Runs over it wait (their messages stay pending
  *   and are answered later), so the window also bounds the wait. On gpt-4o-mini that is at
  *   most ≈ $0.90 an hour per visitor (4 rounds of ~8k prompt and 1k output tokens a run),
@@ -50,6 +57,7 @@ export const DEFAULT_LIMITS: SiteLimits = {
   sessionStart: { points: 60, seconds: 600 },
   sendBurst: { points: 8, seconds: 20 },
   sendSustained: { points: 120, seconds: 3600 },
+  sendsPerIp: { points: 60, seconds: 60 },
   modelRuns: { points: 20, seconds: 600 },
   streamsPerVisitor: 5,
   streamsPerIp: 50,
