@@ -212,7 +212,7 @@ describe('deleting sites', () => {
 
   test('the confirmation says what goes; with the key typed, the site and all of it go in one transaction', async () => {
     const { site, conversations, tokens } = await populatedSite('Doomed');
-    const counts = await agent.api.console.sites.deletion.query({ siteId: site.id });
+    const counts = await owner.api.console.sites.deletion.query({ siteId: site.id });
     expect(counts).toEqual({ conversations: 2, visitors: 2, messages: 4 });
     expect(await errorOf(owner.api.console.sites.delete.mutate({ siteId: site.id, confirmKey: 'wrong-key' }))).toMatchObject({ code: 'BAD_REQUEST', reason: 'confirm_key_mismatch' });
     expect(await heed.services.db.conversation.count({ where: { siteId: site.id } })).toBe(2);
@@ -244,6 +244,6 @@ describe('deleting sites', () => {
       await db.$executeRawUnsafe('DROP FUNCTION refuse_message_delete()');
     }
     expect(await db.site.count({ where: { id: site.id } })).toBe(1);
-    expect(await agent.api.console.sites.deletion.query({ siteId: site.id })).toEqual({ conversations: 2, visitors: 2, messages: 4 });
+    expect(await owner.api.console.sites.deletion.query({ siteId: site.id })).toEqual({ conversations: 2, visitors: 2, messages: 4 });
   }, 60_000);
 });
