@@ -26,8 +26,9 @@ function importMetaGlob() {
 }
 
 /**
- * Widget component tests in Debian's Chromium (`apt-get install -y chromium`); Playwright's
- * own browser downloads are impossible on these machines. See shared STACK.md "Browser tests".
+ * Widget and console component tests in Debian's Chromium (`apt-get install -y chromium`) at
+ * /usr/bin/chromium (or CHROMIUM_PATH), driven by playwright's launcher: web-test-runner's own
+ * browser download needs internet access at test time, which CI and offline machines lack.
  */
 export default {
   files: ['widget/src/**/*.test.ts', 'console/src/**/*.test.ts'],

@@ -14,7 +14,7 @@ const SIZES = [100, 10_000, 100_000];
 const READS = 30;
 
 /**
- * Issue 11's "context build time for a batch in a conversation with 100, 10,000 and 100,000
+ * The figure "context build time for a batch in a conversation with 100, 10,000 and 100,000
  * earlier messages": one conversation per size, its history seeded in SQL, one pending
  * visitor message claimed as a batch, then `loadContext` (every read the run makes before
  * the model call: history window, questions, todos, recall, and the prompt) timed `READS`

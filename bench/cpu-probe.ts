@@ -3,7 +3,7 @@ const ITERATIONS = 30_000_000;
 
 /**
  * Times a fixed loop of integer arithmetic on this thread, in ms: the CPU's speed right now.
- * On the session's VM of 2026-12-02 a loop ten times as long took 1.1–2.7 s from one minute to the next
+ * On one VM of 2026-12-02 (the noisy Xeon of bench/FINDINGS.md) a loop ten times as long took 1.1–2.7 s from one minute to the next
  * (another tenant's load, unseen in the load average or steal time), and every figure of a
  * section moves with it; printed around each section, it says how fast the machine was then.
  * @example const before = cpuProbeMs(); await measure(); const after = cpuProbeMs();

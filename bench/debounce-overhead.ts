@@ -17,7 +17,7 @@ export interface DebounceOverheadResult extends ProbeFigures {
 }
 
 /**
- * How late after its debounce a batch reaches the model (issue 11: p99 ≤ 25 ms), measured twice
+ * How late after its debounce a batch reaches the model (target: p99 ≤ 25 ms), measured twice
  * in the same run: against Heed in its own process as `npm start` runs it (the model server
  * and the visitor outside it), and, as the baseline, against the in-process stack where the
  * bench, the model server and the worker share one event loop.

@@ -30,7 +30,7 @@ const IDLE_MS = 6_000;
 const PROBED_CHANNELS = 250;
 
 
-/** The instruments bench/fanout/api-process.ts reads (README "Benchmarks"), passed on when set. */
+/** The instruments bench/fanout/api-process.ts reads (bench/README.md, "Instruments"), passed on when set. */
 const INSTRUMENTS = ['FANOUT_PROFILE', 'FANOUT_TRACE_GC'] as const;
 const instrumentsSet = (): Record<string, string> => Object.fromEntries(INSTRUMENTS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
@@ -95,7 +95,7 @@ export interface FanoutResult {
 }
 
 /**
- * Issue 11's fan-out figure: SUBSCRIBERS event streams, each a distinct visitor with its own
+ * The fan-out figure: SUBSCRIBERS event streams, each a distinct visitor with its own
  * session and stream ticket, held open on ONE API process (bench/fanout/api-process.ts), while a
  * publisher process relays DELTAS_PER_SECOND reply deltas in total over their runs exactly as
  * the reply worker does (bench/fanout/publisher.ts). Measures connection set-up, loss, delivery

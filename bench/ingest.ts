@@ -21,11 +21,11 @@ const WINDOW_MS = 15_000;
 const PROFILED_SENDS = 200;
 const ANCHOR_MS = 5_000;
 const DIRECT_MS = 5_000;
-/** issue 11's target: this many sends/s sustained, with p99 ≤ 100 ms */
+/** the target: this many sends/s sustained, with p99 ≤ 100 ms */
 const TARGET_RATE = 1_000;
 const OPEN_WARMUP_MS = 2_000;
 const OPEN_WINDOW_MS = 15_000;
-/** issue 11's tail target at TARGET_RATE */
+/** the tail target at TARGET_RATE */
 const TARGET_P99_MS = 100;
 /** the local model server's CPU priority (see measureIngest) */
 const MODEL_NICE = 19;
@@ -75,7 +75,7 @@ export interface IngestResult {
 }
 
 /**
- * Issue 11's ingest figure: sends/s into ONE API process (bench/ingest/api-process.ts: main.ts
+ * The ingest figure: sends/s into ONE API process (bench/ingest/api-process.ts: main.ts
  * without its worker) with the reply worker in another (`npm run worker`), on the real
  * PostgreSQL and Redis, from VISITORS scripted visitors, each with its own session token and
  * conversation, sending over HTTP exactly as the widget does: first at TARGET_RATE on a schedule

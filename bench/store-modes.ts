@@ -32,7 +32,7 @@ const VISITORS = 16;
 const SEND_WINDOW_MS = 4_000;
 
 /**
- * Issue 13's figures: the embedded mode (a new data folder, then a restart on it) beside the
+ * The store modes' figures: the embedded mode (a new data folder, then a restart on it) beside the
  * servers (PostgreSQL + Redis on 127.0.0.1), each a real `npm start` process with the local
  * demo model: time to `/healthz`, time from a send to its first reply token, and sends/s of
  * `VISITORS` closed-loop visitors for a few seconds.

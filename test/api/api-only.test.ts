@@ -8,7 +8,7 @@ import { makeClient, TestHeed } from '../support/harness.ts';
 
 /**
  * HEED_WORKER=0: `npm start` serves the API alone and `npm run worker` processes answer, so the
- * two scale apart (issue 11's ingest figure runs them so).
+ * two scale apart (the ingest bench runs them so).
  */
 let heed: TestHeed;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { decodePng, pixelDiff } from '../support/pixel-diff.ts';
  * The widget on host pages whose own styles would leak into it. Shadow DOM keeps the page's
  * selectors out, not inheritance, and a page's `*` and `heed-widget` rules still match the
  * elements it holds. On each page here (its stylesheet below, served from its own origin
- * with the README's snippet) the open chat must look as it does on a plain page: the same
+ * with the snippet of docs/site-owners/embedding.md) the open chat must look as it does on a plain page: the same
  * computed styles on the heading, the row, both bubbles, the textbox and the buttons, the
  * same boxes, and the same pixels.
  */

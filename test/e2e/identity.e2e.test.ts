@@ -31,7 +31,7 @@ async function configure(data: { allowedOrigins?: string[]; identitySecrets?: st
 const sign = (userId: string, secret = SECRET) =>
   new SignJWT({ sub: userId, name: 'Ana' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(secret));
 
-/** A third-party page that identifies its user before the widget loads (the README's snippet). */
+/** A third-party page that identifies its user before the widget loads (the snippet of docs/site-owners/identity.md). */
 async function hostPage(identity: { userId: string; token: string } | null): Promise<HostSite> {
   const js = `window.Heed = window.Heed || function () { (window.Heed.q = window.Heed.q || []).push(arguments); };
 ${identity ? `Heed('identify', ${JSON.stringify(identity)});` : ''}`;

@@ -16,7 +16,7 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
 });
 
-/** The host page's own script: the README's host-API snippet, recording every count it is told. */
+/** The host page's own script: the host-API snippet of docs/site-owners/host-page-api.md, recording every count it is told. */
 const HOST_JS = `
 window.Heed = window.Heed || function () { (window.Heed.q = window.Heed.q || []).push(arguments); };
 window.seenCounts = [];
@@ -49,7 +49,7 @@ async function visit(url: string, opts: { withoutSetHTML?: boolean } = {}): Prom
 
 const seenCounts = (page: Page) => page.evaluate(() => (window as unknown as { seenCounts: { unread: number; live: number; inputNeeded: number }[] }).seenCounts);
 
-test('the README snippet on a third-party page: launcher, a send, the whole streamed reply, a reload mid-reply, and the host page told of unread replies', async () => {
+test("the site owners' snippet on a third-party page: launcher, a send, the whole streamed reply, a reload mid-reply, and the host page told of unread replies", async () => {
   const host = await startHostSite({ '/': hostPage(widgetTag(site.heed.url)), '/host.js': HOST_JS }, { host: 'localhost' });
   hosts.push(host);
   expect(new URL(host.url).origin).not.toBe(new URL(site.heed.url).origin);
@@ -154,7 +154,7 @@ test('behind a path prefix on a CDN, with data-api pointing at the API: every ch
   await page.close();
 });
 
-test("the API's / and /inline send a visitor to the demo shop on its own origin; the shop embeds the README snippet under a strict CSP", async () => {
+test("the API's / and /inline send a visitor to the demo shop on its own origin; the shop embeds the site owners' snippet under a strict CSP", async () => {
   for (const path of ['/', '/inline']) {
     const res = await fetch(`${site.heed.url}${path}`, { redirect: 'manual' });
     expect(res.status).toBe(302);

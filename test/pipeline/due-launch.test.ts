@@ -5,7 +5,7 @@ import { TestHeed } from '../support/harness.ts';
 
 /**
  * A worker launches the batch its last poll saw coming at its due time, without polling again
- * (issue 11: that poll was half of the time from a batch's due time to its claim). What keeps
+ * (that poll was half of the time from a batch's due time to its claim). What keeps
  * this safe is the claim itself: asked to claim only a due batch, it refuses one whose time a
  * later message moved, even one whose send never woke the worker (a lost Redis message).
  */

@@ -15,7 +15,7 @@ export interface DemoSiteOptions {
 /**
  * The setting of every browser journey, run the way a customer runs Heed: one real stack
  * in production mode (`NODE_ENV=production`, assets as served) and the demo shop on
- * **another origin** embedding the widget with the README's snippet under a strict CSP,
+ * **another origin** embedding the widget with the site owners' snippet (docs/site-owners/embedding.md) under a strict CSP,
  * and one Debian Chromium, per test file. Registers the vitest hooks that start and stop
  * them; the model server is reset before each test.
  *

@@ -73,7 +73,7 @@ async function serve(server: Server, host = '127.0.0.1', requests: string[]): Pr
   };
 }
 
-/** The README's snippet for a stack's API, with extra `data-*` attributes. */
+/** The site owners' snippet (docs/site-owners/embedding.md) for a stack's API, with extra `data-*` attributes. */
 export function widgetTag(apiUrl: string, attrs: Record<string, string> = {}, src = `${apiUrl}/widget.js`): string {
   const extra = Object.entries(attrs)
     .map(([k, v]) => ` data-${k}="${v}"`)

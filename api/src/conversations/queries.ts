@@ -23,7 +23,7 @@ export const THREAD_LIMIT = 200;
  * One conversation's view, in one statement. Every run's claim and end and every send build one
  * inside their transaction, where Prisma sends each query on its own: `conversationSelect`'s
  * relations (the holder, the latest run) plus the three open-item reads made five round trips
- * in four waves, 4 ms of the claim on an idle machine and 7-10 under load (issue 11, the debounce
+ * in four waves, 4 ms of the claim on an idle machine and 7-10 under load (the debounce
  * bench). The columns are `conversationSelect`'s and `withOpenItems`' (kept together with them:
  * a field added there must be added here). Throws like `findUniqueOrThrow` when there is no row.
  */

@@ -68,7 +68,7 @@ export function sendGroups(s: Services): GroupCommit<SendInput, Sent> {
  *
  * The transaction runs on the pool's own connection (db/raw-sql.ts), past Prisma's client: its
  * five statements sit on the ingest bench's path, and through Prisma each cost ~0.35 ms more CPU,
- * plus its interactive transaction's bookkeeping (issue 11). A retried send's stored row is read
+ * plus its interactive transaction's bookkeeping. A retried send's stored row is read
  * through the ORM after the commit ({@link answerRetries}).
  */
 async function storeSends(s: Services, inputs: SendInput[]): Promise<ItemOutcome<Sent>[]> {

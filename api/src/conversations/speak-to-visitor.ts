@@ -28,7 +28,8 @@ export interface VisitorFacingMessage {
  * unread metadata with it (`lastAssistantAt`, the bounded excerpt, the activity order), in the
  * caller's transaction. Every voice writes through here (fenced replies and failed replies,
  * operators, intents, check-ins, server-to-server messages), so the one unread predicate sees
- * them all alike: there is no second path to forget (the failure to avoid, ARCHITECTURE.md).
+ * them all alike: there is no second path that could forget the unread write
+ * (docs/architecture/other-voices.md).
  */
 export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<MessageRow> {
   const message = await storeMessage(tx, {

@@ -5,7 +5,7 @@ import { PrismaClient } from './generated/client.ts';
 export type Db = PrismaClient;
 export { Prisma } from './generated/client.ts';
 
-/** A Prisma client over the pg driver adapter (Prisma 7 needs one; see ../shared/STACK.md). */
+/** A Prisma client over the pg driver adapter: Prisma 7 needs one (`new PrismaClient({ adapter })`); prisma.config.ts holds the URL for the CLI. */
 export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
   return createPooledDb(databaseUrl, opts).db;
 }

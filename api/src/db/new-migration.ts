@@ -4,7 +4,8 @@
  * Prints "no changes" and writes nothing when they already agree.
  *
  * It does what `prisma migrate dev --create-only` does, without the native schema engine the Prisma
- * CLI cannot download here (../shared/STACK.md): the committed migrations are applied to a scratch
+ * CLI downloads on every command (impossible without internet access, so `prisma migrate` cannot
+ * run; docs/architecture/decisions/own-migration-runner.md): the committed migrations are applied to a scratch
  * database with our own `migrate()`, then Prisma's schema engine compiled to Wasm
  * (`@prisma/schema-engine-wasm`), talking to that database through the pg driver adapter, diffs
  * the live database to the schema. The scratch database is dropped afterwards.

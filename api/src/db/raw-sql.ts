@@ -6,7 +6,7 @@ import type { DbLike } from './types.ts';
  * Statements on the pool itself, past Prisma's client: for the hot path's statements, whose rows
  * are plain strings, numbers and JSON. Prisma's `$queryRaw` costs ~0.45 ms of CPU a statement
  * here, pg's own query ~0.11 (1,000 `SELECT 1` each, measured on this machine), and a Prisma
- * interactive transaction adds its own bookkeeping around BEGIN and COMMIT (issue 11: the claim's
+ * interactive transaction adds its own bookkeeping around BEGIN and COMMIT (the claim's
  * five statements and a send group's five sit on the debounce and ingest benches' paths).
  * The same `Prisma.sql` templates serve both: their `text` and `values` are pg's.
  *

@@ -29,8 +29,8 @@ interface Credentials {
  * run time) on a free port of 127.0.0.1 with its data in `<dataDir>/postgres`, creating the
  * cluster and the `database` on first use. Chosen over PGlite (PostgreSQL in Wasm) because it is
  * the same server as production — row locks, advisory locks, GIN and btree_gin, many pooled
- * connections — where PGlite over a socket served one connection at a time (see README
- * "Embedded mode" for the measurements).
+ * connections — where PGlite over a socket served one connection at a time (the measurements:
+ * docs/architecture/decisions/embedded-postgresql.md).
  *
  * One process owns a folder: `<dataDir>/owner.pid` names it. A server left running by an owner
  * that died (kill -9) is stopped and restarted; a live owner makes this refuse with the reason.

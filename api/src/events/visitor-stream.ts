@@ -36,7 +36,7 @@ export interface StreamSink {
  * generator, each wait for the next message held the generator's promise, its consumer's
  * `next()` promise and their reactions for the ~0.5 s between a stream's deltas in
  * bench/fanout.ts: long enough to outlive two young collections, so they were promoted, and
- * the old generation's collections stalled the process (see bench/FINDINGS.md, session 17).
+ * the old generation's collections stalled the process (see bench/FINDINGS.md, "Fan-out").
  * @example await streamVisitorEvents(services, visitorId, lastEventId, { write, drained }, abort.signal);
  */
 export function streamVisitorEvents(s: Services, visitorId: string, lastEventId: string | null, sink: StreamSink, signal: AbortSignal): Promise<void> {

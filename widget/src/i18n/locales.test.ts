@@ -16,7 +16,7 @@ function texts(m: Messages): Record<string, string> {
 }
 
 describe('language files', () => {
-  it('are the seven the README lists, found from the folder', () => {
+  it('are the seven docs/site-owners/languages.md lists, found from the folder', () => {
     expect(Object.keys(LOCALES).sort()).to.deep.equal(['ar', 'de', 'es', 'fr', 'he', 'ja', 'pt']);
   });
 

@@ -39,7 +39,7 @@ export interface RunChecks {
 /**
  * Reads the visitor's zone and site, the claimed rows, the earlier rows, the open todos, the
  * input requests of all those rows (plus the open ones), recall's range start and the run's
- * checks (spend cap, hand-off): ONE statement, one round trip. Issue 11: as seven Prisma
+ * checks (spend cap, hand-off): ONE statement, one round trip. As seven Prisma
  * queries in two waves (the input requests waited for the rows) they cost ~8 ms a wave under load,
  * mostly per-query overhead and pool round trips, on the debounce bench's claim → model request.
  * Measured beside them, interleaved in one process (load 5): p50 6.9 → 4.6 ms, p99 25 → 14 ms for

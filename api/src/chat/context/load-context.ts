@@ -32,7 +32,7 @@ export async function loadContext(sql: RawSql, batch: ClaimedBatch, opts: RunRea
  * trips: one statement for everything that needs only the batch (chat/context/context-query.ts), then
  * recall's ranking, which needs what that statement returns: the batch's words (the claimed
  * rows' text, cut into terms by recall-query.ts, which SQL's parsers do not reproduce) and the
- * history window (token-budgeted here) it must look beyond. Issue 11: as seven Prisma queries in
+ * history window (token-budgeted here) it must look beyond. As seven Prisma queries in
  * two waves these reads cost ~8 ms a wave under load.
  */
 export async function readRunContext(sql: RawSql, batch: ClaimedBatch, opts: RunReadOptions): Promise<{ reads: ContextReads; checks: RunChecks }> {

@@ -45,7 +45,7 @@ export const RECALL_COMMON_MIN = 10;
  * Ranked by `ts_rank` normalized by document length (flag 1), so one long message full of common
  * words does not outrank a short one that names the subject.
  *
- * What is ranked is bounded (issue 11): ranking EVERY match grew with the visitor's history (43 ms
+ * What is ranked is bounded: ranking EVERY match grew with the visitor's history (43 ms
  * of a 108 ms context build at 100,000 earlier messages that all share "delivery"). A visitor with
  * at most {@link RECALL_RECENT_ROWS} messages gets every match ranked, as before; past that, the
  * candidates are the matches among the newest RECALL_RECENT_ROWS messages plus the older matches of
@@ -148,7 +148,7 @@ export function recallSql(scope: RecallScope, terms: readonly string[], from: bi
 /**
  * Recall's scope over the rows of `alias` (a message row), the one place it is written: the
  * visitor's own answered (or failed) words, outside this run's history window, and never from a
- * private conversation other than this one (issue 12: a private conversation's words never serve
+ * private conversation other than this one (a private conversation's words never serve
  * another conversation; its own run still recalls its earlier words and the visitor's other,
  * non-private conversations). The visitor and site are checked by the final join.
  */

@@ -159,7 +159,7 @@ export function startRunReads(deps: AnswerDeps, batch: ClaimedBatch): Promise<Ru
 /**
  * A run's reads: the site's settings (cached) beside ONE statement holding the context's first
  * reads, the spend cap and the hand-off flag (then recall). Everything before the model request
- * is on the debounce bench's path (issue 11): as four separate reads and a second wave this took
+ * is on the debounce bench's path: as four separate reads and a second wave this took
  * p50 9 ms (max 26) of the bench's claim → model request, 6 (max 13) as one. A capped site reads
  * a context it drops, which is rare.
  */

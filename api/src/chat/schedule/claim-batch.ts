@@ -69,8 +69,8 @@ export interface ClaimStores {
  * conversation's oldest pending proactive request (an intent, a check-in), if the budget still
  * allows it at this moment; a refusal is recorded after the claim rolls back.
  *
- * A visitor's batch, the debounce bench's path, is claimed on the pool's own connection (issue
- * 11: its five statements through Prisma cost ~2 ms more CPU). Finding no visitor message there,
+ * A visitor's batch, the debounce bench's path, is claimed on the pool's own connection (its
+ * five statements through Prisma cost ~2 ms more CPU). Finding no visitor message there,
  * the claim rolls back and is made again through Prisma's client, which the proactive checks use.
  */
 export async function claimBatch(s: ClaimStores, opts: ClaimOptions): Promise<ClaimedBatch | null> {
@@ -156,7 +156,7 @@ async function claimStatements(tx: RawSql, opts: ClaimOptions, runId: string): P
   if (!conv) throw new NothingToClaim();
 
   // The rest of the claim in one statement (it was five, one round trip each, on the debounce
-  // bench's path: issue 11). It runs after the fence bump above, so its snapshot sees every run
+  // bench's path). It runs after the fence bump above, so its snapshot sees every run
   // a claim that held the row before us committed: the live check cannot miss one. One snapshot
   // also makes the watermark agree with the claimed set. The claimed messages name the run this
   // statement inserts: the foreign key is checked at the statement's end, when it exists. The

@@ -139,8 +139,8 @@ export class ReplyWorker {
 
   /**
    * Launches the batch the last poll saw coming once its time has come, without polling again
-   * first: the poll before a claim was ~2.4 ms of the debounce bench's 5 ms from due to claim
-   * (issue 11). The claim checks that the batch is still due (a send since may have moved it).
+   * first: the poll before a claim was ~2.4 ms of the debounce bench's 5 ms from due to claim.
+   * The claim checks that the batch is still due (a send since may have moved it).
    * Resolves when that claim has settled, at most CLAIM_HEAD_START_MS later: the poll that finds
    * everything else waits for it, since its CPU on this event loop delayed the claim's own
    * round trips (the lock took 2.3 ms instead of 0.75, traced in its own process). A claim that
