@@ -21,7 +21,7 @@ export interface DemoShopOptions {
 
 /**
  * The demo shop: a customer's site on its own origin (its own port), embedding Heed with
- * exactly the README's snippet and nothing else from Heed, under a strict CSP that allows
+ * exactly the site owners' snippet (docs/site-owners/embedding.md) and nothing else from Heed, under a strict CSP that allows
  * scripts and connections only from itself and the Heed origin. `npm start` runs it beside
  * the API; the browser journeys run on it, so a bug that only shows on a third-party
  * page (a relative chunk URL, a same-origin assumption, an inline script) shows here first.

@@ -7,8 +7,9 @@ import pg from 'pg';
 
 /**
  * Applies `prisma/migrations/<name>/migration.sql` files in name order, with Prisma's own
- * `_prisma_migrations` bookkeeping, so `prisma migrate deploy` (whose native engine cannot be
- * downloaded here, see ../shared/STACK.md) would agree with what we did.
+ * `_prisma_migrations` bookkeeping, so `prisma migrate deploy` would agree with what we did. Prisma's
+ * CLI downloads a native schema engine on every command, which is not possible on machines without
+ * internet access, so migrations are applied here (docs/architecture/decisions/own-migration-runner.md).
  */
 
 /** Resolved from this file, not `process.cwd()`: the API, workers and tests start from anywhere. */
