@@ -7,6 +7,7 @@ import { SIGN_IN_LIMITS } from '../../api/src/operators/sign-in-throttle.ts';
 import { TestHeed } from '../support/harness.ts';
 import { consoleClient, signedInOperator } from '../support/console.ts';
 import { consoleProcedures, rawCall, reasonOf, type RawAnswer } from './raw-call.ts';
+import { fuzzSeed } from '../support/fuzz-seed.ts';
 
 /**
  * Signing in to the console, for real: PostgreSQL, Redis, scrypt, the HTTP server. The
@@ -250,7 +251,7 @@ describe('bad input', () => {
           expect(answer.status, `${path} ${JSON.stringify(input)}`).toBeLessThan(500);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 60, seed: fuzzSeed('console auth') },
     );
     for (const body of ['{', '"just a string"', '[]', 'null']) {
       const res = await fetch(`${heed.url}/trpc/console.auth.signIn`, { method: 'POST', headers: { origin: heed.url, 'content-type': 'application/json' }, body });

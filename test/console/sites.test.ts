@@ -9,6 +9,7 @@ import { consoleBaseUrl } from '../../api/src/trpc/console-procedure.ts';
 import { makeClient, TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
 import { rawCall, reasonOf } from './raw-call.ts';
+import { fuzzSeed } from '../support/fuzz-seed.ts';
 
 let heed: TestHeed;
 let owner: TestOperator;
@@ -157,7 +158,7 @@ describe('changing sites', () => {
         const answer = await rawCall(heed.url, path, type, body, { cookie: owner.cookie, origin: heed.url });
         expect(answer.status, `${path} ${JSON.stringify(body).slice(0, 200)}`).toBeLessThan(500);
       }),
-      { numRuns: 150 },
+      { numRuns: 150, seed: fuzzSeed('console sites') },
     );
     expect(heed.logs.filter((l) => l.includes('"level":"error"'))).toEqual([]);
   }, 60_000);
