@@ -3,6 +3,7 @@ import type { ConversationItem } from '../../api/src/console/conversations/item.
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
 import { titleAnswer } from '../support/titles.ts';
+import { visitorOf } from '../handoff/helpers.ts';
 import { revokeOperatorSession, sessionIdOf } from '../../api/src/operators/operator-sessions.ts';
 
 let heed: TestHeed;
@@ -34,8 +35,8 @@ function watch(op: TestOperator, input: { siteId?: string; lastEventId?: string 
 }
 
 test('the live list delivers a new visitor conversation and each change of its state: live, unviewed after the reply, default once read, failed, and answered again after a retry from the console', async () => {
-  const live = watch(agent);
-  await new Promise((r) => setTimeout(r, 300)); // the stream is open before the visitor arrives
+  // from the log's start: a catch-up re-sends what changed lately, so nothing made after this line is missed
+  const live = watch(agent, { lastEventId: '0' });
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   await live.until('the new conversation', conversationId, (i) => i.attention === 'default' && i.messageCount === 0);
@@ -68,9 +69,8 @@ test('the live list delivers a new visitor conversation and each change of its s
 test('the live list is scoped to a site when asked, and a reconnect with lastEventId re-sends what changed meanwhile', async () => {
   const other = await heed.services.db.site.create({ data: { key: 'other-site', name: 'Other site' }, select: { id: true } });
   const site = await heed.services.db.site.findUniqueOrThrow({ where: { key: heed.siteKey }, select: { id: true } });
-  const scoped = watch(agent, { siteId: other.id });
-  const everything = watch(agent);
-  await new Promise((r) => setTimeout(r, 300));
+  const scoped = watch(agent, { siteId: other.id, lastEventId: '0' });
+  const everything = watch(agent, { lastEventId: '0' });
   const visitor = await heed.visitor();
   const first = await visitor.conversation();
   await everything.until('the conversation', first, () => true);
@@ -84,8 +84,10 @@ test('the live list is scoped to a site when asked, and a reconnect with lastEve
   const resumed = watch(agent, { siteId: site.id, lastEventId: resumeFrom });
   await resumed.until('the missed conversation', second, () => true);
   await resumed.until('the missed rename', first, (i) => i.title === 'Shipping to Norway' && i.titleSource === 'manual');
-  await new Promise((r) => setTimeout(r, 300));
-  expect(scoped.changes).toEqual([]);
+  // the scoped stream carries the other site's conversation, made after all of the above, and nothing else
+  const elsewhere = await (await visitorOf(heed, 'other-site')).conversation();
+  await scoped.until('the other site’s conversation', elsewhere, () => true);
+  expect(new Set(scoped.changes.map((c) => c.item.id))).toEqual(new Set([elsewhere]));
   resumed.close();
   scoped.close();
 });
@@ -196,14 +198,13 @@ test('a stream lives no longer than its session: once the operator signs out els
   const heard: string[] = [];
   let ended = false;
   const sub = owner.api.console.conversations.changes.subscribe(
-    {},
+    { lastEventId: '0' },
     {
       onData: (raw) => heard.push((raw as unknown as { data: { item: ConversationItem } }).data.item.id),
       onComplete: () => (ended = true),
       onError: () => (ended = true),
     },
   );
-  await new Promise((r) => setTimeout(r, 300));
   const before = await (await heed.visitor()).conversation();
   await heed.until('the first conversation heard', () => heard.includes(before));
 
