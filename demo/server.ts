@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
-const DIR = fileURLToPath(new URL('./', import.meta.url));
+/** This folder, also from the JavaScript `npm run build` compiles into dist/demo/ (the pages stay here). */
+const DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './' : '../../demo/', import.meta.url));
 
 /** The shop's pages and assets; nothing else on this origin exists. */
 const FILES: Record<string, { file: string; type: string }> = {

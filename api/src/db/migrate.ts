@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { PROJECT_ROOT } from '../project-root.ts';
 
 /**
  * Applies `prisma/migrations/<name>/migration.sql` files in name order, with Prisma's own
@@ -12,8 +12,8 @@ import pg from 'pg';
  * internet access, so migrations are applied here (docs/architecture/decisions/own-migration-runner.md).
  */
 
-/** Resolved from this file, not `process.cwd()`: the API, workers and tests start from anywhere. */
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations/', import.meta.url));
+/** Resolved from the code's location, not `process.cwd()`: the API, workers and tests start from anywhere. */
+const MIGRATIONS_DIR = `${PROJECT_ROOT}prisma/migrations/`;
 
 /**
  * The key Prisma's schema engine itself locks (`SELECT pg_advisory_lock(72707369)`), so our

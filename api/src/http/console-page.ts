@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { rawPathOf } from './request-path.ts';
 import { replyFile } from './static-files.ts';
+import { PROJECT_ROOT } from '../project-root.ts';
 
-const CONSOLE_DIR = fileURLToPath(new URL('../../../dist/console', import.meta.url));
+const CONSOLE_DIR = `${PROJECT_ROOT}dist/console`;
 
 /**
  * The console page's policy: its own scripts, styles, images and API only (Vite emits no

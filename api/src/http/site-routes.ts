@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../project-root.ts';
 import { replyFile } from './static-files.ts';
 import { requestHostname } from './request-host.ts';
 import { rawPathOf } from './request-path.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const WIDGET_DIR = `${ROOT}dist/widget`;
+const WIDGET_DIR = `${PROJECT_ROOT}dist/widget`;
 
 const notFound = (reply: FastifyReply, what: string) => reply.code(404).type('text/plain; charset=utf-8').send(what);
 
