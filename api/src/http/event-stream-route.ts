@@ -1,10 +1,11 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
-import { getErrorShape, getTRPCErrorFromUnknown, isAbortError, isObject, parseConnectionParamsFromString } from '@trpc/server/unstable-core-do-not-import';
+import { getErrorShape, isAbortError, isObject, parseConnectionParamsFromString } from '@trpc/server/unstable-core-do-not-import';
 import type { VisitorClaims } from '../auth/visitor-token.ts';
 import { openStreamHold, streamedEvent } from '../events/stream-hold.ts';
 import { streamVisitorEvents, type StreamItem } from '../events/visitor-stream.ts';
+import { trpcErrorOf } from '../trpc/refusal.ts';
 import { subscribeInput } from '../trpc/routers/events.ts';
 import { streamVisitorOf, trpcConfig, type CreateContext } from '../trpc/trpc.ts';
 import { asksForJsonl, TRPC_VARY } from './lean-routes.ts';
@@ -75,7 +76,7 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
     if (!parsed) return opts.fallback(request, reply);
     const ctx = opts.createContext({ req: request.raw, res: reply.raw, info: { connectionParams: parsed.connectionParams } });
     const errorFrame = (cause: unknown) => {
-      const error = getTRPCErrorFromUnknown(cause);
+      const error = trpcErrorOf(cause, reply.raw);
       opts.onError(error, request);
       const shape = getErrorShape({ config: trpcConfig, ctx, error, input: parsed.input, path: PATH, type: 'subscription' });
       return frame('serialized-error', JSON.stringify(serialize(shape)));

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError, type AnyProcedure } from '@trpc/server';
-import { getErrorShape, getHTTPStatusCode, getTRPCErrorFromUnknown, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
+import { getErrorShape, getHTTPStatusCode, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
 import { appRouter } from '../trpc/app-router.ts';
+import { trpcErrorOf } from '../trpc/refusal.ts';
 import { trpcConfig, type Context, type CreateContext } from '../trpc/trpc.ts';
 import { asksForJsonl, TRPC_VARY } from './lean-routes.ts';
 
@@ -73,7 +74,7 @@ export function mutationRoute(opts: MutationRouteOptions): (request: FastifyRequ
       ctx = opts.createContext({ req: request.raw, res: reply.raw, info: { connectionParams: null } });
       json = { result: { data: await call.procedure({ path: call.path, getRawInput, ctx, type: 'mutation', signal: undefined, batchIndex: 0 }) } };
     } catch (cause) {
-      const error = getTRPCErrorFromUnknown(cause);
+      const error = trpcErrorOf(cause, reply.raw);
       opts.onError(error, call.path, request);
       json = { error: getErrorShape({ config: trpcConfig, ctx, error, input: parsed?.input, path: call.path, type: 'mutation' }) };
       status = getHTTPStatusCode(json, [error]);
