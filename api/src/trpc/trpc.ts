@@ -46,7 +46,7 @@ export type CreateContext = ReturnType<typeof createContextFactory>;
 
 export function createContextFactory(services: Services) {
   const keys = signingKeys(services.config);
-  // only the connection params of tRPC's request info are read, so the lean routes (http/lean-routes.ts) can pass just those
+  // only the connection params of tRPC's request info are read, so the lean routes (http/mutation-route.ts, http/event-stream-route.ts) can pass just those
   return ({ req, res, info }: Pick<NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>, 'req' | 'res'> & { info: { connectionParams: Record<string, string | undefined> | null } }): Context => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
