@@ -9,6 +9,10 @@
  * 3. The console (console/) keeps the same rule towards api/, and takes from the widget only
  *    its presentational pieces and its wire (`CONSOLE_FROM_WIDGET`), never the widget's store
  *    or its visitor-facing elements.
+ * 4. The API's domain code does not know its transport: no file of api/src outside the transport
+ *    layer (`TRANSPORT`: api/src/trpc/, api/src/http/, and the entry points that wire them up)
+ *    imports api/src/trpc/ or `@trpc/server`, types included. Domain code refuses with
+ *    api/src/errors/refusal.ts; the transport answers it (trpc/refusal.ts, http/errors.ts).
  *
  * @example npx tsx scripts/check-imports.ts
  */
@@ -23,6 +27,10 @@ const SHARED = 'api/src/shared/';
 const SOURCE = /\.(ts|js|mjs)$/;
 /** What the console may import from the widget as values: elements that draw, and the tRPC wire. */
 const CONSOLE_FROM_WIDGET = ['widget/src/conversation-row/', 'widget/src/heading/', 'widget/src/shared/', 'widget/src/state/trpc-wire.ts'];
+/** The API's transport layer and entry points: the only files of api/src that may import tRPC (rule 4). */
+const TRANSPORT = ['api/src/trpc/', 'api/src/http/', 'api/src/main.ts', 'api/src/worker-main.ts', 'api/src/migrate-main.ts', 'api/src/boot.ts'];
+/** What rule 4 keeps domain code from importing. */
+const isTrpc = (target: string) => target.startsWith('api/src/trpc/') || target === '@trpc/server' || target.startsWith('@trpc/server/');
 
 interface Import {
   file: string;
@@ -96,6 +104,12 @@ function boundaryBreaches(): string[] {
     if (imp.typeOnly || imp.target.startsWith(SHARED) || imp.target === 'vitest') continue;
     breaches.push(`${imp.file}:${imp.line}: ${SHARED} must stay self-contained (the widget bundles it) but imports ${imp.target}`);
   }
+  for (const imp of sourceFiles('api/src').flatMap(importsOf)) {
+    if (TRANSPORT.some((allowed) => imp.file.startsWith(allowed)) || !isTrpc(imp.target)) continue;
+    breaches.push(
+      `${imp.file}:${imp.line}: domain code imports ${imp.target}; refuse with api/src/errors/refusal.ts and leave the transport to ${TRANSPORT.slice(0, 2).join(' and ')}`,
+    );
+  }
   return breaches;
 }
 
@@ -116,4 +130,4 @@ if (cycles || breaches.length > 0) {
   console.error(`check-imports: ${cycles ? 'import cycles (above)' : 'no cycles'}, ${breaches.length} boundary breach(es)`);
   process.exit(1);
 }
-console.log('check-imports: no cycles in api/, widget/ or console/; widget and console reach api/ only through types and api/src/shared/');
+console.log('check-imports: no cycles in api/, widget/ or console/; widget and console reach api/ only through types and api/src/shared/; domain code does not import tRPC');

@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import type { Config } from '../config.ts';
 import { Prisma, type Db } from '../db/client.ts';
 import { GroupCommit, type ItemOutcome } from '../db/group-commit.ts';
@@ -6,8 +5,8 @@ import type { RawSql } from '../db/raw-sql.ts';
 import { transactRawWithEvents } from '../events/append-events.ts';
 import type { Services } from '../services.ts';
 import { fallbackTitle } from '../titles/fallback-title.ts';
-import { refuse } from '../trpc/refusal.ts';
-import { visitorTokenInvalid } from '../trpc/visitor-refusals.ts';
+import { notFound, refuse } from '../errors/refusal.ts';
+import { visitorTokenInvalid } from '../auth/visitor-refusals.ts';
 import { conversationViewSql, viewOfRow, type ViewRow } from './queries.ts';
 import { messageSelect, toConversationView, toMessageView, VIEW_TODOS_MAX, type ConversationView, type MessageView } from './views.ts';
 
@@ -97,7 +96,7 @@ async function storeSends(s: Services, inputs: SendInput[]): Promise<ItemOutcome
       if (sent.kind === 'full') {
         outcomes.set(input, {
           kind: 'failed',
-          error: refuse('TOO_MANY_REQUESTS', 'pending_batch_full', 'Too much is waiting for a reply in this conversation. Wait for the reply, then send again.'),
+          error: refuse('too_many_requests', 'pending_batch_full', 'Too much is waiting for a reply in this conversation. Wait for the reply, then send again.'),
         });
         continue;
       }
@@ -145,7 +144,7 @@ async function insertInLayers(tx: RawSql, config: Config, inputs: SendInput[]): 
 /** A send's outcome inside the transaction: a retry's row is read after the commit. */
 type GroupOutcome = ItemOutcome<Sent> | { kind: 'retry' };
 
-const conversationNotFound = () => new TRPCError({ code: 'NOT_FOUND', message: 'conversation not found' });
+const conversationNotFound = () => notFound('conversation');
 
 /**
  * Answers the retried sends of a committed group with their stored rows: read through the ORM
@@ -398,6 +397,6 @@ async function answerRequest(tx: RawSql, a: { conversationId: string; requestId:
   // not open: closed already, or no request of this conversation at all
   const [request] = await tx.rows<{ found: boolean }>(Prisma.sql`
     SELECT EXISTS (SELECT 1 FROM "InputRequest" WHERE id = ${a.requestId}::uuid AND "conversationId" = ${a.conversationId}::uuid) AS found`);
-  if (!request?.found) throw new TRPCError({ code: 'NOT_FOUND', message: 'input request not found' });
-  throw new TRPCError({ code: 'BAD_REQUEST', message: 'this question was already answered' });
+  if (!request?.found) throw notFound('input request');
+  throw refuse('bad_request', null, 'this question was already answered');
 }

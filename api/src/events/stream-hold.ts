@@ -1,6 +1,6 @@
 import type { VisitorClaims } from '../auth/visitor-token.ts';
 import { openStreamSlot } from '../limits/guards.ts';
-import type { Context } from '../trpc/trpc.ts';
+import type { Services } from '../services.ts';
 import type { VisitorEvent } from './event-types.ts';
 import type { StreamItem } from './visitor-stream.ts';
 
@@ -12,11 +12,11 @@ export interface StreamHold {
 
 /**
  * Opens one event stream's hold: a slot per visitor and per client address (refused with
- * TOO_MANY_REQUESTS when they are full) and one more in `heed_sse_connections`. The one
+ * `too_many_requests` when they are full) and one more in `heed_sse_connections`. The one
  * owner of both rules for the tRPC procedure (`events.subscribe`) and the lean SSE route.
  * @example const hold = await openStreamHold(ctx); try { … } finally { await hold.close() }
  */
-export async function openStreamHold(ctx: Context & { visitor: VisitorClaims }): Promise<StreamHold> {
+export async function openStreamHold(ctx: { services: Services; ip: string; visitor: VisitorClaims }): Promise<StreamHold> {
   const slot = await openStreamSlot(ctx);
   const { metrics } = ctx.services;
   metrics.sseConnections.inc();

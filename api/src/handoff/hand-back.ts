@@ -4,7 +4,7 @@ import { loadConversationView } from '../conversations/queries.ts';
 import { addNotice } from '../conversations/speak-to-visitor.ts';
 import { toMessageView } from '../conversations/views.ts';
 import type { SiteScope } from '../operators/site-access.ts';
-import { refuse } from '../trpc/refusal.ts';
+import { refuse } from '../errors/refusal.ts';
 import { lockConversation, operatorName } from './held-conversation.ts';
 import type { ActingOperator } from './take-over.ts';
 
@@ -28,7 +28,7 @@ export async function handBack(
     const conv = await lockConversation(tx, q);
     if (conv.heldById === null) return false;
     if (conv.heldById !== q.operator.id && q.operator.role !== 'owner') {
-      throw refuse('CONFLICT', 'not_holding', 'Only the operator who took this conversation over (or an owner) can hand it back.');
+      throw refuse('conflict', 'not_holding', 'Only the operator who took this conversation over (or an owner) can hand it back.');
     }
     const holderId = conv.heldById;
     await tx.$executeRaw`

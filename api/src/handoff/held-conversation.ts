@@ -1,7 +1,7 @@
 import { Prisma } from '../db/client.ts';
 import type { Tx } from '../db/types.ts';
 import { siteScopeSql, type SiteScope } from '../operators/site-access.ts';
-import { notFound } from '../trpc/trpc.ts';
+import { notFound } from '../errors/refusal.ts';
 
 /** What takeover, reply and hand back read of the conversation they act on. */
 export interface LockedConversation {

@@ -5,7 +5,7 @@ import { loadConversationView } from '../conversations/queries.ts';
 import { speakToVisitor } from '../conversations/speak-to-visitor.ts';
 import { messageSelect, toMessageView, type MessageRow } from '../conversations/views.ts';
 import type { SiteScope } from '../operators/site-access.ts';
-import { refuse } from '../trpc/refusal.ts';
+import { refuse } from '../errors/refusal.ts';
 import { lockConversation } from './held-conversation.ts';
 import type { ActingOperator } from './take-over.ts';
 
@@ -47,9 +47,9 @@ export async function operatorReply(
     });
     if (stored) {
       if (stored.role === 'operator' && stored.operatorId === q.operator.id) return asOperatorMessage(stored);
-      throw refuse('CONFLICT', 'client_message_id_taken', 'This clientMessageId names another message of this conversation: send with a new one.');
+      throw refuse('conflict', 'client_message_id_taken', 'This clientMessageId names another message of this conversation: send with a new one.');
     }
-    if (conv.heldById !== q.operator.id) throw refuse('CONFLICT', 'not_holding', 'Take this conversation over before you reply.');
+    if (conv.heldById !== q.operator.id) throw refuse('conflict', 'not_holding', 'Take this conversation over before you reply.');
 
     // the conversation's row lock keeps a retry out until this commits
     const message = await speakToVisitor(tx, {

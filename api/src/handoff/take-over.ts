@@ -4,7 +4,7 @@ import { loadConversationView } from '../conversations/queries.ts';
 import { addNotice } from '../conversations/speak-to-visitor.ts';
 import { toMessageView } from '../conversations/views.ts';
 import type { SiteScope } from '../operators/site-access.ts';
-import { refuse } from '../trpc/refusal.ts';
+import { refuse } from '../errors/refusal.ts';
 import { lockConversation, operatorName } from './held-conversation.ts';
 
 /** The operator acting in the console. */
@@ -33,7 +33,7 @@ export async function takeOver(s: Pick<Services, 'db' | 'bus'>, q: { operator: A
   await transactWithEvents(s.db, s.bus, async (tx, emit) => {
     const conv = await lockConversation(tx, q);
     if (conv.private) {
-      throw refuse('FORBIDDEN', 'private', 'The visitor marked this conversation private: the console cannot show its words, so it cannot be taken over.');
+      throw refuse('forbidden', 'private', 'The visitor marked this conversation private: the console cannot show its words, so it cannot be taken over.');
     }
     const taken = await tx.$executeRaw`
       UPDATE "Conversation" SET "heldById" = ${q.operator.id}::uuid, "heldAt" = now(), "waitingSince" = NULL
@@ -41,7 +41,7 @@ export async function takeOver(s: Pick<Services, 'db' | 'bus'>, q: { operator: A
     if (taken === 0) {
       if (conv.heldById === q.operator.id) return;
       const holder = await operatorName(tx, conv.heldById!);
-      throw refuse('CONFLICT', 'held_by_other', `${holder} has already taken this conversation over.`);
+      throw refuse('conflict', 'held_by_other', `${holder} has already taken this conversation over.`);
     }
     const notice = await addNotice(tx, {
       conversationId: conv.id,

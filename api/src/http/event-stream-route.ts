@@ -1,35 +1,16 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { TRPCError } from '@trpc/server';
-import { getErrorShape, getTRPCErrorFromUnknown, isAbortError, isObject, parseConnectionParamsFromString } from '@trpc/server/unstable-core-do-not-import';
+import { getTRPCErrorShape, TRPCError } from '@trpc/server';
 import type { VisitorClaims } from '../auth/visitor-token.ts';
 import { openStreamHold, streamedEvent } from '../events/stream-hold.ts';
-import { streamVisitorEvents, type StreamItem } from '../events/visitor-stream.ts';
+import { streamVisitorEvents } from '../events/visitor-stream.ts';
+import { asksForJsonl, connectedFrame, dataFrame, errorFrame, PING_FRAME, readSubscriptionRequest, RETURN_FRAME, SSE_HEADERS } from '../shared/trpc-wire.ts';
+import { trpcErrorOf } from '../trpc/refusal.ts';
 import { subscribeInput } from '../trpc/routers/events.ts';
 import { streamVisitorOf, trpcConfig, type CreateContext } from '../trpc/trpc.ts';
-import { asksForJsonl, TRPC_VARY } from './lean-routes.ts';
 
 /** The procedure this route serves, as tRPC names it in error shapes. */
 const PATH = 'events.subscribe';
-
-/**
- * The headers tRPC's SSE answer adds over the ones the hooks set (security, CORS, request
- * id), in the order its `Headers` gave them (sorted). `vary` replaces CORS's `Vary: Origin`,
- * as tRPC's answer did: kept byte for byte, both clients having lived with it.
- */
-const SSE_HEADERS: OutgoingHttpHeaders = {
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'content-type': 'text/event-stream',
-  vary: TRPC_VARY,
-  'x-accel-buffering': 'no',
-};
-
-/** tRPC's SSE frames: each field on its line, then the blank line, then one more newline (tRPC writes `\n\n` after the last field's own). */
-const PING = 'event: ping\ndata: \n\n\n';
-const RETURN = 'event: return\ndata: \n\n\n';
-const frame = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n\n`;
-
 
 export interface EventStreamOptions {
   createContext: CreateContext;
@@ -43,7 +24,8 @@ export interface EventStreamOptions {
  * `GET /trpc/events.subscribe`, written straight to Node's response: the same bytes and
  * headers as tRPC's SSE producer (`connected`, `ping` after SSE_PING_MS of quiet, tracked
  * events with `id:`, untracked ones with `id: ` and `restore-id` once an id is known,
- * `serialized-error` with the errorFormatter's shape, `return`), pinned by
+ * `serialized-error` with the errorFormatter's shape, `return`: the frames of the shared wire
+ * module, shared/trpc-wire.ts, which test/api/trpc-wire-contract.test.ts checks against tRPC), pinned by
  * test/api/event-stream-wire.test.ts, with the same rules (streamVisitorOf, subscribeInput,
  * openStreamHold, streamedEvent, shared with the procedure). One `res.write` per event; when
  * it answers false the stream hands nothing over until 'drain' (streamVisitorEvents merges a
@@ -67,18 +49,18 @@ export interface EventStreamOptions {
 export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const sse = trpcConfig.sse;
   const pingMs = sse?.ping?.enabled ? (sse.ping.intervalMs ?? 1_000) : 0;
-  const connected = frame('connected', JSON.stringify(sse?.client ?? {}));
-  const serialize = (v: unknown) => trpcConfig.transformer.output.serialize(v);
+  const connected = connectedFrame(sse?.client ?? {});
 
   return async (request, reply) => {
-    const parsed = parseRequest(request);
+    const lastEventIdHeader = request.headers['last-event-id'];
+    // what tRPC would read from the request; a batch, a JSONL accept, a fragment, unparsable input or connection params go to tRPC
+    const parsed = asksForJsonl(request.headers) ? null : readSubscriptionRequest(request.raw.url ?? '', typeof lastEventIdHeader === 'string' ? lastEventIdHeader : undefined);
     if (!parsed) return opts.fallback(request, reply);
     const ctx = opts.createContext({ req: request.raw, res: reply.raw, info: { connectionParams: parsed.connectionParams } });
-    const errorFrame = (cause: unknown) => {
-      const error = getTRPCErrorFromUnknown(cause);
+    const failed = (cause: unknown) => {
+      const error = trpcErrorOf(cause, reply.raw);
       opts.onError(error, request);
-      const shape = getErrorShape({ config: trpcConfig, ctx, error, input: parsed.input, path: PATH, type: 'subscription' });
-      return frame('serialized-error', JSON.stringify(serialize(shape)));
+      return errorFrame(getTRPCErrorShape({ config: trpcConfig, ctx, error, input: parsed.input, path: PATH, type: 'subscription' }));
     };
 
     // as tRPC: the ticket and the page's origin first, then the input
@@ -97,10 +79,11 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
 
     reply.hijack();
     const res = reply.raw;
+    // over the headers the hooks set (security, CORS, request id); `vary` replaces CORS's `Vary: Origin`, as tRPC's answer does
     res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...SSE_HEADERS });
     res.write(connected);
     if (refusal !== null || visitor === null) {
-      res.end(errorFrame(refusal));
+      res.end(failed(refusal));
       return;
     }
 
@@ -109,7 +92,7 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
     res.once('close', onClose);
     if (res.destroyed) abort.abort();
     let hold: Awaited<ReturnType<typeof openStreamHold>> | null = null;
-    const ping = pingMs > 0 ? setTimeout(function tick() { res.write(PING); ping?.refresh(); }, pingMs) : null;
+    const ping = pingMs > 0 ? setTimeout(function tick() { res.write(PING_FRAME); ping?.refresh(); }, pingMs) : null;
     let tail = '';
     try {
       hold = await openStreamHold({ ...ctx, visitor });
@@ -119,7 +102,7 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
       const stallMs = ctx.services.config.SSE_STALL_MS;
       await streamVisitorEvents(ctx.services, visitor.visitorId, lastEventId, {
         write: (item) => {
-          const written = res.write(chunkOf(item, lastId, serialize));
+          const written = res.write(dataFrame(streamedEvent(item), item.id, lastId));
           if (item.id !== null) lastId = item.id;
           ping?.refresh();
           return written || abort.signal.aborted;
@@ -130,9 +113,9 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
           return drained(res, abort.signal, stallMs, () => metrics.sseStallClosed.inc()).finally(() => metrics.sseStalled.dec());
         },
       }, abort.signal);
-      if (!abort.signal.aborted) tail = RETURN;
+      if (!abort.signal.aborted) tail = RETURN_FRAME;
     } catch (err) {
-      if (!isAbortError(err) && !abort.signal.aborted) tail = errorFrame(err);
+      if (!isAbortError(err) && !abort.signal.aborted) tail = failed(err);
     } finally {
       if (ping) clearTimeout(ping);
       res.off('close', onClose);
@@ -142,13 +125,8 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
   };
 }
 
-/** One event's frame, as tRPC's producer wrote it. */
-function chunkOf(item: StreamItem, lastId: string | null, serialize: (v: unknown) => unknown): string {
-  const data = JSON.stringify(serialize(streamedEvent(item)));
-  if (item.id !== null) return `data: ${data}\nid: ${item.id}\n\n\n`;
-  if (lastId === null) return `data: ${data}\n\n\n`;
-  return `data: ${data}\nid: \n\n\nevent: restore-id\ndata: \nid: ${lastId}\n\n\n`;
-}
+/** An abort, as tRPC's SSE producer tells it from a failure (it then writes no error event). */
+const isAbortError = (err: unknown) => typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
 
 /**
  * Resolves once `res` drains or `signal` aborts. A client that takes nothing for `stallMs` is cut
@@ -173,39 +151,4 @@ function drained(res: ServerResponse, signal: AbortSignal, stallMs: number, onCu
     res.once('drain', done);
     signal.addEventListener('abort', done, { once: true });
   });
-}
-
-interface StreamRequest {
-  /** the `input` query param, parsed (with a reconnect's Last-Event-ID merged in, as tRPC does) */
-  input: unknown;
-  connectionParams: Record<string, string | undefined> | null;
-  /** the reconnect's `Last-Event-ID` (header, or `lastEventId` / `Last-Event-Id` query param) */
-  lastEventId: string | null;
-}
-
-/**
- * What tRPC's `getRequestInfo` would read from the request, or null for anything this route
- * leaves to tRPC: a batch, a JSONL accept, a fragment, unparsable input or connection params.
- */
-function parseRequest(request: FastifyRequest): StreamRequest | null {
-  const url = request.raw.url ?? '';
-  if (url.includes('#')) return null;
-  const q = url.indexOf('?');
-  const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-  if (params.get('batch') === '1') return null;
-  if (asksForJsonl(request.headers)) return null;
-  let input: unknown;
-  let connectionParams: Record<string, string | undefined> | null;
-  try {
-    const rawParams = params.get('connectionParams');
-    connectionParams = rawParams === null ? null : parseConnectionParamsFromString(rawParams);
-    const rawInput = params.get('input');
-    input = rawInput ? trpcConfig.transformer.input.deserialize(JSON.parse(rawInput)) : undefined;
-  } catch {
-    return null;
-  }
-  const header = request.headers['last-event-id'];
-  const resumeId = (typeof header === 'string' ? header : null) ?? params.get('lastEventId') ?? params.get('Last-Event-Id');
-  if (resumeId) input = isObject(input) ? { ...input, lastEventId: resumeId } : (input ?? { lastEventId: resumeId });
-  return { input, connectionParams, lastEventId: resumeId && !/[\0\n\r]/.test(resumeId) ? resumeId : null };
 }

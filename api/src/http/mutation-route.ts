@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { TRPCError, type AnyProcedure } from '@trpc/server';
-import { getErrorShape, getHTTPStatusCode, getTRPCErrorFromUnknown, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
+import { getTRPCErrorShape, TRPCError, type AnyProcedure } from '@trpc/server';
+import { asksForJsonl, errorAnswer, resultAnswer, statusOf, TRPC_VARY, type WireAnswer } from '../shared/trpc-wire.ts';
 import { appRouter } from '../trpc/app-router.ts';
+import { trpcErrorOf } from '../trpc/refusal.ts';
 import { trpcConfig, type Context, type CreateContext } from '../trpc/trpc.ts';
-import { asksForJsonl, TRPC_VARY } from './lean-routes.ts';
 
 export interface MutationRouteOptions {
   createContext: CreateContext;
@@ -27,8 +27,9 @@ const PLAIN_PATH = /^[A-Za-z][\w.]*$/;
  * status, body and tRPC headers (`Vary: trpc-accept, accept`, `Content-Type:
  * application/json`) as tRPC's own handler, pinned by test/api/mutation-wire.test.ts, which
  * sends every request to both. The call runs through the procedure itself (middlewares, zod
- * input, errorFormatter), so rules stay in one place; only the transport is lean. The body
- * goes out with `Content-Length` rather than chunked.
+ * input, errorFormatter), so rules stay in one place; only the transport is lean, and its
+ * format is the shared wire module's (shared/trpc-wire.ts). The body goes out with
+ * `Content-Length` rather than chunked.
  *
  * Why: `message.send` is the path every visitor message takes, and tRPC's fetch adapter
  * builds per call a `Request` with `Headers`, a `ReadableStream` body and three AbortSignals,
@@ -44,8 +45,6 @@ const PLAIN_PATH = /^[A-Za-z][\w.]*$/;
  * @example app.all('/trpc/*', mutationRoute({ createContext, fallback: handle, onError, maxBodyBytes: MAX_BODY_BYTES }));
  */
 export function mutationRoute(opts: MutationRouteOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const serialize = (json: Parameters<typeof transformTRPCResponse>[1]) => JSON.stringify(transformTRPCResponse(trpcConfig, json));
-
   return async (request, reply) => {
     const call = leanCall(request, opts.maxBodyBytes);
     if (!call) return opts.fallback(request, reply);
@@ -59,7 +58,7 @@ export function mutationRoute(opts: MutationRouteOptions): (request: FastifyRequ
     let parsed: { input: unknown } | undefined;
     const getRawInput = async () => {
       try {
-        parsed ??= { input: body ? trpcConfig.transformer.input.deserialize(JSON.parse(body)) : undefined };
+        parsed ??= { input: body ? JSON.parse(body) : undefined };
       } catch (cause) {
         throw new TRPCError({ code: 'BAD_REQUEST', message: cause instanceof Error ? cause.message : 'Invalid input', cause });
       }
@@ -67,19 +66,17 @@ export function mutationRoute(opts: MutationRouteOptions): (request: FastifyRequ
     };
 
     let ctx: Context | undefined;
-    let json: Parameters<typeof serialize>[0];
-    let status = 200;
+    let answer: WireAnswer;
     try {
       ctx = opts.createContext({ req: request.raw, res: reply.raw, info: { connectionParams: null } });
-      json = { result: { data: await call.procedure({ path: call.path, getRawInput, ctx, type: 'mutation', signal: undefined, batchIndex: 0 }) } };
+      answer = resultAnswer(await call.procedure({ path: call.path, getRawInput, ctx, type: 'mutation', signal: undefined, batchIndex: 0 }));
     } catch (cause) {
-      const error = getTRPCErrorFromUnknown(cause);
+      const error = trpcErrorOf(cause, reply.raw);
       opts.onError(error, call.path, request);
-      json = { error: getErrorShape({ config: trpcConfig, ctx, error, input: parsed?.input, path: call.path, type: 'mutation' }) };
-      status = getHTTPStatusCode(json, [error]);
+      answer = errorAnswer(getTRPCErrorShape({ config: trpcConfig, ctx, error, input: parsed?.input, path: call.path, type: 'mutation' }));
     }
     // a Buffer, as Fastify would add `; charset=utf-8` to a string's type and tRPC does not
-    return reply.code(status).header('vary', TRPC_VARY).header('content-type', 'application/json').send(Buffer.from(serialize(json)));
+    return reply.code(statusOf(answer)).header('vary', TRPC_VARY).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(answer)));
   };
 }
 

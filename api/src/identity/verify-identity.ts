@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { macMatches } from '../auth/signing-keys.ts';
-import { refuse } from '../trpc/refusal.ts';
-import { noNul } from '../trpc/inputs.ts';
+import { refuse } from '../errors/refusal.ts';
+import { noNul } from '../inputs/fields.ts';
 
 /** Longest a host-signed identity token may live: a stolen one is useless within a day. */
 export const IDENTITY_MAX_TTL_S = 24 * 60 * 60;
@@ -59,11 +59,11 @@ const signedProfile = z.object({
  * missing or too far away).
  */
 export async function verifyIdentity(secrets: readonly string[], identity: IdentityInput, now = Date.now()): Promise<VerifiedIdentity> {
-  if (secrets.length === 0) throw refuse('UNAUTHORIZED', 'identity_not_configured', 'This site has no identity secret: identities cannot be verified.');
+  if (secrets.length === 0) throw refuse('unauthorized', 'identity_not_configured', 'This site has no identity secret: identities cannot be verified.');
   if (identity.userHash !== undefined) {
     const given = identity.userHash.toLowerCase();
     const ok = secrets.some((secret) => macMatches(given, createHmac('sha256', secret).update(identity.userId).digest('hex')));
-    if (!ok) throw refuse('UNAUTHORIZED', 'identity_invalid', 'The userHash does not match this user id.');
+    if (!ok) throw refuse('unauthorized', 'identity_invalid', 'The userHash does not match this user id.');
     return { userId: identity.userId, name: null, email: null, method: 'user_hash' };
   }
   let expired = false;
@@ -75,9 +75,9 @@ export async function verifyIdentity(secrets: readonly string[], identity: Ident
         clockTolerance: CLOCK_TOLERANCE_S,
         currentDate: new Date(now),
       });
-      if (payload.sub !== identity.userId) throw refuse('UNAUTHORIZED', 'identity_invalid', 'The token was signed for another user id.');
+      if (payload.sub !== identity.userId) throw refuse('unauthorized', 'identity_invalid', 'The token was signed for another user id.');
       if (payload.exp! - now / 1000 > IDENTITY_MAX_TTL_S + CLOCK_TOLERANCE_S) {
-        throw refuse('UNAUTHORIZED', 'identity_invalid', 'The token expires more than 24 hours from now: sign short-lived tokens.');
+        throw refuse('unauthorized', 'identity_invalid', 'The token expires more than 24 hours from now: sign short-lived tokens.');
       }
       const profile = signedProfile.parse(payload);
       return { userId: identity.userId, name: profile.name ?? null, email: profile.email ?? null, method: 'jwt' };
@@ -87,6 +87,6 @@ export async function verifyIdentity(secrets: readonly string[], identity: Ident
     }
   }
   throw expired
-    ? refuse('UNAUTHORIZED', 'identity_expired', 'The identity token has expired: sign a new one.')
-    : refuse('UNAUTHORIZED', 'identity_invalid', 'The identity token is not valid for this site.');
+    ? refuse('unauthorized', 'identity_expired', 'The identity token has expired: sign a new one.')
+    : refuse('unauthorized', 'identity_invalid', 'The identity token is not valid for this site.');
 }

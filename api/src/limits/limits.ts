@@ -36,7 +36,7 @@ const STREAM_RETRY_MS = 10_000;
  * process, on `Services`, whose methods say whether an action may happen. Redis holds the
  * counts for the whole deployment; each limiter falls back to this process's memory while
  * Redis is away. Keys live under `<REDIS_PREFIX>limit:`.
- * @example const over = await services.limits.send(ctx.visitor, ctx.ip); if (over) throw tooManyRequests(ctx, over)
+ * @example const over = await services.limits.send(ctx.visitor, ctx.ip); if (over) throw tooManyRequests(over)
  */
 export class Limits {
   readonly sites: SiteRules;

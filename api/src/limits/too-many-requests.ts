@@ -1,17 +1,13 @@
-import type { ServerResponse } from 'node:http';
-import type { TRPCError } from '@trpc/server';
-import { refuse } from '../trpc/refusal.ts';
+import { type Refusal, refuse, retryAfterSeconds } from '../errors/refusal.ts';
 import type { OverLimit } from './limits.ts';
 
 /**
- * The error for a request over a limit: HTTP 429 `TOO_MANY_REQUESTS` with a `Retry-After`
- * header (whole seconds, rounded up) and, in the error data, `reason` and `retryAfterMs`
- * (exact) for clients that cannot read headers (a cross-origin widget). An event stream
- * always answers 200, tRPC sending its errors inside the stream: it gets the data only.
- * @example if (over) throw tooManyRequests(ctx, over)
+ * The refusal of a request over a limit: `too_many_requests` with the limit's reason and, for
+ * clients, when to try again. The transport answers it as HTTP 429 with `Retry-After` (whole
+ * seconds, rounded up) and `data.retryAfterMs` (exact) for clients that cannot read headers (a
+ * cross-origin widget); an event stream, already answered 200, gets the data only.
+ * @example if (over) throw tooManyRequests(over)
  */
-export function tooManyRequests(ctx: { res?: ServerResponse }, over: OverLimit): TRPCError {
-  const seconds = Math.max(1, Math.ceil(over.retryAfterMs / 1000));
-  if (ctx.res && !ctx.res.headersSent) ctx.res.setHeader('Retry-After', String(seconds));
-  return refuse('TOO_MANY_REQUESTS', over.reason, `Too many requests. Try again in ${seconds} s.`, { retryAfterMs: over.retryAfterMs });
+export function tooManyRequests(over: OverLimit): Refusal {
+  return refuse('too_many_requests', over.reason, `Too many requests. Try again in ${retryAfterSeconds(over.retryAfterMs)} s.`, { retryAfterMs: over.retryAfterMs });
 }

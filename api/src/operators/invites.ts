@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { OperatorRole } from '../db/generated/client.ts';
-import { refuse } from '../trpc/refusal.ts';
+import { refuse } from '../errors/refusal.ts';
 import { ME_SELECT, type Me } from './operator-inputs.ts';
 import { hashPassword } from './password.ts';
 import { siteChoiceData, type SiteChoice } from './site-access.ts';
@@ -27,18 +27,18 @@ export async function inviteOperator(
   const token = randomBytes(32).toString('base64url');
   const invite = { inviteTokenHash: inviteHashOf(token), inviteExpiresAt: new Date(now.getTime() + INVITE_TTL_MS), ...siteChoiceData(input.sites) };
   const existing = await db.operator.findUnique({ where: { email: input.email }, select: { id: true, passwordHash: true } });
-  if (existing?.passwordHash) throw refuse('CONFLICT', 'operator_exists', 'An operator with this email already exists.');
+  if (existing?.passwordHash) throw refuse('conflict', 'operator_exists', 'An operator with this email already exists.');
   if (existing) {
     // only while still pending: an invitee who accepts in between keeps their password
     const { count } = await db.operator.updateMany({ where: { id: existing.id, passwordHash: null }, data: { name: input.name, role: input.role, ...invite } });
-    if (count === 0) throw refuse('CONFLICT', 'operator_exists', 'An operator with this email already exists.');
+    if (count === 0) throw refuse('conflict', 'operator_exists', 'An operator with this email already exists.');
     return { id: existing.id, token };
   }
   try {
     const row = await db.operator.create({ data: { email: input.email, name: input.name, role: input.role, ...invite }, select: { id: true } });
     return { id: row.id, token };
   } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') throw refuse('CONFLICT', 'operator_exists', 'An operator with this email already exists.');
+    if ((err as { code?: string }).code === 'P2002') throw refuse('conflict', 'operator_exists', 'An operator with this email already exists.');
     throw err;
   }
 }
@@ -49,7 +49,7 @@ export async function inviteOperator(
  * a link works once. Unknown, spent and expired links all answer `invite_invalid`.
  */
 export async function acceptInvite(db: Db, input: { token: string; name: string; password: string }, now = new Date()): Promise<Me> {
-  const invalid = () => refuse('UNAUTHORIZED', 'invite_invalid', 'This invitation link is not valid any more: ask an owner for a new one.');
+  const invalid = () => refuse('unauthorized', 'invite_invalid', 'This invitation link is not valid any more: ask an owner for a new one.');
   const where = { inviteTokenHash: inviteHashOf(input.token), passwordHash: null, inviteExpiresAt: { gt: now } };
   // looked up before hashing: a made-up token costs a lookup, never 300 ms of scrypt
   const row = await db.operator.findFirst({ where, select: { id: true } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../trpc/inputs.ts';
+import { uuid } from '../inputs/fields.ts';
 import { normalizeOrigin } from './origin-rule.ts';
 
 /** Most origins one site may list: a site embeds on a handful of hosts, not hundreds. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Prisma } from '../db/client.ts';
-import { refuse } from '../trpc/refusal.ts';
+import { refuse } from '../errors/refusal.ts';
 import type { SiteSettingsChange } from './site-settings-input.ts';
 
 /** What the console reads of a site: every column but the secrets' values and the limits. */
@@ -80,7 +80,7 @@ export async function createSite(db: Db, input: SiteSettingsChange & { name: str
       return toSettings(row, baseUrl);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      if (input.key !== undefined || attempt >= 3) throw refuse('CONFLICT', 'site_key_taken', 'A site with this key exists already: choose another key.');
+      if (input.key !== undefined || attempt >= 3) throw refuse('conflict', 'site_key_taken', 'A site with this key exists already: choose another key.');
     }
   }
 }

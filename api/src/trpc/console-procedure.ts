@@ -2,8 +2,8 @@ import { findOperatorSession } from '../operators/operator-sessions.ts';
 import { coversSite, type SiteScope } from '../operators/site-access.ts';
 import { requestHostname } from '../http/request-host.ts';
 import { overHttps } from '../http/security-headers.ts';
-import { refuse } from './refusal.ts';
-import { type Context, notFound, publicProcedure } from './trpc.ts';
+import { notFound, refuse } from '../errors/refusal.ts';
+import { type Context, publicProcedure } from './trpc.ts';
 
 /**
  * A console mutation must come from the console's own page: the browser's `Origin` names
@@ -48,7 +48,7 @@ export function consoleBaseUrl(ctx: Pick<Context, 'req' | 'services'>): string {
  */
 export const consoleOriginProcedure = publicProcedure.use(({ ctx, type, next }) => {
   if (type === 'mutation' && !sameOriginRequest(ctx)) {
-    throw refuse('FORBIDDEN', 'console_origin', 'Console changes must come from the console page itself.');
+    throw refuse('forbidden', 'console_origin', 'Console changes must come from the console page itself.');
   }
   return next();
 });
@@ -61,16 +61,16 @@ export const consoleOriginProcedure = publicProcedure.use(({ ctx, type, next }) 
  */
 export const consoleProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   const staff = ctx.consoleToken ? await findOperatorSession(ctx.services.db, ctx.consoleToken) : null;
-  if (!staff) throw refuse('UNAUTHORIZED', 'console_signed_out', 'Sign in to the console first.');
+  if (!staff) throw refuse('unauthorized', 'console_signed_out', 'Sign in to the console first.');
   if (type !== 'query' && type !== 'subscription' && !sameOriginRequest(ctx)) {
-    throw refuse('FORBIDDEN', 'console_origin', 'Console changes must come from the console page itself.');
+    throw refuse('forbidden', 'console_origin', 'Console changes must come from the console page itself.');
   }
   return next({ ctx: { ...ctx, staff, sites: staff.sites } });
 });
 
 /** Owner-only console procedures (sites, operators, settings): an agent gets FORBIDDEN `owner_only`. */
 export const ownerProcedure = consoleProcedure.use(({ ctx, next }) => {
-  if (ctx.staff.role !== 'owner') throw refuse('FORBIDDEN', 'owner_only', 'Only an owner may do this.');
+  if (ctx.staff.role !== 'owner') throw refuse('forbidden', 'owner_only', 'Only an owner may do this.');
   return next();
 });
 

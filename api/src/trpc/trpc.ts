@@ -1,4 +1,4 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeHTTPCreateContextFnOptions } from '@trpc/server/adapters/node-http';
 import { z } from 'zod';
@@ -11,8 +11,9 @@ import { clientIp } from '../limits/client-ip.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { originAllowed } from '../sites/origin-rule.ts';
 import { wellFormed } from '../db/well-formed.ts';
-import { refuse, refusalOf } from './refusal.ts';
-import { visitorTokenInvalid } from './visitor-refusals.ts';
+import { refuse } from '../errors/refusal.ts';
+import { visitorTokenInvalid } from '../auth/visitor-refusals.ts';
+import { refusalAsTRPCError, refusalOf } from './refusal.ts';
 import { consoleTokenOf } from '../operators/operator-sessions.ts';
 
 export interface Context {
@@ -45,7 +46,7 @@ export type CreateContext = ReturnType<typeof createContextFactory>;
 
 export function createContextFactory(services: Services) {
   const keys = signingKeys(services.config);
-  // only the connection params of tRPC's request info are read, so the lean routes (http/lean-routes.ts) can pass just those
+  // only the connection params of tRPC's request info are read, so the lean routes (http/mutation-route.ts, http/event-stream-route.ts) can pass just those
   return ({ req, res, info }: Pick<NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>, 'req' | 'res'> & { info: { connectionParams: Record<string, string | undefined> | null } }): Context => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
@@ -91,12 +92,39 @@ const t = initTRPC.context<Context>().create({
 });
 
 /**
- * Every procedure's base (the others below start from it): the raw input's strings are made
- * well-formed (every lone surrogate becomes U+FFFD, db/well-formed.ts) before any schema reads
- * them, on tRPC's handler and the lean routes alike, since both run the procedure's middlewares.
- * One place, so no new input can miss it.
+ * The first middleware of every procedure: a domain refusal (errors/refusal.ts) thrown anywhere
+ * after it (a middleware, the resolver, a subscription's iteration) is answered as tRPC's error
+ * with its code and `Retry-After` (refusal.ts), on tRPC's handler and the lean mutation route alike.
  */
-export const publicProcedure = t.procedure.use(({ getRawInput, next }) => next({ getRawInput: async () => wellFormed(await getRawInput()) }));
+const answerRefusals = t.middleware(async ({ ctx, type, next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const error = refusalAsTRPCError(result.error, ctx.res);
+    if (error !== result.error) throw error;
+    return result;
+  }
+  if (type === 'subscription' && isAsyncIterable(result.data)) return { ...result, data: answeringRefusals(result.data, ctx.res) };
+  return result;
+});
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+
+/** A subscription's events as they come; a refusal thrown while it runs (a full stream slot) ends it as tRPC's error. */
+async function* answeringRefusals(events: AsyncIterable<unknown>, res: ServerResponse): AsyncGenerator<unknown, unknown> {
+  try {
+    return yield* events;
+  } catch (err) {
+    throw refusalAsTRPCError(err, res);
+  }
+}
+
+/**
+ * Every procedure's base (the others below start from it): refusals answered (above), and the
+ * raw input's strings made well-formed (every lone surrogate becomes U+FFFD, db/well-formed.ts)
+ * before any schema reads them, on tRPC's handler and the lean routes alike, since both run the
+ * procedure's middlewares. One place, so no new input can miss it.
+ */
+export const publicProcedure = t.procedure.use(answerRefusals).use(({ getRawInput, next }) => next({ getRawInput: async () => wellFormed(await getRawInput()) }));
 
 export const router = t.router;
 /** For procedure bases defined beside this file (console-procedure.ts). */
@@ -111,7 +139,7 @@ export const createCallerFactory = t.createCallerFactory;
 export async function assertOriginAllowed(ctx: Context, siteId: string): Promise<void> {
   const site = await ctx.services.sites.byId(siteId);
   if (site && !originAllowed(site.allowedOrigins, ctx.origin)) {
-    throw refuse('FORBIDDEN', 'origin_not_allowed', `The page's origin ${ctx.origin} is not among this site's allowed origins: add it in the site's settings.`);
+    throw refuse('forbidden', 'origin_not_allowed', `The page's origin ${ctx.origin} is not among this site's allowed origins: add it in the site's settings.`);
   }
 }
 
@@ -154,7 +182,7 @@ export const signedVisitorProcedure = publicProcedure.use(async ({ ctx, next }) 
 export async function streamVisitorOf(ctx: Context): Promise<VisitorClaims> {
   const claims = ctx.streamVisitor;
   if (!claims || !(await visitorExists(ctx, claims))) {
-    throw refuse('UNAUTHORIZED', 'stream_ticket_invalid', 'A valid stream ticket is required. Get one with events.ticket.');
+    throw refuse('unauthorized', 'stream_ticket_invalid', 'A valid stream ticket is required. Get one with events.ticket.');
   }
   await assertOriginAllowed(ctx, claims.siteId);
   return claims;
@@ -171,9 +199,6 @@ export const trpcConfig = t._config;
  * One shared operator credential until operator accounts exist; unset, nobody gets in.
  */
 export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.operator) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'The operator token is required.' });
+  if (!ctx.operator) throw refuse('unauthorized', null, 'The operator token is required.');
   return next();
 });
-
-/** Thrown for ids that do not exist or belong to someone else: the two are indistinguishable on purpose. */
-export const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} not found` });

@@ -50,7 +50,7 @@ export function createTrpcApi(apiBase: string): HeedApi {
       return openStream(
         base,
         'events.subscribe',
-        (last): In['events']['subscribe'] => ({ lastEventId: last }),
+        (last) => ({ lastEventId: last }) satisfies In['events']['subscribe'],
         ticket,
         {
           onData: (data) => handlers.onEvent(data as VisitorEvent),

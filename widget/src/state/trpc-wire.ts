@@ -1,56 +1,18 @@
 /**
- * The few pieces of tRPC's wire protocol the widget speaks, without the tRPC client: it
- * was 28 KB of the first chunk's 59 KB (minified) for five calls and one stream, and the
- * first chunk loads on every page of every site. The server is still plain tRPC; the
- * shapes are checked against `AppRouter` in `trpc-api.ts`.
- *
- * - query: `GET {base}/{path}?input=<json>`; mutation: `POST {base}/{path}` with a JSON body;
- *   the answer is `{ result: { data } }` or `{ error: { message, data } }`.
- * - subscription: an EventSource on `GET {base}/{path}?input=<json>&connectionParams=<json>`
- *   sending `connected` (with the reconnect-after-inactivity time), `ping`, data messages
- *   (tracked ones carry their id), `serialized-error` and `return`.
+ * The widget's (and the console's) client for tRPC's wire protocol, without the tRPC client: it
+ * was 28 KB of the first chunk's 59 KB (minified) for five calls and one stream, and the first
+ * chunk loads on every page of every site. The server is still plain tRPC; the shapes are
+ * checked against `AppRouter` in `trpc-api.ts`. The protocol itself (URLs, answers, the
+ * stream's events) is api/src/shared/trpc-wire.ts, shared with the server's lean routes and
+ * checked against tRPC's own handler by test/api/trpc-wire-contract.test.ts; this file is the
+ * transport: fetch, EventSource, reconnects.
  */
+import { errorOf, NetworkError, procedureUrl, quietLimitOf, SSE_CONNECTED, SSE_ERROR, SSE_PING, SSE_RETURN, ServerError } from '../../../api/src/shared/trpc-wire.ts';
 
-/** What the server says about an error: tRPC's `data` (`code`, `httpStatus`) and Heed's `reason`, `retryAfterMs`. */
-export interface ErrorData {
-  code?: string;
-  httpStatus?: number;
-  reason?: string | null;
-  retryAfterMs?: number | null;
-}
-
-/** The server answered with an error. */
-export class ServerError extends Error {
-  override name = 'ServerError';
-  constructor(
-    message: string,
-    readonly data: ErrorData,
-  ) {
-    super(message);
-  }
-}
-
-/** The request never got an answer from the server (offline, DNS, CORS, a proxy's error page). */
-export class NetworkError extends Error {
-  override name = 'NetworkError';
-}
-
-const json = encodeURIComponent;
-
-/** One query or mutation; resolves with the procedure's output. */
-export async function callProcedure(base: string, path: string, kind: 'query' | 'mutation', input: unknown, headers: Record<string, string>): Promise<unknown> {
-  const query = kind === 'query' && input !== undefined ? `?input=${json(JSON.stringify(input))}` : '';
-  const init: RequestInit =
-    kind === 'query' ? { headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: input === undefined ? undefined : JSON.stringify(input) };
-  let body: { result?: { data?: unknown }; error?: { message?: string; data?: ErrorData } };
-  try {
-    body = await (await fetch(`${base}/${path}${query}`, init)).json();
-  } catch (err) {
-    throw new NetworkError(String(err));
-  }
-  if (body.error) throw new ServerError(body.error.message ?? 'error', body.error.data ?? {});
-  return body.result?.data;
-}
+// one query or mutation (the browser's `fetch`), its errors, and what the server says of an error
+// (tRPC's `data.code`, `data.httpStatus`, Heed's `reason`, `retryAfterMs`): the shared wire's
+export { callProcedure, NetworkError, ServerError } from '../../../api/src/shared/trpc-wire.ts';
+export type { WireErrorData as ErrorData } from '../../../api/src/shared/trpc-wire.ts';
 
 export interface StreamHandlers {
   /** a data message; `id` for tracked (durable) ones */
@@ -63,9 +25,12 @@ export interface StreamHandlers {
 /** Longest wait between two connection attempts. */
 const MAX_BACKOFF_MS = 30_000;
 
-/** Refusals a new connection (with a new ticket, a bit later) can get past. */
-const retryable = (e: ServerError) =>
-  e.data.reason === 'stream_ticket_invalid' || ['TOO_MANY_REQUESTS', 'INTERNAL_SERVER_ERROR', 'BAD_GATEWAY', 'SERVICE_UNAVAILABLE', 'GATEWAY_TIMEOUT'].includes(e.data.code ?? '');
+/**
+ * Refusals a new connection (with a new ticket, a bit later) can get past: an expired ticket, too
+ * many requests (429) and the server's own failures (500, 502, 503, 504: INTERNAL_SERVER_ERROR,
+ * BAD_GATEWAY, SERVICE_UNAVAILABLE, GATEWAY_TIMEOUT), by the status every error's data carries.
+ */
+const retryable = (e: ServerError) => e.data.reason === 'stream_ticket_invalid' || [429, 500, 502, 503, 504].includes(e.data.httpStatus ?? 0);
 
 /**
  * A subscription that reconnects by itself: every connection gets fresh `params` (a new
@@ -113,31 +78,28 @@ export function openStream(
       return fail(err);
     }
     if (stopped) return;
-    const es = (source = new EventSource(`${base}/${path}?input=${json(JSON.stringify(input(lastEventId)))}&connectionParams=${json(JSON.stringify(p))}`));
+    const es = (source = new EventSource(procedureUrl(base, path, input(lastEventId), p)));
     let quietMs = 0;
     // a stream that goes quiet longer than the server's pings allow is dead: open another
     const alive = () => {
       clearTimeout(timer);
       if (quietMs) timer = setTimeout(again, quietMs);
     };
-    es.addEventListener('connected', (e) => {
+    es.addEventListener(SSE_CONNECTED, (e) => {
       attempts = 0;
-      quietMs = Number(JSON.parse((e as MessageEvent).data).reconnectAfterInactivityMs) || 0;
+      quietMs = quietLimitOf(e as MessageEvent);
       h.onState('connected');
       alive();
     });
-    es.addEventListener('ping', alive);
+    es.addEventListener(SSE_PING, alive);
     es.addEventListener('message', (e) => {
       alive();
       const id = e.lastEventId || undefined;
       if (id) lastEventId = id;
       h.onData(JSON.parse(e.data), id);
     });
-    es.addEventListener('serialized-error', (e) => {
-      const shape = JSON.parse((e as MessageEvent).data) as { message?: string; data?: ErrorData };
-      fail(new ServerError(shape.message ?? 'error', shape.data ?? {}));
-    });
-    es.addEventListener('return', again);
+    es.addEventListener(SSE_ERROR, (e) => fail(errorOf(JSON.parse((e as MessageEvent).data))));
+    es.addEventListener(SSE_RETURN, again);
     es.onerror = again;
   }
 

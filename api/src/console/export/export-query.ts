@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../../trpc/inputs.ts';
+import { uuid } from '../../inputs/fields.ts';
 import { overviewRange } from '../overview/range.ts';
 import { LIST_FILTERS } from '../conversations/list-filter.ts';
 

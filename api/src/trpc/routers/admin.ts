@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { renameConversation } from '../../conversations/rename.ts';
 import { titleCosts } from '../../titles/title-costs.ts';
-import { notFound, operatorProcedure, router } from '../trpc.ts';
-import { conversationTitle, siteKey, timestamp, uuid } from '../inputs.ts';
+import { operatorProcedure, router } from '../trpc.ts';
+import { notFound } from '../../errors/refusal.ts';
+import { conversationTitle, siteKey, timestamp, uuid } from '../../inputs/fields.ts';
 import { limitOverrides } from '../../limits/site-limits.ts';
 import { siteUsageReport } from '../../limits/usage-report.ts';
 

@@ -4,9 +4,9 @@ import { getConversation, listConversations, loadConversationView } from '../../
 import { markRead } from '../../conversations/mark-read.ts';
 import { renameConversation } from '../../conversations/rename.ts';
 import { dropTitleRequest } from '../../titles/request-title.ts';
-import { notFound, router, visitorProcedure } from '../trpc.ts';
-import { refuse } from '../refusal.ts';
-import { conversationTitle, timestamp, uuid } from '../inputs.ts';
+import { router, visitorProcedure } from '../trpc.ts';
+import { notFound, refuse } from '../../errors/refusal.ts';
+import { conversationTitle, timestamp, uuid } from '../../inputs/fields.ts';
 
 export const conversationRouter = router({
   /**
@@ -22,7 +22,7 @@ export const conversationRouter = router({
       // Row lock on the visitor: one visitor's creates serialize here, so the cap holds under concurrency.
       await tx.$queryRaw`SELECT 1 FROM "Visitor" WHERE id = ${visitorId}::uuid FOR NO KEY UPDATE`;
       if ((await tx.conversation.count({ where: { visitorId } })) >= config.VISITOR_MAX_CONVERSATIONS) {
-        throw refuse('TOO_MANY_REQUESTS', 'conversation_limit', `A visitor can have at most ${config.VISITOR_MAX_CONVERSATIONS} conversations.`);
+        throw refuse('too_many_requests', 'conversation_limit', `A visitor can have at most ${config.VISITOR_MAX_CONVERSATIONS} conversations.`);
       }
       const { id } = await tx.conversation.create({ data: { siteId, visitorId, ...fixed }, select: { id: true } });
       const conversation = await loadConversationView(tx, id);

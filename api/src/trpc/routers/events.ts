@@ -4,7 +4,7 @@ import { visitorEvents } from '../../events/visitor-events.ts';
 import { router, streamProcedure, visitorProcedure } from '../trpc.ts';
 import { signingKeys } from '../../auth/signing-keys.ts';
 import { issueStreamTicket } from '../../auth/stream-ticket.ts';
-import { eventId } from '../inputs.ts';
+import { eventId } from '../../inputs/fields.ts';
 import { openStreamHold, streamedEvent } from '../../events/stream-hold.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitSends } from '../../limits/guards.ts';
+import { limitSends } from '../send-limits.ts';
 import { fireIntent, type FireInput } from '../../proactive/fire-intent.ts';
 import { router, visitorProcedure } from '../trpc.ts';
 

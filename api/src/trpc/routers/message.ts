@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { sendMessage } from '../../conversations/send-message.ts';
 import { retryFailed } from '../../conversations/retry.ts';
-import { limitSends } from '../../limits/guards.ts';
-import { notFound, router, signedVisitorProcedure, visitorProcedure } from '../trpc.ts';
-import { clientMessageId, messageContent, uuid } from '../inputs.ts';
+import { limitSends } from '../send-limits.ts';
+import { router, signedVisitorProcedure, visitorProcedure } from '../trpc.ts';
+import { notFound } from '../../errors/refusal.ts';
+import { clientMessageId, messageContent, uuid } from '../../inputs/fields.ts';
 
 export const messageRouter = router({
   /**

@@ -6,9 +6,9 @@ import { identityInput, verifyIdentity } from '../../identity/verify-identity.ts
 import { sessionVisitor, type SessionVisitor } from '../../identity/visitor-session.ts';
 import type { SitePolicy } from '../../sites/site-policy.ts';
 import { limitSessionStart } from '../../limits/guards.ts';
-import { refuse } from '../refusal.ts';
+import { refuse } from '../../errors/refusal.ts';
 import { assertOriginAllowed, publicProcedure, router, visitorProcedure } from '../trpc.ts';
-import { siteKey, timeZone, visitorToken } from '../inputs.ts';
+import { siteKey, timeZone, visitorToken } from '../../inputs/fields.ts';
 
 export const sessionRouter = router({
   /**
@@ -25,10 +25,10 @@ export const sessionRouter = router({
     .mutation(async ({ ctx, input }) => {
       await limitSessionStart(ctx, input.siteKey);
       const site = await ctx.services.sites.byKey(input.siteKey);
-      if (!site) throw refuse('NOT_FOUND', 'site_unknown', 'unknown site key');
+      if (!site) throw refuse('not_found', 'site_unknown', 'unknown site key');
       await assertOriginAllowed(ctx, site.id);
       const identity = input.identity ? await verifyIdentity(site.identitySecrets, input.identity) : null;
-      if (!identity && site.requireIdentity) throw refuse('UNAUTHORIZED', 'identity_required', 'This site only talks to signed-in users: identify the user first.');
+      if (!identity && site.requireIdentity) throw refuse('unauthorized', 'identity_required', 'This site only talks to signed-in users: identify the user first.');
       const claims = input.visitorToken ? verifyVisitorToken(signingKeys(ctx.services.config), input.visitorToken, { legacy: true }) : null;
       const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims, identity, timeZone: input.timeZone });
       return sessionOf(ctx.services.config, site, visitor);
@@ -41,7 +41,7 @@ export const sessionRouter = router({
    */
   identify: visitorProcedure.input(z.strictObject({ identity: identityInput, timeZone: timeZone.optional() })).mutation(async ({ ctx, input }) => {
     const site = await ctx.services.sites.byId(ctx.visitor.siteId);
-    if (!site) throw refuse('UNAUTHORIZED', 'visitor_token_invalid', 'The site of this visitor no longer exists.');
+    if (!site) throw refuse('unauthorized', 'visitor_token_invalid', 'The site of this visitor no longer exists.');
     const identity = await verifyIdentity(site.identitySecrets, input.identity);
     const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims: ctx.visitor, identity, timeZone: input.timeZone });
     return sessionOf(ctx.services.config, site, visitor);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accessChanged } from '../../../operators/access-changed.ts';
 import { acceptInvite } from '../../../operators/invites.ts';
-import { clearConsoleCookie, setConsoleCookie } from '../../../operators/console-cookie.ts';
+import { clearConsoleCookie, setConsoleCookie } from '../../console-cookie.ts';
 import { givenPassword, linkToken, newPassword, operatorEmail, operatorName, type Me } from '../../../operators/operator-inputs.ts';
 import { createOperatorSession, findOperatorSession, revokeOperatorSession } from '../../../operators/operator-sessions.ts';
 import { checkSignIn } from '../../../operators/sign-in.ts';
@@ -29,7 +29,7 @@ export const authRouter = router({
   signIn: consoleOriginProcedure
     .input(z.strictObject({ email: operatorEmail, password: givenPassword }))
     .mutation(async ({ ctx, input }) => {
-      const me = await checkSignIn(ctx.services, { ...input, ip: ctx.ip }, ctx.res);
+      const me = await checkSignIn(ctx.services, { ...input, ip: ctx.ip });
       return signInAs(ctx, me);
     }),
 

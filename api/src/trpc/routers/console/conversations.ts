@@ -18,9 +18,9 @@ import type { SiteScope } from '../../../operators/site-access.ts';
 import type { DbLike } from '../../../db/types.ts';
 import { requestRetitle } from '../../../titles/request-title.ts';
 import { consoleProcedure } from '../../console-procedure.ts';
-import { clientMessageId, conversationTitle, eventId, messageContent, timestamp, uuid } from '../../inputs.ts';
-import { refuse } from '../../refusal.ts';
-import { notFound, router } from '../../trpc.ts';
+import { clientMessageId, conversationTitle, eventId, messageContent, timestamp, uuid } from '../../../inputs/fields.ts';
+import { notFound, refuse } from '../../../errors/refusal.ts';
+import { router } from '../../trpc.ts';
 
 const conversationInput = z.strictObject({ conversationId: uuid });
 
@@ -67,7 +67,7 @@ export const conversationsRouter = router({
     )
     .query(({ ctx, input }) => {
       const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-      if (cursor === null) throw refuse('BAD_REQUEST', 'bad_cursor', 'This cursor was not made by this list: start from the first page.');
+      if (cursor === null) throw refuse('bad_request', 'bad_cursor', 'This cursor was not made by this list: start from the first page.');
       return listConversationItems(ctx.services.db, { ...input, cursor, operatorId: ctx.staff.operatorId, sites: ctx.sites });
     }),
 
@@ -145,9 +145,9 @@ export const conversationsRouter = router({
    */
   retitle: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
     const conv = await inScope(ctx, input.conversationId);
-    if (conv.private) throw refuse('CONFLICT', 'private', 'The visitor marked this conversation private: no model titles it.');
+    if (conv.private) throw refuse('conflict', 'private', 'The visitor marked this conversation private: no model titles it.');
     if (await requestRetitle(ctx.services.db, input.conversationId)) return { requested: true as const };
-    throw refuse('CONFLICT', 'title_not_replaceable', 'This title was set by hand (or there is none yet): rename it instead.');
+    throw refuse('conflict', 'title_not_replaceable', 'This title was set by hand (or there is none yet): rename it instead.');
   }),
 
   /**

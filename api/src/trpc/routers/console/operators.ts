@@ -6,9 +6,9 @@ import { removeOperator } from '../../../operators/remove-operator.ts';
 import { siteChoiceData, visibleSiteIds, type SiteChoice, type SiteScope } from '../../../operators/site-access.ts';
 import type { Db, Prisma } from '../../../db/client.ts';
 import { consoleBaseUrl, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
-import { uuid } from '../../inputs.ts';
-import { refuse } from '../../refusal.ts';
-import { notFound, router } from '../../trpc.ts';
+import { uuid } from '../../../inputs/fields.ts';
+import { notFound, refuse } from '../../../errors/refusal.ts';
+import { router } from '../../trpc.ts';
 
 /** A row of the team list; `passwordHash` is read only to say whether the invitation is pending. */
 const LIST_SELECT = {
@@ -41,7 +41,7 @@ const toItem = ({ passwordHash, siteIds, ...rest }: ListRow, viewer: { sites: Si
 async function assertSitesExist(db: Db, choice: SiteChoice): Promise<void> {
   if (choice === 'all') return;
   const ids = siteChoiceData(choice).siteIds;
-  if ((await db.site.count({ where: { id: { in: ids } } })) !== ids.length) throw refuse('BAD_REQUEST', 'unknown_site', 'One of these sites does not exist.');
+  if ((await db.site.count({ where: { id: { in: ids } } })) !== ids.length) throw refuse('bad_request', 'unknown_site', 'One of these sites does not exist.');
 }
 
 /** console.operators: the team. Everyone sees it; owners invite and remove. */
@@ -90,7 +90,7 @@ export const operatorsRouter = router({
     const { db } = ctx.services;
     const target = await db.operator.findUnique({ where: { id: input.operatorId }, select: { role: true } });
     if (!target) throw notFound('operator');
-    if (target.role === 'owner') throw refuse('BAD_REQUEST', 'owner_sites', 'Owners act on every site: only an agent’s sites can be set.');
+    if (target.role === 'owner') throw refuse('bad_request', 'owner_sites', 'Owners act on every site: only an agent’s sites can be set.');
     await assertSitesExist(db, input.sites);
     const row = await db.operator.update({ where: { id: input.operatorId }, data: siteChoiceData(input.sites), select: LIST_SELECT });
     await accessChanged(ctx.services.bus, [input.operatorId]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { overviewRange } from '../../../console/overview/range.ts';
 import { overviewSeries } from '../../../console/overview/series.ts';
 import { consoleProcedure } from '../../console-procedure.ts';
-import { uuid } from '../../inputs.ts';
+import { uuid } from '../../../inputs/fields.ts';
 import { router } from '../../trpc.ts';
 
 /** The overview's input: a range and, optionally, one site (every site by default). */

@@ -3,9 +3,9 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../../proactive/api-
 import { intentRuleInput, listIntentRules, removeIntentRule, saveIntentRule } from '../../../proactive/intent-rules.ts';
 import { proactiveStats } from '../../../proactive/stats.ts';
 import { assertSiteInScope, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
-import { uuid } from '../../inputs.ts';
-import { refuse } from '../../refusal.ts';
-import { notFound, router } from '../../trpc.ts';
+import { uuid } from '../../../inputs/fields.ts';
+import { notFound, refuse } from '../../../errors/refusal.ts';
+import { router } from '../../trpc.ts';
 
 const siteRef = z.strictObject({ siteId: uuid });
 
@@ -35,7 +35,7 @@ export const proactiveRouter = router({
     save: ownerProcedure.input(intentRuleInput).mutation(async ({ ctx, input }) => {
       const saved = await saveIntentRule(ctx.services.db, input);
       if (saved === 'not_found') throw notFound(input.id ? 'intent rule' : 'site');
-      if (saved === 'name_taken') throw refuse('CONFLICT', 'intent_name_taken', `This site already has an intent named "${input.name}".`);
+      if (saved === 'name_taken') throw refuse('conflict', 'intent_name_taken', `This site already has an intent named "${input.name}".`);
       return saved;
     }),
 

@@ -4,9 +4,9 @@ import { countSiteContents, deleteSite } from '../../../sites/site-settings-dele
 import { createSiteInput, updateSiteInput } from '../../../sites/site-settings-input.ts';
 import { rotateIdentitySecret } from '../../../sites/site-settings-secret.ts';
 import { assertSiteInScope, consoleBaseUrl, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
-import { siteKey, uuid } from '../../inputs.ts';
-import { refuse } from '../../refusal.ts';
-import { notFound, router } from '../../trpc.ts';
+import { siteKey, uuid } from '../../../inputs/fields.ts';
+import { notFound, refuse } from '../../../errors/refusal.ts';
+import { router } from '../../trpc.ts';
 
 const siteRef = z.strictObject({ siteId: uuid });
 
@@ -66,7 +66,7 @@ export const sitesRouter = router({
   delete: ownerProcedure.input(z.strictObject({ siteId: uuid, confirmKey: siteKey })).mutation(async ({ ctx, input }) => {
     const site = await ctx.services.db.site.findUnique({ where: { id: input.siteId }, select: { key: true } });
     if (!site) throw notFound('site');
-    if (site.key !== input.confirmKey) throw refuse('BAD_REQUEST', 'confirm_key_mismatch', "Type the site's key to confirm the deletion.");
+    if (site.key !== input.confirmKey) throw refuse('bad_request', 'confirm_key_mismatch', "Type the site's key to confirm the deletion.");
     const deleted = await deleteSite(ctx.services.db, input.siteId);
     ctx.services.sites.clear();
     if (!deleted) throw notFound('site');

@@ -1,6 +1,6 @@
-import type { Context } from '../trpc/trpc.ts';
+import type { Context } from './trpc.ts';
 import { overHttps } from '../http/security-headers.ts';
-import { CONSOLE_COOKIE, SESSION_TTL_MS } from './operator-sessions.ts';
+import { CONSOLE_COOKIE, SESSION_TTL_MS } from '../operators/operator-sessions.ts';
 
 /**
  * Whether the console is served over https, so its cookie gets `Secure`: PUBLIC_URL says
