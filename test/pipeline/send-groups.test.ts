@@ -42,7 +42,7 @@ test('forty sends at once in forty conversations: each stores its own row once, 
     const outcome = outcomes[i]!;
     if (t === full) {
       expect(outcome.status).toBe('rejected');
-      expect((outcome as PromiseRejectedResult).reason.cause?.reason).toBe('pending_batch_full');
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ kind: 'too_many_requests', reason: 'pending_batch_full' });
       continue;
     }
     expect(outcome.status).toBe('fulfilled');
@@ -93,7 +93,7 @@ test('a burst of one conversation\'s sends commits up to four to a group, in the
   const stored = outcomes.slice(0, 3).map((o) => (o as PromiseFulfilledResult<{ content: string; seq: string }>).value);
   expect(stored.map((m) => m.content)).toEqual(['one', 'two', 'three']);
   expect(BigInt(stored[0]!.seq) < BigInt(stored[1]!.seq) && BigInt(stored[1]!.seq) < BigInt(stored[2]!.seq)).toBe(true);
-  for (const o of outcomes.slice(3)) expect((o as PromiseRejectedResult).reason.cause?.reason).toBe('pending_batch_full');
+  for (const o of outcomes.slice(3)) expect((o as PromiseRejectedResult).reason).toMatchObject({ kind: 'too_many_requests', reason: 'pending_batch_full' });
   const rows = await heed.services.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { content: true } });
   expect(rows.map((r) => r.content)).toEqual(['one', 'two', 'three']);
 });
@@ -106,7 +106,7 @@ test("a send to another visitor's conversation, in the same group as the owner's
   // the first goes alone; the intruder's send and the owner's second wait for it and go together
   const outcomes = await Promise.allSettled([send(owner.visitorId, 'mine'), send(intruder.visitorId, 'not yours'), send(owner.visitorId, 'mine too')]);
   expect(outcomes[0]!.status).toBe('fulfilled');
-  expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'NOT_FOUND' });
+  expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ kind: 'not_found', message: 'conversation not found' });
   expect(outcomes[2]!.status).toBe('fulfilled');
   const rows = await heed.services.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { content: true, visitorId: true } });
   expect(rows).toEqual([
