@@ -1,6 +1,8 @@
 import type { Figures } from './check/figures.ts';
 import { formatCounts } from './check/figures.ts';
 import type { Verdict } from './check/invariants.ts';
+import type { Unfinished } from './check/unfinished.ts';
+import type { DrainEnd, UnfinishedOutcome } from './check/unfinished-bound.ts';
 import type { FaultKind } from './faults/controller.ts';
 import type { ChaosSettings } from './settings.ts';
 
@@ -8,6 +10,10 @@ export interface Report {
   settings: ChaosSettings;
   figures: Figures;
   verdicts: Verdict[];
+  /** what the drain's end caught half-way, and whether that is past the bound */
+  unfinished: Unfinished;
+  unfinishedVerdict: { outcome: UnfinishedOutcome; why: string };
+  drain: DrainEnd;
   faults: Record<FaultKind, number>;
   wire: { attempts: number; networkErrors: number; serverErrors: number; throttled: number; timeouts: number };
   visitorRetries: number;
@@ -49,7 +55,33 @@ export function formatReport(r: Report): string {
     'invariants',
     ...r.verdicts.flatMap((v) => [`  ${v.count === 0 ? 'ok  ' : 'FAIL'} ${v.name.padEnd(16)} ${String(v.count).padStart(5)}  ${v.rule}`, ...v.examples.map((e) => `         - ${e}`)]),
     '',
-    r.verdicts.some((v) => v.count > 0) ? `violations: ${r.verdicts.filter((v) => v.count > 0).map((v) => `${v.name} ${v.count}`).join(', ')}` : 'violations: none',
+    ...formatUnfinished(r),
+    '',
+    formatOutcome(r),
   ];
   return lines.join('\n');
+}
+
+/** Unfinished work on its own lines: it is late, not wrong, and fails only past its bound. */
+function formatUnfinished(r: Report): string[] {
+  const u = r.unfinished;
+  const d = r.drain;
+  const machine = `load average ${d.loadAverage} on ${d.cores} cores`;
+  if (u.messages === 0 && u.streams === 0) return [`unfinished  0 (the drain ended after ${d.tookS} s of its ${d.budgetS} s; ${machine})`];
+  const sent = r.figures.messages.sent;
+  const ranOut = d.tookS < d.hadS ? `the drain ended after ${d.tookS} s of its ${d.budgetS} s` : d.hadS < d.budgetS ? `the drain's ${d.budgetS} s, cut to ${d.hadS} s by the run's bound, ran out` : `the drain's ${d.budgetS} s ran out`;
+  const streams = u.streams > 0 ? `; ${u.streams} streams ${u.events} events behind` : '';
+  const mark = r.unfinishedVerdict.outcome === null ? 'ok  ' : r.unfinishedVerdict.outcome === 'violation' ? 'FAIL (exit 1)' : 'FAIL (exit 2, inconclusive)';
+  return [
+    `unfinished  ${u.messages} of ${sent} sent (${Math.round((u.messages / Math.max(1, sent)) * 1000) / 10} %), still being answered when ${ranOut}: ${u.claimed} claimed by the ${u.runs} runs still in progress, ${u.messages - u.claimed} queued for their conversation's next claim${streams}; ${machine}`,
+    `  ${mark} ${r.unfinishedVerdict.why}`,
+    ...u.examples.map((e) => `         - ${e}`),
+  ];
+}
+
+function formatOutcome(r: Report): string {
+  const broken = r.verdicts.filter((v) => v.count > 0).map((v) => `${v.name} ${v.count}`);
+  if (r.unfinishedVerdict.outcome === 'violation') broken.push(`unfinished ${r.unfinished.messages}`);
+  const inconclusive = r.unfinishedVerdict.outcome === 'inconclusive' ? `; inconclusive: ${r.unfinished.messages} messages unfinished, past the bound` : '';
+  return `violations: ${broken.length > 0 ? broken.join(', ') : 'none'}${inconclusive}`;
 }

@@ -4,17 +4,19 @@
  * conversations while a controller kills, freezes and restarts processes, restarts Redis and
  * ends the database connections; then a checker judges the database, the model server's
  * recordings and what the event streams delivered. Prints the figures; exits 1 on any
- * violation, 2 when the run itself could not finish (five-minute watchdog). Everything on
- * 127.0.0.1. Not part of `npm test`.
+ * violation (unfinished work on a machine that had time for it is one), 2 when the run itself
+ * could not finish (five-minute watchdog, or too much still unfinished to judge: see
+ * check/unfinished-bound.ts). Everything on 127.0.0.1. Not part of `npm test`.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDb } from '../api/src/db/client.ts';
 import type { ModelServer } from '../api/src/model-server/server.ts';
 import { readDatabase, type Facts } from './check/facts.ts';
 import { computeFigures } from './check/figures.ts';
-import { judge, type Verdict } from './check/invariants.ts';
+import { findUnfinished, judge, type Verdict } from './check/invariants.ts';
+import { judgeUnfinished } from './check/unfinished-bound.ts';
 import { FaultController } from './faults/controller.ts';
 import type { ChaosEventStream } from './load/event-stream.ts';
 import { startRedisTap } from './load/redis-tap.ts';
@@ -22,7 +24,7 @@ import { openVisitors, retryFailed, sendScript, type ChaosVisitor, type SentMess
 import { wireStats } from './load/wire.ts';
 import { Random, sleep } from './random.ts';
 import { formatReport } from './report.ts';
-import { loadChaosSettings, PIPELINE, WATCHDOG_MS } from './settings.ts';
+import { loadChaosSettings, PIPELINE, RUN_BOUND, WATCHDOG_MS } from './settings.ts';
 import { appEnv, REDIS_PREFIX } from './stack/app-env.ts';
 import { AppProcess } from './stack/fleet.ts';
 import { freePort } from '../api/src/embedded/free-port.ts';
@@ -94,8 +96,11 @@ async function main(): Promise<number> {
 
   t = Date.now();
   // The run is bounded: visitors start no new message after this (a machine too busy to send them
-  // all in time sends fewer, and the report says so), and the drain ends 30 s before the watchdog.
-  const stopSendingAt = Math.min(started + WATCHDOG_MS - 60_000, t + settings.sendSeconds * 1000 + 90_000);
+  // all in time sends fewer, and the report says so), early enough to leave the drain its budget.
+  const drainMs = settings.CHAOS_DRAIN_S * 1000;
+  const checkFrom = started + WATCHDOG_MS - RUN_BOUND.CHECK_MS;
+  const stopSendingAt = Math.min(checkFrom - drainMs - RUN_BOUND.SEND_TAIL_MS, t + settings.sendSeconds * 1000 + 90_000);
+  say(`sending until +${Math.round((stopSendingAt - started) / 1000)} s at the latest, then a drain of up to ${settings.CHAOS_DRAIN_S} s; watchdog at ${WATCHDOG_MS / 1000} s`);
   const sent: SentMessage[] = [];
   const scripts: Promise<void>[] = [];
   const conversations = visitors.flatMap((v) => v.conversationIds.map((id) => ({ visitor: v, id })));
@@ -113,9 +118,13 @@ async function main(): Promise<number> {
   t = Date.now();
   // whatever a failed restart left down comes back, so the drain has all five processes
   for (const p of processes) if (!p.up) await p.start().catch((err: unknown) => controller.errors.push(`restart ${p.name}: ${String(err)}`));
-  const retries = await drain(database, visitors, urls, started + WATCHDOG_MS - 30_000);
+  // its own budget, from its start; only a sending phase that overran its tail cuts it
+  const drainEnd = Math.min(t + drainMs, checkFrom);
+  const drainHadS = Math.round((drainEnd - t) / 100) / 10;
+  const retries = await drain(database, visitors, urls, drainEnd);
   mark('drain', t);
-  say(`drained in ${phases.drain} s (${retries} failed messages re-queued by visitors)`);
+  const loadAverage = loadavg().map((x) => Math.round(x * 100) / 100);
+  say(`drain ended after ${phases.drain} s of its ${settings.CHAOS_DRAIN_S} s (${retries} failed messages re-queued by visitors)`);
   for (const s of streams) s.stop();
   const tapped = tap.tapped;
   await tap.stop();
@@ -137,6 +146,9 @@ async function main(): Promise<number> {
   const bootFailures = processes.flatMap((p) => p.bootFailures.map((f) => `${p.name}: ${f}`));
   verdicts.push({ name: 'crashed', rule: 'no process exits by itself, every restart succeeds', count: crashes.length, examples: crashes.slice(0, 5) });
   const figures = computeFigures(facts);
+  const unfinished = findUnfinished(facts);
+  const drainEndState = { budgetS: settings.CHAOS_DRAIN_S, hadS: drainHadS, tookS: phases.drain!, loadAverage: loadAverage[0]!, cores: availableParallelism() };
+  const unfinishedVerdict = judgeUnfinished(unfinished, sent.length, drainEndState, settings.CHAOS_UNFINISHED_PCT);
   mark('check', t);
   mark('total', started);
   console.log(
@@ -144,6 +156,9 @@ async function main(): Promise<number> {
       settings,
       figures,
       verdicts,
+      unfinished,
+      unfinishedVerdict,
+      drain: drainEndState,
       faults: controller.counts(),
       wire: wireStats,
       visitorRetries: retries,
@@ -152,36 +167,38 @@ async function main(): Promise<number> {
       incarnations: Object.fromEntries(processes.map((p) => [p.name, p.incarnations])),
       eventLoopDelayMs: { p99: Math.round(loopDelay.percentile(99) / 1e6), max: Math.round(loopDelay.max / 1e6) },
       phases,
-      loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+      loadAverage,
       logDir,
       database: settings.CHAOS_KEEP_DB === '1' ? database.url : null,
     }),
   );
-  return verdicts.some((v) => v.count > 0) ? 1 : 0;
+  if (verdicts.some((v) => v.count > 0) || unfinishedVerdict.outcome === 'violation') return 1;
+  return unfinishedVerdict.outcome === 'inconclusive' ? 2 : 0;
 }
 
 /**
- * Waits (≤ 90 s, and not past `until`) until every visitor message is answered and every stream has caught up with its
- * visitor's log. A batch whose reply failed (a fault during its write) is asked for again, as the
- * visitor presses "retry" in the widget. Returns how many messages were re-queued that way.
+ * Waits, not past `deadline`, until every visitor message is answered and every stream has caught
+ * up with its visitor's log; what is still on its way then is reported as unfinished. A batch
+ * whose reply failed (a fault during its write) is asked for again, as the visitor presses
+ * "retry" in the widget. Returns how many messages were re-queued that way.
  */
-async function drain(db: ChaosDatabase, visitors: ChaosVisitor[], urls: string[], until: number): Promise<number> {
+async function drain(db: ChaosDatabase, visitors: ChaosVisitor[], urls: string[], deadline: number): Promise<number> {
   const byConversation = new Map(visitors.flatMap((v) => v.conversationIds.map((id) => [id, v] as const)));
   const reader = createDb(db.url, { max: 1 });
   let requeued = 0;
   try {
-    const deadline = Math.min(until, Date.now() + 90_000);
     while (Date.now() < deadline) {
       const open = await reader.message.groupBy({ by: ['conversationId', 'state'], where: { role: 'user', state: { not: 'answered' } }, _count: true });
       for (const row of open.filter((r) => r.state === 'failed')) {
         const visitor = byConversation.get(row.conversationId);
-        if (visitor) requeued += await retryFailed(urls, visitor, row.conversationId, random);
+        // a retry the drain's end cuts off leaves its batch failed, and the checker counts it
+        if (visitor) requeued += await retryFailed(urls, visitor, row.conversationId, random, deadline).catch(() => 0);
       }
       const lastEvents = await reader.event.groupBy({ by: ['visitorId'], _max: { id: true } });
       const newest = new Map(lastEvents.map((e) => [e.visitorId, e._max.id ?? 0n]));
       const behind = visitors.filter((v) => v.stream && BigInt(v.stream.cursor) < (newest.get(v.visitorId) ?? 0n));
       if (open.length === 0 && behind.length === 0) return requeued;
-      await sleep(500);
+      await sleep(Math.min(500, deadline - Date.now()));
     }
     return requeued;
   } finally {

@@ -14,6 +14,16 @@ export const chaosSettingsSchema = z.object({
   CHAOS_CONVERSATIONS: z.coerce.number().int().min(2).max(500).default(50),
   /** how long the visitors take to send everything, seconds; faults run all that time */
   CHAOS_SEND_SECONDS: z.coerce.number().positive().optional(),
+  /**
+   * how long the drain may wait for the last replies and streams, seconds: its own budget, kept
+   * free by ending the sending phase early enough (see RUN_BOUND); at most 150, for sending needs the rest
+   */
+  CHAOS_DRAIN_S: z.coerce.number().min(0).max(150).default(60),
+  /**
+   * how many of the sent messages may still be being answered when the drain ends, in percent,
+   * on a busy machine or after a drain cut short; past it the run is inconclusive (check/unfinished-bound.ts)
+   */
+  CHAOS_UNFINISHED_PCT: z.coerce.number().min(0).max(100).default(1),
   /** mean pause between two faults, ms */
   CHAOS_FAULT_GAP_MS: z.coerce.number().int().min(200).default(4000),
   /** only these fault kinds (comma-separated, e.g. `redis-restart,worker-sigstop`) to chase one failure; default all */
@@ -32,7 +42,7 @@ export const chaosSettingsSchema = z.object({
 });
 
 export type ChaosSettings = z.infer<typeof chaosSettingsSchema> & {
-  /** sending time actually used: given, or 3 ms per message (150 s for 5,000), at least 20 s */
+  /** sending time actually used: given, or 30 ms per message (150 s for 5,000), at least 20 s */
   sendSeconds: number;
 };
 
@@ -54,3 +64,17 @@ export const PIPELINE = {
 
 /** The whole run must end inside five minutes; past this the suite stops and fails. */
 export const WATCHDOG_MS = 295_000;
+
+/**
+ * How the five minutes are shared out: sending starts no new message after
+ * `WATCHDOG_MS - CHECK_MS - drain - SEND_TAIL_MS` from the start, so that the drain gets its whole
+ * budget and the check its time, whatever the sending phase took. With the defaults that is
+ * +180 s: setup (7–14 s on the recorded runs, ~28 s at load 10–15) and 150 s of sending leave a
+ * slow machine little to spare, and it sends fewer messages (the report says how many).
+ */
+export const RUN_BOUND = {
+  /** a send started just before the bound retries for 30 s, its last attempt up to 10 s, then the faults stop */
+  SEND_TAIL_MS: 45_000,
+  /** the checker and the report: under 1 s on every recorded run */
+  CHECK_MS: 10_000,
+} as const;

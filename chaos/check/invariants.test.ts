@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest';
 import type { RecordedRequest } from '../../api/src/model-server/types.ts';
 import { scriptedReply } from '../stack/model.ts';
 import type { EventRow, Facts, MessageRow, RunRow } from './facts.ts';
-import { judge } from './invariants.ts';
+import { findUnfinished, judge } from './invariants.ts';
+import { judgeUnfinished } from './unfinished-bound.ts';
 
 const C = 'conv-1';
 const V = 'visitor-1';
@@ -72,6 +73,46 @@ describe('the chaos checker', () => {
     const twice = healthy();
     twice.events[2] = event(3, 'run.started', 'r2', ['m1', 'm2']);
     expect(broken(twice)).toMatchObject({ duplicated: 1 });
+  });
+
+  test('counts a message still being answered when time ran out as unfinished, not lost', () => {
+    const late = healthy();
+    // m3 claimed by a run still streaming, m4 sent since and queued behind it; their events not yet delivered
+    late.messages.push({ ...user('m3', 'r3'), state: 'claimed' }, { ...user('m4', 'r3'), state: 'pending', runId: null });
+    late.runs.push({ ...run('r3', 3, 5000, 0), status: 'streaming', endedAt: null });
+    late.events.push(event(5, 'run.started', 'r3', ['m3']), event(6, 'message.created', 'r3'));
+    late.sent.push(...['m3', 'm4'].map((m) => ({ clientMessageId: `${m}-c`, conversationId: C, content: '', sentAt: 0, ackedAt: 1, messageId: m })));
+    expect(broken(late)).toEqual({});
+    expect(findUnfinished(late)).toMatchObject({ messages: 2, claimed: 1, runs: 1, streams: 1, events: 2 });
+  });
+
+  test('counts a message acknowledged but gone, or failed with nothing left to claim it, as lost', () => {
+    const gone = healthy();
+    gone.sent.push({ clientMessageId: 'm3-c', conversationId: C, content: '', sentAt: 0, ackedAt: 1, messageId: 'm3' });
+    expect(broken(gone)).toEqual({ lost: 1 });
+    expect(findUnfinished(gone).messages).toBe(0);
+    const failed = healthy();
+    failed.messages.push({ ...user('m3', 'r3'), state: 'failed' });
+    failed.runs.push({ ...run('r3', 3, 5000, 6000), status: 'failed' });
+    failed.sent.push({ clientMessageId: 'm3-c', conversationId: C, content: '', sentAt: 0, ackedAt: 1, messageId: 'm3' });
+    expect(broken(failed)).toMatchObject({ lost: 1 });
+    // a pending message in the same conversation: its claim takes the failed one too
+    failed.messages.push({ ...user('m4', 'r3'), state: 'pending', runId: null });
+    failed.sent.push({ clientMessageId: 'm4-c', conversationId: C, content: '', sentAt: 0, ackedAt: 1, messageId: 'm4' });
+    expect(broken(failed).lost).toBeUndefined();
+    expect(findUnfinished(failed).messages).toBe(2);
+  });
+
+  test('fails unfinished work on a machine that had time for it, or past 1 % anywhere', () => {
+    const some = (messages: number) => ({ messages, claimed: messages, runs: 1, streams: 0, events: 0, examples: [] });
+    const drain = { budgetS: 60, hadS: 60, tookS: 60, loadAverage: 1.5, cores: 2 };
+    expect(judgeUnfinished(some(0), 1000, drain, 1).outcome).toBeNull();
+    expect(judgeUnfinished(some(1), 1000, drain, 1).outcome).toBe('violation');
+    const busy = { ...drain, loadAverage: 19.8 };
+    expect(judgeUnfinished(some(10), 1000, busy, 1).outcome).toBeNull();
+    expect(judgeUnfinished(some(11), 1000, busy, 1).outcome).toBe('inconclusive');
+    const cutShort = { ...drain, hadS: 0, tookS: 0 };
+    expect(judgeUnfinished(some(10), 1000, cutShort, 1).outcome).toBeNull();
   });
 
   test('flags a run that stored its reply and then a failed reply on top', () => {

@@ -3,6 +3,7 @@ import type { ChatRequestMessage, RecordedRequest } from '../../api/src/model-se
 import { messageTags } from '../load/visitors.ts';
 import { replyRequestId, scriptedReply } from '../stack/model.ts';
 import type { EventRow, Facts, MessageRow, RunRow } from './facts.ts';
+import { conversationsClaimedAgain, countUnfinished, stillOnItsWay, type Unfinished, undelivered } from './unfinished.ts';
 
 /** One invariant's outcome: how many times it was broken, with a few examples to start digging. */
 export interface Verdict {
@@ -24,6 +25,12 @@ const ANSWERING = new Set(['completed', 'awaiting_input']);
 export function judge(f: Facts): Verdict[] {
   const ix = indexFacts(f);
   return [lost(f, ix), duplicated(f, ix), lookedAnswered(f, ix), cutShort(f, ix), fencedWrites(f, ix), streamOrder(f, ix), lateText(f, ix), sourceText(f, ix)];
+}
+
+/** What the run's end caught half-way (reported beside the verdicts, not among them; see unfinished.ts). */
+export function findUnfinished(f: Facts): Unfinished {
+  const ix = indexFacts(f);
+  return countUnfinished(f, (id) => (ix.answeredBy.get(id) ?? []).length > 0);
 }
 
 export interface Index {
@@ -68,19 +75,29 @@ function verdict(name: string, rule: string, problems: string[]): Verdict {
   return { name, rule, count: problems.length, examples: problems.slice(0, 5) };
 }
 
-/** Every message a visitor sent is stored and answered by a run that completed. */
+/**
+ * Every message a visitor sent is stored and answered by a run that completed, or still on its way
+ * (a worker will answer it by itself: unfinished, counted apart; the rule is in unfinished.ts).
+ */
 function lost(f: Facts, ix: Index): Verdict {
   const problems: string[] = [];
+  const claimedAgain = conversationsClaimedAgain(f);
   for (const s of f.sent) {
     const row = ix.userByClientId.get(s.clientMessageId);
-    if (!row) problems.push(`${s.clientMessageId}: never stored${s.ackedAt === null ? ` (never acknowledged: ${s.error ?? 'no answer'})` : ' although acknowledged'}`);
-    else if ((ix.answeredBy.get(row.id) ?? []).length === 0) problems.push(`${s.clientMessageId}: no completed run answered it (state ${row.state}, run ${row.runId})`);
-    else if (row.state !== 'answered') problems.push(`${s.clientMessageId}: answered by a run but left ${row.state}`);
+    if (!row) {
+      problems.push(`${s.clientMessageId}: never stored${s.ackedAt === null ? ` (never acknowledged: ${s.error ?? 'no answer'})` : ' although acknowledged'}`);
+      continue;
+    }
+    const answered = (ix.answeredBy.get(row.id) ?? []).length > 0;
+    if (!answered && !stillOnItsWay(row, claimedAgain)) problems.push(`${s.clientMessageId}: no completed run answered it, and nothing will (state ${row.state}, run ${row.runId}${runStatus(ix, row.runId)})`);
+    else if (answered && row.state !== 'answered') problems.push(`${s.clientMessageId}: answered by a run but left ${row.state}`);
   }
   const sentIds = new Set(f.sent.map((s) => s.clientMessageId));
   for (const m of ix.userByClientId.values()) if (!sentIds.has(m.clientMessageId!)) problems.push(`${m.id}: a user message no visitor sent`);
-  return verdict('lost', 'every visitor message answered by a completed run', problems);
+  return verdict('lost', 'every visitor message answered by a completed run, or on its way', problems);
 }
+
+const runStatus = (ix: Index, runId: string | null) => (runId ? ` ${ix.runById.get(runId)?.status ?? 'missing'}` : '');
 
 /** No message answered twice; one stored reply per completed run. */
 function duplicated(f: Facts, ix: Index): Verdict {
@@ -177,18 +194,19 @@ function fencedWrites(f: Facts, ix: Index): Verdict {
   return verdict('fenced-write', 'no write from a run whose fence a newer run took', problems);
 }
 
-/** Every stream delivered each of its visitor's events after its start cursor exactly once, in order. */
+/**
+ * Every stream delivered each of its visitor's events after its start cursor exactly once, in
+ * order; events after the newest it delivered had not arrived yet when it was closed (unfinished).
+ */
 function streamOrder(f: Facts, _ix: Index): Verdict {
   const problems: string[] = [];
   for (const s of f.streams) {
-    const start = BigInt(s.startCursor);
     const got = s.received.filter((r) => r.id !== null).map((r) => BigInt(r.id!));
     for (let i = 1; i < got.length; i++) {
       if (got[i]! <= got[i - 1]!) problems.push(`visitor ${s.visitorId}: event ${got[i]} after ${got[i - 1]} (connection ${s.received.filter((r) => r.id !== null)[i]!.connection})`);
     }
-    const have = new Set(got);
-    const missing = f.events.filter((e) => e.visitorId === s.visitorId && e.id > start && !have.has(e.id));
-    if (missing.length > 0) problems.push(`visitor ${s.visitorId} (${s.connections} connections): ${missing.length} events never delivered, first ${missing[0]!.id} (${missing[0]!.type})`);
+    const { gaps } = undelivered(s, f.events);
+    if (gaps.length > 0) problems.push(`visitor ${s.visitorId} (${s.connections} connections): ${gaps.length} events skipped, first ${gaps[0]!.id} (${gaps[0]!.type})`);
   }
   return verdict('sse-order', 'each stream sees every event once, in order, across reconnects', problems);
 }

@@ -78,7 +78,8 @@ export async function sendScript(opts: {
   const plan = Array.from({ length: opts.count }, () => start + random.next() * opts.seconds * 1000).sort((a, b) => a - b);
   for (let i = 1; i < plan.length; i++) if (random.next() < 0.35) plan[i] = plan[i - 1]! + random.int(50, 250);
   for (let n = 1; n <= opts.count; n++) {
-    await sleep(plan[n - 1]! - Date.now());
+    // a plan longer than the bound must not sleep past it: the drain's time follows
+    await sleep(Math.min(plan[n - 1]!, opts.stopAt + 1) - Date.now());
     if (Date.now() > opts.stopAt) return;
     const clientMessageId = `${opts.tag}-${n}-${Math.floor(random.next() * 1e9).toString(36)}`;
     const words = Array.from({ length: random.int(2, 8) }, () => random.pick(WORDS)).join(' ');
@@ -103,13 +104,14 @@ export async function sendScript(opts: {
   }
 }
 
-/** Asks again for a failed reply, as a visitor pressing "retry" does. */
-export async function retryFailed(apis: readonly string[], visitor: ChaosVisitor, conversationId: string, random: Random): Promise<number> {
+/** Asks again for a failed reply, as a visitor pressing "retry" does, giving up at `deadline` (the drain's end). */
+export async function retryFailed(apis: readonly string[], visitor: ChaosVisitor, conversationId: string, random: Random, deadline: number): Promise<number> {
   const { requeued } = await call('message.retry', 'mutation', { conversationId }, z.object({ requeued: z.number() }), {
     apis,
     token: visitor.token,
     random,
-    deadline: Date.now() + 30_000,
+    deadline,
+    attemptTimeoutMs: Math.max(1000, Math.min(10_000, deadline - Date.now())),
   });
   return requeued;
 }
