@@ -11,6 +11,9 @@ import { isEmbeddedTestRun } from '../support/stores.ts';
 import { startEmbeddedPostgres } from '../../api/src/embedded/embedded-postgres.ts';
 import { migrate } from '../../api/src/db/migrate.ts';
 
+/** Each test runs the transfer CLI (a tsx process) once or twice, up to 60 s each on a loaded machine. */
+const TRANSFER_TEST_MS = 150_000;
+
 /**
  * Moving up without losing data: `npm run db:export` writes a Heed database to a file and
  * `npm run db:import` loads it into an empty one (the embedded database's data onto a server,
@@ -99,7 +102,7 @@ test('an export imported into an empty database gives back every row, search vec
   const again = await transfer('import', file, target.url).catch((err: { stderr: string; code: number }) => err);
   expect(again).toMatchObject({ code: 1 });
   expect((again as { stderr: string }).stderr).toContain('already holds sites');
-});
+}, TRANSFER_TEST_MS);
 
 test('an export from another schema version, or a file that is not an export, is refused and changes nothing', async () => {
   const empty = await createTestDatabase();
@@ -116,7 +119,7 @@ test('an export from another schema version, or a file that is not an export, is
   } finally {
     await empty.drop();
   }
-});
+}, TRANSFER_TEST_MS);
 
 test.skipIf(isEmbeddedTestRun())('an embedded installation moves to a PostgreSQL server: export without DATABASE_URL, import with it', async () => {
   // an embedded installation with a conversation in it, as `npm start` leaves one (PostgreSQL 18)
@@ -150,4 +153,4 @@ test.skipIf(isEmbeddedTestRun())('an embedded installation moves to a PostgreSQL
   } finally {
     await server.drop();
   }
-});
+}, TRANSFER_TEST_MS);
