@@ -70,14 +70,16 @@ function formatUnfinished(r: Report): string[] {
   if (u.messages === 0 && u.streams === 0) return [`unfinished  0 (the drain ended after ${d.tookS} s of its ${d.budgetS} s; ${machine})`];
   const sent = r.figures.messages.sent;
   const ranOut = d.tookS < d.hadS ? `the drain ended after ${d.tookS} s of its ${d.budgetS} s` : d.hadS < d.budgetS ? `the drain's ${d.budgetS} s, cut to ${d.hadS} s by the run's bound, ran out` : `the drain's ${d.budgetS} s ran out`;
-  const streams = u.streams > 0 ? `; ${u.streams} streams ${u.events} events behind` : '';
+  const streams = u.streams > 0 ? `; ${plural(u.streams, 'stream')} ${plural(u.events, 'event')} behind` : '';
   const mark = r.unfinishedVerdict.outcome === null ? 'ok  ' : r.unfinishedVerdict.outcome === 'violation' ? 'FAIL (exit 1)' : 'FAIL (exit 2, inconclusive)';
   return [
-    `unfinished  ${u.messages} of ${sent} sent (${Math.round((u.messages / Math.max(1, sent)) * 1000) / 10} %), still being answered when ${ranOut}: ${u.claimed} claimed by the ${u.runs} runs still in progress, ${u.messages - u.claimed} queued for their conversation's next claim${streams}; ${machine}`,
+    `unfinished  ${u.messages} of ${sent} sent (${Math.round((u.messages / Math.max(1, sent)) * 1000) / 10} %), still being answered when ${ranOut}: ${u.claimed} claimed by the ${plural(u.runs, 'run')} still in progress, ${u.messages - u.claimed} queued for their conversation's next claim${streams}; ${machine}`,
     `  ${mark} ${r.unfinishedVerdict.why}`,
     ...u.examples.map((e) => `         - ${e}`),
   ];
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function formatOutcome(r: Report): string {
   const broken = r.verdicts.filter((v) => v.count > 0).map((v) => `${v.name} ${v.count}`);
