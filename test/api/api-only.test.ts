@@ -11,6 +11,7 @@ import { makeClient, TestHeed } from '../support/harness.ts';
  * two scale apart (the ingest bench runs them so).
  */
 let heed: TestHeed;
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 beforeAll(async () => {
   heed = await TestHeed.start({ workers: 0, env: { DEBOUNCE_MS: '50' } });
 });
@@ -20,7 +21,7 @@ test('an API-only process stores sends and answers none; a worker process beside
   const port = await freePort();
   const api = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
-    env: heed.childEnv({ HEED_WORKER: '0', PORT: String(port), DEMO_PORT: String(await freePort()) }),
+    env: heed.childEnv({ HEED_WORKER: '0', PORT: String(port), DEMO_PORT: String(await freePort()), METRICS_TOKEN }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -37,8 +38,10 @@ test('an API-only process stores sends and answers none; a worker process beside
     const { id: conversationId } = await visitor.conversation.create.mutate();
     heed.model.script({ text: 'Yes, we ship to Norway.' });
     await visitor.message.send.mutate({ conversationId, clientMessageId: 'norway-1', content: 'Do you ship to Norway?' });
-    // twenty debounce windows: a worker in the API process would have asked the model by now
-    await new Promise((r) => setTimeout(r, 1_000));
+    // the send is stored and woke the workers; this process has none: it never looked for a due batch
+    await heed.until('the send stored', () => heed.services.db.message.count({ where: { conversationId } }));
+    const metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/^heed_worker_polls_total 0$/m);
     expect(heed.model.requests).toHaveLength(0);
 
     worker = await ChildWorker.start(heed.childEnv());

@@ -21,7 +21,7 @@ describe('redact: secrets become placeholders', () => {
     ['an international phone number', 'call me at +1 (415) 555-0100 tomorrow', '555-0100', '[phone]'],
     ['a national phone number', 'mon numéro: 06 12 34 56 78', '06 12 34', '[phone]'],
     ['a private key block', 'here:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----', 'MIIEow', '[private key]'],
-    ['an unknown long token', 'session 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 expired', '9f86d081', '[secret]'],
+    ['an unknown long token', 'cookie 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 expired', '9f86d081', '[secret]'],
   ])('%s', (_what, text, secret, placeholder) => {
     const out = redact(text);
     expect(out).not.toContain(secret);
