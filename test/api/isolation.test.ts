@@ -160,20 +160,21 @@ describe('events', () => {
 });
 
 describe('credentials', () => {
-  const everyProcedure = (api: Client, conversationId: string): [string, Promise<unknown>][] => [
-    ['conversation.list', api.conversation.list.query()],
-    ['conversation.get', api.conversation.get.query({ conversationId })],
-    ['conversation.create', api.conversation.create.mutate()],
-    ['conversation.markRead', api.conversation.markRead.mutate({ conversationId, lastAssistantAt: aliceReplyAt })],
-    ['message.send', api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: 'hi' })],
-    ['message.retry', api.message.retry.mutate({ conversationId })],
+  // Called one by one: created together, the mutation batch could reject before the loop awaits it.
+  const everyProcedure = (api: Client, conversationId: string): [string, () => Promise<unknown>][] => [
+    ['conversation.list', () => api.conversation.list.query()],
+    ['conversation.get', () => api.conversation.get.query({ conversationId })],
+    ['conversation.create', () => api.conversation.create.mutate()],
+    ['conversation.markRead', () => api.conversation.markRead.mutate({ conversationId, lastAssistantAt: aliceReplyAt })],
+    ['message.send', () => api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: 'hi' })],
+    ['message.retry', () => api.message.retry.mutate({ conversationId })],
   ];
 
   async function expectUnauthorizedEverywhere(token: string | null) {
     const before = await aliceData();
     const conversationsBefore = await heed.services.db.conversation.count();
     for (const [name, call] of everyProcedure(makeClient(heed.url, token), answered)) {
-      const err = await failure(call);
+      const err = await failure(call());
       expect({ name, code: err.code, httpStatus: err.httpStatus }).toEqual({ name, code: 'UNAUTHORIZED', httpStatus: 401 });
     }
     expect(await subscriptionError(token)).toBe('UNAUTHORIZED');
