@@ -14,7 +14,10 @@ import { processAlive } from '../../api/src/embedded/process-alive.ts';
  * setup can tell a crashed run's leftovers from a concurrent run's live databases.
  */
 
-export const TEMPLATE_DATABASE = 'heed_test_template';
+/** Templates are named by the migrations they hold, so checkouts of different branches can test side by side. */
+const TEMPLATE_PREFIX = 'heed_template_';
+/** A stale template (other migrations) no run has rebuilt for this long is dropped by the global setup. */
+const STALE_TEMPLATE_MS = 24 * 60 * 60 * 1000;
 const PREFIX = 'heed_test_';
 /** The server test databases live on: read when used, since the global setup may start an embedded one first. */
 export const testDatabaseServerUrl = () => process.env.TEST_DATABASE_SERVER_URL || 'postgresql://postgres@127.0.0.1:5432';
@@ -37,12 +40,12 @@ export interface TestDatabase {
  * afterAll(() => database.drop());
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  await ensureTestTemplate();
+  const template = await ensureTestTemplate();
   const database = reserveTestDatabase();
   const name = databaseNameOf(database.url);
   await withAdmin((admin) =>
     retryWhileInUse(() =>
-      admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(TEMPLATE_DATABASE)}`),
+      admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`),
     ),
   );
   return database;
@@ -63,40 +66,40 @@ export function reserveTestDatabase(): TestDatabase {
   };
 }
 
-let templateReady: Promise<void> | undefined;
+let templateReady: Promise<string> | undefined;
 
 /**
- * Makes `heed_test_template` match `prisma/migrations`, once per process; across processes
- * (global setup and every vitest worker) the work happens once, since the template carries a
- * fingerprint of the migrations it was built from as its database comment, readable from the
- * `postgres` database without connecting to the template (which would block cloning it).
+ * Makes sure a migrated template for this checkout's `prisma/migrations` exists, once per process,
+ * and returns its name. Across processes (global setup and every vitest worker) the work happens
+ * once: the name carries a fingerprint of the migrations, and the database comment says the build
+ * finished (readable from the `postgres` database without connecting to the template, which would
+ * block cloning it).
  */
-export function ensureTestTemplate(): Promise<void> {
-  templateReady ??= buildTemplateIfStale().catch((error: unknown) => {
+export function ensureTestTemplate(): Promise<string> {
+  templateReady ??= buildTemplateIfMissing().catch((error: unknown) => {
     templateReady = undefined;
     throw error;
   });
   return templateReady;
 }
 
-async function buildTemplateIfStale(): Promise<void> {
-  const wanted = await migrationsFingerprint();
+async function buildTemplateIfMissing(): Promise<string> {
+  const fingerprint = await migrationsFingerprint();
+  const name = `${TEMPLATE_PREFIX}${fingerprint.slice(0, 16)}`;
   await withAdmin(async (admin) => {
-    if ((await templateFingerprint(admin)) === wanted) return;
-    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [TEMPLATE_DATABASE]);
+    if (await templateBuilt(admin, name, fingerprint)) return;
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
     try {
-      if ((await templateFingerprint(admin)) === wanted) return; // built by another worker meanwhile
-      // Rebuilt rather than migrated in place: an edited, not yet shared migration would
-      // otherwise be refused by its checksum and wedge every test run until dropped by hand.
-      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(TEMPLATE_DATABASE)} WITH (FORCE)`);
-      await migrate(databaseUrl(TEMPLATE_DATABASE)); // closes its connection, so the template can be cloned
-      await admin.query(
-        `COMMENT ON DATABASE ${pg.escapeIdentifier(TEMPLATE_DATABASE)} IS ${pg.escapeLiteral(wanted)}`,
-      );
+      if (await templateBuilt(admin, name, fingerprint)) return; // built by another worker meanwhile
+      // A build that was interrupted leaves a database without its comment: start over.
+      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      await migrate(databaseUrl(name)); // closes its connection, so the template can be cloned
+      await admin.query(`COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(builtComment(fingerprint))}`);
     } finally {
-      await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [TEMPLATE_DATABASE]);
+      await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
     }
   });
+  return name;
 }
 
 /**
@@ -108,8 +111,7 @@ async function buildTemplateIfStale(): Promise<void> {
 export async function dropLeftoverTestDatabases(runStartedAt: Date): Promise<string[]> {
   return withAdmin(async (admin) => {
     const { rows } = await admin.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE 'heed\\_test\\_%' AND datname <> $1`,
-      [TEMPLATE_DATABASE],
+      `SELECT datname FROM pg_database WHERE datname LIKE 'heed\\_test\\_%'`,
     );
     const dropped: string[] = [];
     for (const { datname } of rows) {
@@ -134,17 +136,49 @@ function parseName(name: string): { createdAt: number; pid: number } | null {
 }
 
 
-async function migrationsFingerprint(): Promise<string> {
-  const lines = (await listMigrations()).map((m) => `${m.name} ${m.checksum}\n`);
-  return `heed-migrations:${createHash('sha256').update(lines.join('')).digest('hex')}`;
+/**
+ * Drops templates built from other migrations (another branch, an older checkout) that no run
+ * has built for a day and nobody is connected to; the current one stays.
+ */
+export async function dropStaleTestTemplates(): Promise<string[]> {
+  const current = await ensureTestTemplate();
+  return withAdmin(async (admin) => {
+    const { rows } = await admin.query<{ datname: string; comment: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS comment FROM pg_database
+        WHERE datname LIKE 'heed\\_template\\_%'`,
+    );
+    const dropped: string[] = [];
+    for (const { datname, comment } of rows) {
+      if (datname === current || Date.now() - builtAt(comment) < STALE_TEMPLATE_MS) continue;
+      try {
+        await admin.query(`DROP DATABASE ${pg.escapeIdentifier(datname)}`);
+        dropped.push(datname);
+      } catch (error) {
+        if ((error as { code?: string }).code !== OBJECT_IN_USE) throw error;
+      }
+    }
+    return dropped;
+  });
 }
 
-async function templateFingerprint(admin: pg.Client): Promise<string | null> {
+/** Hex digest of every migration's name and checksum, in order. */
+async function migrationsFingerprint(): Promise<string> {
+  const lines = (await listMigrations()).map((m) => `${m.name} ${m.checksum}\n`);
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+/** The template's comment once its build finished: `heed-migrations:<fingerprint> built <ms>`. */
+const builtComment = (fingerprint: string) => `heed-migrations:${fingerprint} built ${Date.now()}`;
+
+/** When a template's build finished (0 when unknown: an old or interrupted one). */
+const builtAt = (comment: string | null) => Number(/ built (\d+)$/.exec(comment ?? '')?.[1] ?? 0);
+
+async function templateBuilt(admin: pg.Client, name: string, fingerprint: string): Promise<boolean> {
   const { rows } = await admin.query<{ comment: string | null }>(
     `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
-    [TEMPLATE_DATABASE],
+    [name],
   );
-  return rows[0]?.comment ?? null;
+  return rows[0]?.comment?.startsWith(`heed-migrations:${fingerprint} built `) ?? false;
 }
 
 /**

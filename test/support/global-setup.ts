@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { startEmbeddedPostgres } from '../../api/src/embedded/embedded-postgres.ts';
-import { dropLeftoverTestDatabases, ensureTestTemplate, testDatabaseServerUrl } from './database.ts';
+import { dropLeftoverTestDatabases, dropStaleTestTemplates, ensureTestTemplate, testDatabaseServerUrl } from './database.ts';
 
 /**
  * vitest `globalSetup`: picks the stores (the PostgreSQL and Redis servers when both answer,
  * else — or with HEED_EMBEDDED=1 — an embedded PostgreSQL and in-process coordination), then,
  * before any worker starts, clears databases left by interrupted runs and builds the migrated
- * template once, so workers find it current and go straight to cloning it. Workers are forked
- * after this and inherit the choice through the environment.
+ * template once, so workers find it current and go straight to cloning it (templates of other
+ * migrations, untouched for a day, are dropped). Workers are forked after this and inherit the
+ * choice through the environment.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   let stop = async () => {};
@@ -34,6 +35,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const dropped = await dropLeftoverTestDatabases(runStartedAt);
   if (dropped.length > 0) console.log(`test databases: dropped ${dropped.length} left by earlier runs`);
   await ensureTestTemplate();
+  const stale = await dropStaleTestTemplates();
+  if (stale.length > 0) console.log(`test templates: dropped ${stale.length} built from other migrations`);
   return stop;
 }
 
