@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compatSetting } from './chat/model/compat-flags.ts';
 import { limitOverrides } from './limits/site-limits.ts';
 import { LOG_LEVELS } from './logging/logger.ts';
 
@@ -51,6 +52,8 @@ export const configSchema = z
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_BASE_URL: z.string().url().optional(),
     OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+    /** what the model server does not take, declared up front (comma-separated; see chat/model/compat-flags.ts); Heed learns the rest from refusals */
+    OPENAI_COMPAT: optional(compatSetting),
     /** how long a batch waits for more sends; each send slides it */
     DEBOUNCE_MS: int(1500),
     /** cap on the sliding debounce, counted from the oldest pending send */
@@ -66,8 +69,10 @@ export const configSchema = z
     /** fallback poll when no wake-up arrives over Redis */
     WORKER_POLL_MS: int(1000),
     MODEL_MAX_ATTEMPTS: int(3),
-    /** the model must start, and keep, streaming within this (an idle timeout) */
+    /** once a reply streams, the longest silence between tokens (keep-alive comments count as life) */
     MODEL_TIMEOUT_MS: int(30000),
+    /** the longest wait for a reply's first token (reasoning included): reasoning models think for a minute first */
+    MODEL_FIRST_TOKEN_TIMEOUT_MS: int(120_000),
     MODEL_MAX_TOKENS: int(1024),
     /** token budget of the history part of the context */
     CONTEXT_TOKEN_BUDGET: int(6000),

@@ -1,4 +1,6 @@
 import OpenAI from 'openai';
+import { ModelCapabilities } from './chat/model/capabilities.ts';
+import { watchingFetch } from './chat/model/byte-watch.ts';
 import type { Config } from './config.ts';
 import { rawSql, type RawDb } from './db/raw-sql.ts';
 import { createPooledDb, type Db } from './db/client.ts';
@@ -16,6 +18,8 @@ import { storeProbes } from './metrics/store-probes.ts';
 /** The process's connections, created once and passed down (no module-level singletons). */
 export interface Services {
   config: Config;
+  /** what the model server takes: OPENAI_COMPAT, then what its refusals taught this process */
+  capabilities: ModelCapabilities;
   db: Db;
   /** the same pool past Prisma's client, for the hot path's statements and transactions (db/raw-sql.ts) */
   sql: RawDb;
@@ -60,9 +64,12 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
     apiKey: config.OPENAI_API_KEY ?? 'not-needed-for-local-model',
     baseURL: config.OPENAI_BASE_URL,
     maxRetries: 0,
+    // sees every byte of a reply's stream, SSE comments too: keep-alives are life (chat/model/byte-watch.ts)
+    fetch: watchingFetch,
   });
   return {
     config,
+    capabilities: new ModelCapabilities(serverName(config.OPENAI_BASE_URL), config.OPENAI_COMPAT ?? []),
     db,
     sql: rawSql(pool),
     redis,
@@ -79,4 +86,11 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
       await Promise.allSettled([db.$disconnect(), redis.quit(), subscriber.quit()]);
     },
   };
+}
+
+/** The model server as a log line may name it: scheme, host and path, never credentials or a query. */
+function serverName(baseUrl: string | undefined): string {
+  if (!baseUrl) return 'https://api.openai.com/v1';
+  const url = new URL(baseUrl);
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }

@@ -72,6 +72,8 @@ export class TestHeed {
       LEASE_MS: '3000',
       WORKER_POLL_MS: '200',
       MODEL_TIMEOUT_MS: '5000',
+      // a silent model times out at the test's MODEL_TIMEOUT_MS, unless it sets the first-token wait apart
+      MODEL_FIRST_TOKEN_TIMEOUT_MS: opts.env?.MODEL_TIMEOUT_MS ?? '5000',
       // titles run only when a test runs a pass (heed.titlePass), so model requests stay predictable
       TITLE_PASS_MS: '0',
       // rate limits far above what any test does, so tests measure the pipeline; the limits' own tests set theirs

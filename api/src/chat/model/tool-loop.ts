@@ -22,6 +22,8 @@ export interface LoopResult {
   attempts: number;
   promptTokens: number | null;
   completionTokens: number | null;
+  /** how the model's last answer ended (`stop`, `length` …; see StreamResult) */
+  finishReason: string;
   /** set when the run ends waiting for the visitor's answer */
   question: (UserInputArgs & { callId: string }) | null;
 }
@@ -57,7 +59,9 @@ export async function runToolLoop(
         messages,
         maxTokens: deps.maxTokens,
         timeoutMs: deps.timeoutMs,
+        firstTokenMs: deps.firstTokenMs,
         signal: io.signal,
+        capabilities: deps.capabilities,
         tools,
         toolChoice: last ? 'none' : 'auto',
         // pushed, not awaited: the stream reads on while the relay sends (it merges what comes meanwhile)
@@ -71,7 +75,7 @@ export async function runToolLoop(
           await io.relay.restart(kept);
         },
       },
-      { maxAttempts: deps.maxAttempts, metrics: deps.metrics },
+      { maxAttempts: deps.maxAttempts, metrics: deps.metrics, logger: deps.logger },
     );
     // every word of this round reached the visitor before the run goes on (tools, the stored reply)
     await io.relay.settled();
@@ -85,10 +89,10 @@ export async function runToolLoop(
     if (last && reply.toolCalls.length > 0) deps.logger.warn({ toolCalls: reply.toolCalls.length }, 'tool calls ignored in the last round');
     if (calls.length === 0) {
       if (text.trim() === '') throw new ReplyFailedError({ code: 'model_empty_reply', transient: true }, usage.attempts, new EmptyReplyError());
-      return { text, ...usage, question: null };
+      return { text, ...usage, finishReason: reply.finishReason, question: null };
     }
     const outcome = await applyToolCalls(deps.db, deps.bus, batch, calls.map((c) => parseToolCall(c, tools)));
-    if (outcome.question) return { text: questionText(text, outcome.question.question), ...usage, question: outcome.question };
+    if (outcome.question) return { text: questionText(text, outcome.question.question), ...usage, finishReason: reply.finishReason, question: outcome.question };
     messages = [
       ...messages,
       {

@@ -7,6 +7,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { Keys, Redis } from '../../redis/client.ts';
 import type { SitePolicies } from '../../sites/site-policy.ts';
 import type { Price } from '../../titles/pricing.ts';
+import type { ModelCapabilities } from '../model/capabilities.ts';
 
 /** What answering a batch needs: stores, the model client, and the limits of one run. */
 export interface AnswerDeps {
@@ -17,13 +18,18 @@ export interface AnswerDeps {
   keys: Keys;
   bus: EventBus;
   openai: OpenAI;
+  /** what the model server takes (declared in OPENAI_COMPAT, learned from refusals) */
+  capabilities?: ModelCapabilities;
   /** the deployment's model (OPENAI_MODEL); a site's own `model` wins (see reply-settings.ts) */
   model: string;
   leaseMs: number;
   /** longest a run may hold its lease (RUN_MAX_MS) */
   runMaxMs: number;
   maxAttempts: number;
+  /** longest silence between tokens (MODEL_TIMEOUT_MS) */
   timeoutMs: number;
+  /** longest wait for the first token (MODEL_FIRST_TOKEN_TIMEOUT_MS) */
+  firstTokenMs?: number;
   maxTokens: number;
   tokenBudget: number;
   /** price of `model`, for each run's cost */

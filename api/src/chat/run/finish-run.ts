@@ -84,6 +84,7 @@ export async function completeRun(
         completionTokens: reply.completionTokens,
         costUsd: reply.cost?.costUsd ?? null,
         firstTokenAt: reply.firstTokenAt ?? null,
+        finishReason: reply.finishReason ?? null,
       },
     });
     // titles read only the visitor's own words: an unsolicited message gives them nothing new
@@ -133,7 +134,7 @@ export async function failRun(
     await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'failed' } });
     await tx.run.update({
       where: { id: batch.runId },
-      data: { status: 'failed', error: failure.code, endedAt: message.createdAt, attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null },
+      data: { status: 'failed', error: failure.code, endedAt: message.createdAt, attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null, finishReason: finishReasonOf(failure.code) },
     });
     emit(batch.visitorId, { type: 'reply.failed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
     const conversation = await loadConversationView(tx, batch.conversationId);
@@ -156,7 +157,7 @@ async function failUnsolicited(
   await decideRequest(tx, batch, { status: 'failed', reason: failure.code });
   await tx.run.update({
     where: { id: batch.runId },
-    data: { status: 'failed', error: failure.code, endedAt: new Date(), attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null },
+    data: { status: 'failed', error: failure.code, endedAt: new Date(), attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null, finishReason: finishReasonOf(failure.code) },
   });
   const conversation = await loadConversationView(tx, batch.conversationId);
   emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
@@ -207,3 +208,6 @@ export async function releaseRun(db: Db, batch: ClaimedBatch): Promise<boolean> 
       AND r.status IN ('claimed', 'streaming')`;
   return n === 1;
 }
+
+/** The finish reason a failure stands for: only the content filter ends a stream with one. */
+const finishReasonOf = (code: ReplyErrorCode): string | null => (code === 'model_content_filtered' ? 'content_filter' : null);

@@ -22,6 +22,8 @@ export interface PlainReply {
   cost?: RunCost;
   /** when the first reply token arrived (this process's clock); null when none was relayed */
   firstTokenAt?: Date | null;
+  /** how the model's last answer ended (Run.finishReason) */
+  finishReason?: string | null;
 }
 
 type ReplyRow = ViewRow & { messageId: string; seq: string; leaseUntil: Date; awaitingAfter: boolean };
@@ -64,7 +66,8 @@ export async function storeReply(sql: RawDb, bus: EventBus, batch: ClaimedBatch,
       ), run AS (
         UPDATE "Run" SET status = 'completed', "endedAt" = ${fenced.at}, attempts = ${reply.attempts},
           "promptTokens" = ${reply.promptTokens}::int, "completionTokens" = ${reply.completionTokens}::int,
-          "costUsd" = ${cost?.costUsd ?? null}::numeric, "firstTokenAt" = ${reply.firstTokenAt ?? null}::timestamptz
+          "costUsd" = ${cost?.costUsd ?? null}::numeric, "firstTokenAt" = ${reply.firstTokenAt ?? null}::timestamptz,
+          "finishReason" = ${reply.finishReason ?? null}
         WHERE id = ${batch.runId}::uuid
         RETURNING "leaseUntil"
       ), usage AS (${addSiteUsageSql(batch.siteId, {
