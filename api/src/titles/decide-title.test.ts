@@ -38,7 +38,7 @@ describe('decideTitle', () => {
     ['extra fields', JSON.stringify({ title: 'Shipping', changed: true, note: 'x' })],
     ['an absurdly long title', answer('x'.repeat(2000))],
   ])('%s is an invalid answer', (_what, content) => {
-    expect(decideTitle(generated, content)).toEqual({ outcome: 'rejected', errorCode: 'invalid_answer' });
+    expect(decideTitle(generated, content)).toMatchObject({ outcome: 'rejected', errorCode: 'invalid_answer' });
   });
 
   test.each([
@@ -46,6 +46,26 @@ describe('decideTitle', () => {
     ['emoji only', '🎉🎉'],
     ['a refusal', "I'm sorry, I can't do that"],
   ])('%s is an invalid title', (_what, title) => {
-    expect(decideTitle(fallback, answer(title))).toEqual({ outcome: 'rejected', errorCode: 'invalid_title' });
+    expect(decideTitle(fallback, answer(title))).toMatchObject({ outcome: 'rejected', errorCode: 'invalid_title' });
+  });
+});
+
+describe('answers as models actually write them', () => {
+  const fallback = { title: 'hi there', source: 'first_message' as const };
+  test('JSON in a Markdown fence, or inside a sentence, is read', () => {
+    expect(decideTitle(fallback, '```json\n{"title":"Refund for a broken lamp","changed":true}\n```')).toEqual({ outcome: 'changed', title: 'Refund for a broken lamp' });
+    expect(decideTitle(fallback, 'Sure! {"title":"Refund for a broken lamp","changed":true} Hope that helps.')).toEqual({ outcome: 'changed', title: 'Refund for a broken lamp' });
+  });
+
+  test('a bare one-line title counts only where the server takes no structured output', () => {
+    expect(decideTitle(fallback, 'Title: "Refund for a broken lamp"', { prose: true })).toEqual({ outcome: 'changed', title: 'Refund for a broken lamp' });
+    expect(decideTitle(fallback, 'Refund for a broken lamp')).toMatchObject({ outcome: 'rejected', reason: 'not JSON' });
+    expect(decideTitle(fallback, 'one\ntwo\nthree', { prose: true })).toMatchObject({ outcome: 'rejected', reason: 'prose longer than one short line' });
+  });
+
+  test('a rejection says why in terms of shape, never quoting the answer', () => {
+    const d = decideTitle(fallback, '{"name":"Secret order 4242"}');
+    expect(d).toMatchObject({ outcome: 'rejected', errorCode: 'invalid_answer' });
+    expect(JSON.stringify(d)).not.toContain('4242');
   });
 });

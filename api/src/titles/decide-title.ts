@@ -1,11 +1,10 @@
 import { normalizeTitle } from './normalize-title.ts';
-import { titleAnswerSchema } from './title-prompt.ts';
-import { wellFormed } from '../db/well-formed.ts';
+import { readTitleAnswer } from './read-title-answer.ts';
 
 export type TitleDecision =
   /** store `title` (source `generated`); `changed` says whether the visible title text moved */
   | { outcome: 'changed' | 'kept'; title: string }
-  | { outcome: 'rejected'; errorCode: 'invalid_answer' | 'invalid_title' };
+  | { outcome: 'rejected'; errorCode: 'invalid_answer' | 'invalid_title'; /** why, for the log (never the answer itself) */ reason: string };
 
 /**
  * Turns the model's raw answer into what the pass writes. A generated title is kept unless
@@ -15,26 +14,22 @@ export type TitleDecision =
  * @example decideTitle({ title: 'Hi', source: 'first_message' }, '{"title":"Greeting","changed":true}')
  * // { outcome: 'changed', title: 'Greeting' }
  */
-export function decideTitle(current: { title: string | null; source: 'first_message' | 'generated' }, content: string | null): TitleDecision {
-  const answer = titleAnswerSchema.safeParse(parseJson(content));
-  if (!answer.success) return { outcome: 'rejected', errorCode: 'invalid_answer' };
-  const proposed = normalizeTitle(answer.data.title);
-  if (proposed === null) return { outcome: 'rejected', errorCode: 'invalid_title' };
+export function decideTitle(
+  current: { title: string | null; source: 'first_message' | 'generated' },
+  content: string | null,
+  /** the server takes no structured output: a bare one-line title is an answer too */
+  opts: { prose?: boolean } = {},
+): TitleDecision {
+  const answer = readTitleAnswer(content, opts);
+  if (!answer.ok) return { outcome: 'rejected', errorCode: 'invalid_answer', reason: answer.reason };
+  const proposed = normalizeTitle(answer.answer.title);
+  if (proposed === null) return { outcome: 'rejected', errorCode: 'invalid_title', reason: 'nothing left after normalization' };
 
   if (current.title === null) return { outcome: 'changed', title: proposed };
   const same = sameTitle(current.title, proposed);
   if (current.source === 'first_message') return same ? { outcome: 'kept', title: current.title } : { outcome: 'changed', title: proposed };
-  if (!answer.data.changed || same) return { outcome: 'kept', title: current.title };
+  if (!answer.answer.changed || same) return { outcome: 'kept', title: current.title };
   return { outcome: 'changed', title: proposed };
-}
-
-function parseJson(content: string | null): unknown {
-  if (content === null) return undefined;
-  try {
-    return wellFormed(JSON.parse(content));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Same words, ignoring case and spacing: a recased title is not worth a sidebar change. */

@@ -1,16 +1,16 @@
-import type OpenAI from 'openai';
 import type { Services } from '../services.ts';
-import { classifyModelError } from '../chat/model/model-errors.ts';
+import { providerError } from '../chat/model/provider-error.ts';
 import { spendCapReached } from '../limits/site-usage.ts';
 import { costUsd, worstCaseCostUsd } from './pricing.ts';
 import { claimTitleRequests, recoverTitleLeases, type ClaimedTitle } from './title-claims.ts';
 import { decideTitle } from './decide-title.ts';
 import { loadTitleInput } from './title-input.ts';
-import { TITLE_RESPONSE_FORMAT, titleMessages } from './title-prompt.ts';
+import { titleMessages } from './title-prompt.ts';
+import { callTitleModel } from './title-call.ts';
 import type { TitleSettings } from './title-settings.ts';
 import { failTitle, releaseTitle, storeTitle, type TitleCheckFacts, type TitleOutcome } from './title-writes.ts';
 
-export type TitlePassDeps = Pick<Services, 'db' | 'bus' | 'openai' | 'logger' | 'metrics'>;
+export type TitlePassDeps = Pick<Services, 'db' | 'bus' | 'openai' | 'logger' | 'metrics' | 'capabilities'>;
 
 export interface TitlePassResult {
   /** expired `generating` leases given back before claiming */
@@ -69,11 +69,11 @@ async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: Cla
   const worstCase = worstCaseCostUsd(settings.price, { messages: messages.map((m) => m.content), maxTokens: settings.maxTokens });
   if (worstCase > settings.costCeilingUsd) return fail('failed', 'cost_ceiling');
 
-  const call = await callModel(deps.openai, settings, messages, signal);
+  const call = await callTitleModel(deps, settings, messages, signal);
   facts.latencyMs = call.latencyMs;
   if (call.kind === 'interrupted') return releaseTitle(deps, claim, facts);
   if (call.kind === 'error') {
-    deps.logger.warn({ conversationId: claim.id, code: call.code, err: call.cause }, `title call failed: ${call.code}`);
+    deps.logger.warn({ conversationId: claim.id, code: call.code, err: call.cause, provider: providerError(call.cause, messages) }, `title call failed: ${call.code}`);
     return fail('failed', call.code);
   }
   const usage = call.completion.usage;
@@ -86,35 +86,10 @@ async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: Cla
 
   const message = call.completion.choices[0]?.message;
   if (message?.refusal) return fail('rejected', 'model_refused');
-  const decision = decideTitle({ title: claim.title, source: claim.source }, message?.content ?? null);
-  if (decision.outcome === 'rejected') return fail('rejected', decision.errorCode);
-  return storeTitle(deps, claim, decision, facts);
-}
-
-type CallResult =
-  | { kind: 'answer'; completion: OpenAI.Chat.Completions.ChatCompletion; latencyMs: number }
-  | { kind: 'error'; code: string; cause: unknown; latencyMs: number }
-  | { kind: 'interrupted'; latencyMs: number };
-
-/** One structured, non-streaming call with a hard timeout; the SDK's own retries are off (services.ts). */
-async function callModel(
-  openai: OpenAI,
-  settings: TitleSettings,
-  messages: ReturnType<typeof titleMessages>,
-  stop: AbortSignal,
-): Promise<CallResult> {
-  const timeout = AbortSignal.timeout(settings.timeoutMs);
-  const started = performance.now();
-  const latency = () => Math.round(performance.now() - started);
-  try {
-    const completion = await openai.chat.completions.create(
-      { model: settings.model, messages, max_tokens: settings.maxTokens, response_format: TITLE_RESPONSE_FORMAT },
-      { signal: AbortSignal.any([stop, timeout]) },
-    );
-    return { kind: 'answer', completion, latencyMs: latency() };
-  } catch (cause) {
-    if (stop.aborted) return { kind: 'interrupted', latencyMs: latency() };
-    const code = timeout.aborted ? 'model_timeout' : classifyModelError(cause).code;
-    return { kind: 'error', code, cause, latencyMs: latency() };
+  const decision = decideTitle({ title: claim.title, source: claim.source }, message?.content ?? null, { prose: call.prose });
+  if (decision.outcome === 'rejected') {
+    deps.logger.warn({ conversationId: claim.id, code: decision.errorCode, reason: decision.reason }, `title answer rejected: ${decision.reason}`);
+    return fail('rejected', decision.errorCode);
   }
+  return storeTitle(deps, claim, decision, facts);
 }
