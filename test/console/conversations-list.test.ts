@@ -82,7 +82,7 @@ test('the list filters live / input needed / failed / unread-for-me, and every k
     ['assistant', null, 'model_unavailable'],
   ]);
   const asked = await owner.api.console.conversations.transcript.query({ conversationId: question });
-  expect(asked.runs).toEqual([expect.objectContaining({ status: 'awaiting_input' })]);
+  expect(asked.runs).toEqual([expect.objectContaining({ status: 'awaiting_input', finishReason: 'tool_calls' })]);
   expect(asked.inputRequests).toEqual([expect.objectContaining({ question: 'Which colour?', choices: ['Red', 'Blue'], status: 'open' })]);
 
   // reading clears unread and input needed for this operator only

@@ -135,12 +135,16 @@ test('sign in, create a site, copy its snippet; a visitor’s three quick messag
   await expect.poll(() => messages.count()).toBe(4);
   const run = operator.getByRole('region', { name: 'Runs table' }).locator('tbody tr');
   expect(await run.count()).toBe(1);
-  const cells = await run.locator('td').allTextContents();
-  expect(cells[1]).toBe('completed');
-  expect(cells[9]).toBe('3 (#1, #2, #3)');
-  expect(cells[4]).toMatch(/^\d+ \/ \d+$/); // tokens in / out
-  expect(cells[5]).toMatch(/^\d+(\.\d)? (ms|s)$/); // time to first token
-  expect(cells[6]).toMatch(/^\d+(\.\d)? (ms|s)$/); // duration
+  // cells are read by their column's heading, so a new column moves nothing
+  const headings = await operator.getByRole('region', { name: 'Runs table' }).locator('thead th').allTextContents();
+  const values = await run.locator('td').allTextContents();
+  const cell = (heading: string) => values[headings.indexOf(heading)];
+  expect(cell('Status')).toBe('completed');
+  expect(cell('Claimed messages')).toBe('3 (#1, #2, #3)');
+  expect(cell('Tokens in / out')).toMatch(/^\d+ \/ \d+$/);
+  expect(cell('First token')).toMatch(/^\d+(\.\d)? (ms|s)$/);
+  expect(cell('Duration')).toMatch(/^\d+(\.\d)? (ms|s)$/);
+  expect(cell('Finish')).toBe('stop');
   expect(await messages.first().textContent()).toContain('Visitor');
   expect(await messages.last().textContent()).toContain('AI');
 

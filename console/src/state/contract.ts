@@ -148,6 +148,8 @@ export interface TranscriptRun {
   startedAt: string | Date | null;
   firstTokenAt: string | Date | null;
   endedAt: string | Date | null;
+  /** how the model's last answer ended (`length`: cut short at the token cap); null before it ended */
+  finishReason: string | null;
   error: string | null;
   claimedMessageIds: string[];
 }

@@ -167,6 +167,7 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
         startedAt: at(4),
         firstTokenAt: '2026-01-01T10:00:04.850Z',
         endedAt: at(9),
+        finishReason: failed ? null : 'length',
         error: failed ? 'model_timeout' : null,
         claimedMessageIds: ['m1', 'm2', 'm3'],
       },

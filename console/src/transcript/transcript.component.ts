@@ -142,7 +142,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
 
   private runs(runs: TranscriptRun[], number: Map<string, number>) {
     return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Runs table"><table>
-      <thead><tr><th>Started</th><th>Status</th><th>Model</th><th>Attempts</th><th>Tokens in / out</th><th>First token</th><th>Duration</th><th>Cost</th><th>Error</th><th>Claimed messages</th></tr></thead>
+      <thead><tr><th>Started</th><th>Status</th><th>Model</th><th>Attempts</th><th>Tokens in / out</th><th>First token</th><th>Duration</th><th>Finish</th><th>Cost</th><th>Error</th><th>Claimed messages</th></tr></thead>
       <tbody>${runs.map(
         (r) => html`<tr data-run=${r.id}>
           <td>${r.startedAt ? exactTime(r.startedAt) : '—'}</td>
@@ -152,6 +152,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
           <td>${r.promptTokens ?? '—'} / ${r.completionTokens ?? '—'}</td>
           <td>${duration(between(r.startedAt, r.firstTokenAt))}</td>
           <td>${duration(between(r.startedAt, r.endedAt))}</td>
+          <td>${finishLabel(r.finishReason)}</td>
           <td>${usd(r.costUsd)}</td>
           <td>${r.error ?? '—'}</td>
           <td class="claimed">${r.claimedMessageIds.length} (${r.claimedMessageIds.map((id) => `#${number.get(id) ?? '?'}`).join(', ')})</td>
@@ -244,4 +245,11 @@ export class HeedConsoleTranscript extends ConsoleElement {
     const pin = form.get('pin') === 'on';
     return this.act('rename', () => this.api.rename(this.conversationId, title, pin), pin ? `Renamed and pinned: ${title}.` : `Renamed: ${title}.`);
   }
+}
+
+/** A run's finish reason as an operator reads it: a cut-short or filtered reply says so in words. */
+function finishLabel(reason: string | null): string {
+  if (reason === 'length') return 'cut short (length)';
+  if (reason === 'content_filter') return 'filtered (content_filter)';
+  return reason ?? '—';
 }

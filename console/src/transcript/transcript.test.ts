@@ -73,6 +73,13 @@ describe('heed-console-transcript', () => {
     expect(cells).to.include.members(['completed', 'test-model', '1', '321 / 42', '850 ms', '5.0 s', '3 (#1, #2, #3)']);
   });
 
+  it("shows each run's finish reason, a reply cut at the token cap in words", async () => {
+    const { root } = await open();
+    const header = [...root.querySelectorAll('[aria-label="Runs table"] th')].map((th) => th.textContent);
+    const cells = [...root.querySelectorAll('tr[data-run] td')].map((td) => td.textContent!.trim());
+    expect(cells[header.indexOf('Finish')]).to.equal('cut short (length)');
+  });
+
   it('shows title history and the cost of title checks', async () => {
     const { root } = await open();
     expect(root.querySelector('[aria-label="Title history"]')!.textContent).to.contain('generated: Sizes and shipping');

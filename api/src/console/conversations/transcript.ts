@@ -52,6 +52,8 @@ export interface Transcript {
     startedAt: string;
     firstTokenAt: string | null;
     endedAt: string | null;
+    /** how the model's last answer ended: `stop`, `tool_calls`, `length` (cut short), `content_filter`, `none`; null before it ended */
+    finishReason: string | null;
     error: string | null;
     /** the visitor messages this run answers (a retry's run claims the failed run's messages) */
     claimedMessageIds: string[];
@@ -100,6 +102,7 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
         costUsd: true,
         startedAt: true,
         firstTokenAt: true,
+        finishReason: true,
         endedAt: true,
         error: true,
         messages: { where: { role: 'user' }, orderBy: { seq: 'asc' }, select: { id: true } },
@@ -131,6 +134,7 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
       costUsd: num(r.costUsd),
       startedAt: r.startedAt.toISOString(),
       firstTokenAt: iso(r.firstTokenAt),
+      finishReason: r.finishReason,
       endedAt: iso(r.endedAt),
       claimedMessageIds: claimed.map((m) => m.id),
     })),
