@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { TestHeed, type EventLog, type TestVisitor } from '../support/harness.ts';
+import { gate } from '../support/gate.ts';
 
 /**
  * The unread marker: the client marks read with the `lastAssistantAt` it displayed, the
@@ -101,9 +102,11 @@ test('a mark with a future time never marks a reply that does not exist yet as r
 
 test('marking read before the first reply exists does not hide that reply when it comes', async () => {
   const { visitor, events, conversationId } = await open();
-  heed.model.script({ text: 'Thanks for waiting.', delayMs: 200 });
+  const marked = gate();
+  heed.model.script({ text: 'Thanks for waiting.', until: marked.opened });
   await visitor.send(conversationId, 'Anyone there?');
   const early = await visitor.api.conversation.markRead.mutate({ conversationId, lastAssistantAt: new Date(Date.now() + 3_600_000).toISOString() });
+  marked.open();
   expect(early).toMatchObject({ lastAssistantAt: null, lastReadAt: null, unread: false });
 
   await events.waitFor((e) => e.type === 'reply.completed' && e.conversationId === conversationId);

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { DemoSite } from '../support/demo-site.ts';
 import { startHostSite, widgetTag, type HostSite } from '../support/host-site.ts';
 import { decodePng, pixelDiff } from '../support/pixel-diff.ts';
+import { gate } from '../support/gate.ts';
 
 /**
  * The widget on host pages whose own styles would leak into it. Shadow DOM keeps the page's
@@ -108,9 +109,13 @@ async function widgetOn(css: string, page: Page): Promise<Look> {
   hosts.push(host);
   await page.goto(host.url);
   await page.getByRole('button', { name: 'Open chat' }).click();
-  site.heed.model.script({ text: REPLY, delayMs: 800 });
+  // the reply lands once the panel is closed, so both badges count it
+  const closed = gate();
+  site.heed.model.script({ text: REPLY, until: closed.opened });
   await site.send(page, QUESTION);
   await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Open chat' }).waitFor();
+  closed.open();
   await page.locator('heed-unread-badge:not([idle]) [part=badge]').waitFor();
   await page.locator('heed-launcher .badge').waitFor();
   const badges = await stylesOf(page, { host: 'heed-unread-badge [part=badge]', launcher: 'heed-launcher .badge' });

@@ -2,6 +2,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { cspViolations, DemoSite, recordCspViolations } from '../support/demo-site.ts';
 import { startHostSite, startWidgetCdn, widgetTag, type HostSite } from '../support/host-site.ts';
+import { gate } from '../support/gate.ts';
 
 /**
  * Heed where customers use it: a script tag on somebody else's site. Every page here is
@@ -57,7 +58,8 @@ test("the site owners' snippet on a third-party page: launcher, a send, the whol
 
   await page.getByRole('button', { name: 'Open chat' }).click();
   const text = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
-  site.heed.model.script({ text, chunkSize: 6, chunkDelayMs: 60 }, { text: 'A reply while you were away.', delayMs: 800 });
+  const closed = gate();
+  site.heed.model.script({ text, chunkSize: 6, chunkDelayMs: 60 }, { text: 'A reply while you were away.', until: closed.opened });
   await site.send(page, 'Hello from another site');
   await page.getByText('word3', { exact: false }).waitFor();
   // the host page heard that a reply is live
@@ -72,6 +74,7 @@ test("the site owners' snippet on a third-party page: launcher, a send, the whol
   await site.send(page, 'Tell me later');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Open chat' }).waitFor();
+  closed.open();
   await expect.poll(async () => (await seenCounts(page)).at(-1), { timeout: 15_000 }).toEqual({ unread: 1, live: 0, inputNeeded: 0 });
   expect(await page.locator('#count').textContent()).toBe('1');
   await expect.poll(() => page.locator('heed-unread-badge').evaluate((el) => el.shadowRoot?.textContent ?? '')).toContain('1');

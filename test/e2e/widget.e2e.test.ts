@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { seriousA11yViolations } from '../support/browser.ts';
 import { finalTurn } from '../support/conversation-text.ts';
 import { batchItems } from '../../api/src/chat/context/pending-turn.ts';
+import { gate } from '../support/gate.ts';
 
 /**
  * Visitor journeys in real Chromium against the real stack, on the demo host page that
@@ -38,10 +39,12 @@ test('a message sent while a reply streams is answered by the next reply', async
 
 test('a reply arriving while the panel is closed shows on the host badge and the launcher; opening the thread clears them', async () => {
   const page = await site.open();
-  site.heed.model.script({ text: 'Your answer arrived while you were away.', delayMs: 1500 });
+  const closed = gate();
+  site.heed.model.script({ text: 'Your answer arrived while you were away.', until: closed.opened });
   await site.send(page, 'Ping me when you know');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Open chat' }).waitFor();
+  closed.open();
   await expectText(page, '#host-count', '1');
   const hostBadge = page.locator('heed-unread-badge');
   await expectText(page, 'heed-unread-badge', '1');

@@ -21,6 +21,7 @@ export interface Exchange {
  */
 export async function answer(req: RecordedRequest, reply: ScriptedReply, { res, signal, breakOff }: Exchange): Promise<void> {
   await sleep(reply.delayMs ?? 0, signal);
+  if (reply.until) await Promise.race([reply.until, untilAborted(signal)]);
   if (reply.hang) return untilAborted(signal);
   if (signal.aborted) return;
   const error = reply.error;

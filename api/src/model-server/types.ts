@@ -74,6 +74,11 @@ export interface ScriptedReply {
   chunkSize?: number;
   /** wait before the first byte of the answer */
   delayMs?: number;
+  /**
+   * answer only once this settles (after `delayMs`): a test holds a reply until the visitor has
+   * done what it checks (closed the panel, marked read), where a guessed delay races a busy machine
+   */
+  until?: Promise<unknown>;
   /** wait between streamed chunks */
   chunkDelayMs?: number;
   toolCalls?: ScriptedToolCall[];
