@@ -116,8 +116,9 @@ async function widgetOn(css: string, page: Page): Promise<Look> {
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Open chat' }).waitFor();
   closed.open();
-  await page.locator('heed-unread-badge:not([idle]) [part=badge]').waitFor();
-  await page.locator('heed-launcher .badge').waitFor();
+  // the reply complete and unread: the badges settle on the unviewed colour (live is another)
+  await page.locator('heed-unread-badge:not([idle]) [part=badge][data-state=unviewed]').waitFor();
+  await page.locator('heed-launcher .badge[data-state=unviewed]').waitFor();
   const badges = await stylesOf(page, { host: 'heed-unread-badge [part=badge]', launcher: 'heed-launcher .badge' });
 
   await page.getByRole('button', { name: 'Open chat' }).click();
