@@ -28,8 +28,8 @@ interface Capture {
   body: string;
 }
 
-/** GETs `path` raw and reads until `until` matches the body (or `ms` pass), then disconnects. */
-function capture(path: string, headers: Record<string, string>, until: RegExp, ms = 5_000): Promise<Capture> {
+/** GETs `path` raw and reads until `until` matches the body (or `ms` pass, or `signal` aborts), then disconnects. */
+function capture(path: string, headers: Record<string, string>, until: RegExp, ms = 5_000, signal?: AbortSignal): Promise<Capture> {
   const { port } = new URL(heed.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
@@ -42,6 +42,7 @@ function capture(path: string, headers: Record<string, string>, until: RegExp, m
         resolve({ status: res.statusCode!, headers: h, body });
       };
       const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
       res.setEncoding('utf8');
       res.on('data', (d: string) => {
         body += d;
@@ -100,8 +101,9 @@ test('durable events carry `id:` and `eventId`; after one, untracked events blan
   const { cursor } = await visitor.api.conversation.list.query();
   const { ticket } = await visitor.api.events.ticket.mutate();
   heed.model.script({ text: 'alpha beta', chunkSize: 6, chunkDelayMs: 30 });
+  const before = await heed.openStreams();
   const stream = capture(streamPath({ lastEventId: cursor }, { ticket }), {}, /"type":"reply.completed"[^\n]*\nid: \d+\n/, 10_000);
-  await new Promise((r) => setTimeout(r, 200));
+  await heed.streamOpened(before);
   const conversationId = await visitor.conversation();
   await visitor.send(conversationId, 'hello');
   const got = await stream;
@@ -135,8 +137,9 @@ test('a reconnect’s Last-Event-ID restores the id after untracked events from 
   const { cursor } = await visitor.api.conversation.list.query();
   const { ticket } = await visitor.api.events.ticket.mutate();
   heed.model.script({ text: 'gamma', chunkSize: 10, chunkDelayMs: 10 });
+  const before = await heed.openStreams();
   const stream = capture(streamPath({}, { ticket }), { 'last-event-id': cursor }, /event: restore-id\ndata: \nid: \d+\n\n\n/, 10_000);
-  await new Promise((r) => setTimeout(r, 200));
+  await heed.streamOpened(before);
   await visitor.send(conversationId, 'hi');
   const got = await stream;
   const firstUntracked = got.body.split('\n\n\n').findIndex((e) => /^data: \{"type":"reply\./.test(e));
@@ -187,14 +190,17 @@ test('refusals: a bad ticket, a deleted visitor, an unlisted origin, a bad curso
   await heed.services.db.site.create({ data: { key, name: 'One stream', limits: { streamsPerVisitor: 1 } } });
   const session = await makeClient(heed.url, null).session.start.mutate({ siteKey: key });
   const limited = new TestVisitor(heed, session.visitorToken, session.visitorId);
-  const held = capture(streamPath({}, { ticket: (await limited.api.events.ticket.mutate()).ticket }), {}, /never/, 1_500);
-  await new Promise((r) => setTimeout(r, 300));
+  const before = await heed.openStreams();
+  const release = new AbortController();
+  const held = capture(streamPath({}, { ticket: (await limited.api.events.ticket.mutate()).ticket }), {}, /never/, 30_000, release.signal);
+  await heed.streamOpened(before);
   const full = await capture(streamPath({}, { ticket: (await limited.api.events.ticket.mutate()).ticket }), {}, /serialized-error.*\n\n\n/);
   expect(full.headers['retry-after']).toBeUndefined();
   const data = JSON.parse(/data: (.*)\n/.exec(full.body.slice(CONNECTED.length))![1]!);
   expect(data.data.retryAfterMs).toBeGreaterThan(0);
   expect(full.body).toBe(CONNECTED + refusal('TOO_MANY_REQUESTS', 429, 'streams_per_visitor_limit', data.message, { retryAfterMs: data.data.retryAfterMs }));
   expect(data.message).toMatch(/^Too many requests\. Try again in \d+ s\.$/);
+  release.abort();
   await held;
 });
 

@@ -138,6 +138,16 @@ export class TestHeed {
     return waitUntil(what, check, timeoutMs);
   }
 
+  /** Event streams this stack holds open (`heed_sse_connections`): a stream counts once its slot is taken. */
+  async openStreams(): Promise<number> {
+    return (await this.services.metrics.sseConnections.get()).values[0]?.value ?? 0;
+  }
+
+  /** Resolves once one more event stream than `before` is open: the point a test's send is heard live. */
+  streamOpened(before: number): Promise<number> {
+    return this.until('an event stream to open', async () => (await this.openStreams()) > before && (await this.openStreams()));
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.stop()));
     for (const server of [this.server, this.shop]) {
