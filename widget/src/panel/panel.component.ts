@@ -92,6 +92,8 @@ export class HeedPanel extends HeedElement {
   private lastMark = '';
   /** the visitor whose landing was decided (a new session's visitor, e.g. after identify, lands again) */
   private landedFor: string | null | undefined;
+  /** whether the visitor's last move here was to the home view; null: none yet (`resumeHome` tells) */
+  private wentHome: boolean | null = null;
   private threadSync?: ThreadSync;
   private syncedStore?: HeedStore;
 
@@ -125,7 +127,7 @@ export class HeedPanel extends HeedElement {
   /** Opens a conversation's thread (loading it when needed). */
   async openConversation(conversationId: string | null): Promise<void> {
     this.activeId = conversationId;
-    this.resumeHome = conversationId === null;
+    this.wentHome = conversationId === null;
     this.drawerOpen = false;
     this.emit('heed-thread-opened', { conversationId });
     if (conversationId && this.store && !this.store.state.threads.has(conversationId)) await this.threads?.load(conversationId);
@@ -239,8 +241,9 @@ export class HeedPanel extends HeedElement {
     if (!this.landOnOpen || !this.open || !store?.state.ready || this.landedFor === store.state.visitorId) return;
     this.landedFor = store.state.visitorId;
     if (store.conversation(this.activeId)) return;
-    const id = landingConversation(store.state.conversations, { conversationId: this.resumeConversationId, home: this.resumeHome });
-    // a thread that cannot load now shows "Loading…"; the next store change tries nothing twice
+    const memory = { conversationId: this.resumeConversationId, home: this.wentHome ?? this.resumeHome };
+    const id = landingConversation(store.state.conversations, memory);
+    // a thread that fails to load shows "Loading…" until the visitor picks it again: nothing to throw at the page
     if (id) this.openConversation(id).catch(() => {});
   }
 
@@ -326,6 +329,7 @@ export class HeedPanel extends HeedElement {
   /** Where a send from the home view goes: the latest conversation, opened; else a new one. */
   private async homeTarget(store: HeedStore): Promise<string> {
     const latest = latestConversation(store.state.conversations);
+    // quick sends from a visitor with no conversation share the one the first of them creates
     if (!latest) return (this.creating ??= this.startConversation(store));
     // opened first, so its history loads around the message instead of the message standing alone
     this.openConversation(latest.id).catch(() => {});
