@@ -236,7 +236,7 @@ test('on a refused origin the panel says chat is unavailable, the typed text sta
   const heedErrors = consoleErrors.filter((e) => e.startsWith('[heed]'));
   expect(heedErrors).toHaveLength(1);
   expect(heedErrors[0]).toContain('origin_not_allowed');
-  // besides it, only the browser's own line for the one refused request: the session start
+  // besides it, only the browser's own line for the one refused request: the visitor's start
   expect(consoleErrors.filter((e) => !e.startsWith('[heed]'))).toEqual(['Failed to load resource: the server responded with a status of 403 (Forbidden)']);
   await page.close();
 }, 60_000);

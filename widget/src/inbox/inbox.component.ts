@@ -42,7 +42,7 @@ export class HeedInbox extends HeedElement {
 
   @property({ attribute: false }) conversations: readonly ConversationView[] = [];
   @property({ attribute: false }) replies: ReadonlyMap<string, StreamingReply> = new Map();
-  /** the site refused this page's origin: no session, nothing to show or send */
+  /** the site refused this page's origin: no visitor token, nothing to show or send */
   @property({ type: Boolean }) unavailable = false;
 
   override render() {

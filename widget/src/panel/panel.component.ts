@@ -90,7 +90,7 @@ export class HeedPanel extends HeedElement {
     if (entry && next !== this.measured) requestAnimationFrame(() => (this.measured = next));
   });
   private lastMark = '';
-  /** the visitor whose landing was decided (a new session's visitor, e.g. after identify, lands again) */
+  /** the visitor whose landing was decided (another visitor, e.g. the user after identify, lands again) */
   private landedFor: string | null | undefined;
   /** whether the visitor's last move here was to the home view; null: none yet (`resumeHome` tells) */
   private wentHome: boolean | null = null;
@@ -310,7 +310,7 @@ export class HeedPanel extends HeedElement {
   /**
    * From the inbox, a message continues the latest conversation (opening it); only a visitor
    * with none starts one. In a thread whose open question allows free text, the message is the
-   * answer. Without a session (a refused origin, a sign-in needed) the send is refused here:
+   * answer. Without a visitor token (a refused origin, a sign-in needed) the send is refused here:
    * cancelling the event keeps the words in the composer.
    */
   private readonly onSend = async (e: CustomEvent<{ content: string }>) => {
@@ -322,7 +322,7 @@ export class HeedPanel extends HeedElement {
       const question = openQuestion(store.conversation(id), store.state.threads.get(id));
       this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);
     } catch {
-      // the conversation could not be created (the session ended meanwhile): the heading's status says why
+      // the conversation could not be created (the token was refused meanwhile): the heading's status says why
     }
   };
 

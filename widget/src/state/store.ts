@@ -128,7 +128,7 @@ export class HeedStore {
   }
 
   /**
-   * Whether a message can go out from here at all: a session exists (or is on its way) and
+   * Whether a message can go out from here at all: a visitor token exists (or is on its way) and
    * the site allows this page. Without one a send is refused locally, so the visitor keeps
    * their words instead of watching them vanish.
    */

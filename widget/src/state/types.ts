@@ -48,7 +48,7 @@ export interface ThreadMessage extends MessageView {
 
 /**
  * What the heading says about the event connection. `unavailable`: the site does not allow
- * this page's origin, so there is no session and nothing can be sent from here.
+ * this page's origin, so there is no visitor token and nothing can be sent from here.
  */
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'sign_in_needed' | 'unavailable';
 
