@@ -53,15 +53,21 @@ export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as 
   return widget;
 }
 
-/** Reopens the panel and thread the visitor had before a reload, and remembers changes. */
+/**
+ * Reopens the panel and thread the visitor had before a reload, and remembers changes: the
+ * thread open, or that the visitor went home on purpose (the Home button opens no thread).
+ */
 function resumeView(widget: HeedWidget, key: string) {
   const view = readView(key);
   widget.addEventListener('heed-opened', () => writeView(key, { open: true }));
   widget.addEventListener('heed-closed', () => writeView(key, { open: false }));
-  widget.addEventListener('heed-thread-opened', (e) => writeView(key, { conversationId: (e as CustomEvent<{ conversationId: string | null }>).detail.conversationId }));
-  if (!view.open && widget.mode !== 'inline') return;
+  widget.addEventListener('heed-thread-opened', (e) => {
+    const { conversationId } = (e as CustomEvent<{ conversationId: string | null }>).detail;
+    writeView(key, { conversationId, home: conversationId === null });
+  });
   widget.resumeConversationId = view.conversationId;
-  if (widget.mode !== 'inline') void widget.show();
+  widget.resumeHome = view.home;
+  if (view.open && widget.mode !== 'inline') void widget.show();
 }
 
 function mount(config: EmbedConfig): HeedWidget {

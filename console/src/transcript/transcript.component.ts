@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import '../takeover/takeover.ts';
+import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { Transcript, TranscriptMessage, TranscriptRun } from '../state/contract.ts';
 import { noticeText, provenanceLabel } from '../state/provenance.ts';
@@ -17,6 +18,8 @@ const RELOAD_DEBOUNCE_MS = 150;
  * its exact time in the operator's zone and the visitor's; every run (model, attempts,
  * tokens in/out, time to first token, duration, error kind, the messages it claimed); the
  * questions asked and todos kept; the title's history and every title check with its cost.
+ * A failed reply that a later reply answered is marked superseded (`supersededFailures`, the
+ * rule the widget uses to hide it), with no Retry.
  * Actions: "Retry" on a failed reply, "Rename" (optionally pinned), "Retitle", and the
  * takeover below the messages ("Take over", "Reply", "Send", "Hand back": `heed-console-takeover`).
  * Notices ("Ana joined", "Waiting for a person") are centred lines between the messages;
@@ -67,6 +70,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
     if (!d) return html`${back}<p class="muted">Loading the transcript…</p>`;
     const c = d.conversation;
     const number = new Map(d.messages.map((m, i) => [m.id, i + 1]));
+    const superseded = supersededFailures(d.messages);
     return html`${back}
       <h1>${c.title ?? 'New conversation'}</h1>
       <p class="facts">
@@ -81,7 +85,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
       <section aria-labelledby="messages-h">
         <h2 id="messages-h">Messages</h2>
         <ol class="messages" aria-label="Messages">
-          ${d.messages.map((m, i) => this.message(m, i + 1, c.visitorTimeZone, d))}
+          ${d.messages.map((m, i) => this.message(m, i + 1, c.visitorTimeZone, d, superseded.has(m.id)))}
         </ol>
         <heed-console-takeover
           .api=${this.api}
@@ -118,7 +122,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
     return d.waitingSince ? html` since <time datetime=${new Date(d.waitingSince).toISOString()}>${exactTime(d.waitingSince)}</time>` : nothing;
   }
 
-  private message(m: TranscriptMessage, n: number, visitorZone: string | null, d: Transcript) {
+  private message(m: TranscriptMessage, n: number, visitorZone: string | null, d: Transcript, superseded: boolean) {
     const t = bothTimes(m.createdAt, visitorZone);
     if (m.role === 'notice') {
       return html`<li class="notice" data-role="notice" data-provenance=${m.provenance ?? nothing}>
@@ -127,7 +131,13 @@ export class HeedConsoleTranscript extends ConsoleElement {
     }
     const failed = m.state === 'failed' || !!m.error;
     const lastFailed = failed && d.conversation.failed && m === d.messages.at(-1);
-    return html`<li class="message" data-role=${m.role} data-provenance=${m.provenance ?? nothing} data-failed=${failed ? 'true' : 'false'}>
+    return html`<li
+      class="message"
+      data-role=${m.role}
+      data-provenance=${m.provenance ?? nothing}
+      data-failed=${failed ? 'true' : 'false'}
+      data-superseded=${superseded ? 'true' : nothing}
+    >
       <div class="who">
         <span class="n">#${n}</span>
         <strong>${provenanceLabel(m, d.conversation.siteName)}</strong>
@@ -135,9 +145,15 @@ export class HeedConsoleTranscript extends ConsoleElement {
         ${t.visitor ? html`<span class="visitor-time">visitor: ${t.visitor}</span>` : nothing}
       </div>
       ${m.redacted ? html`<div class="content muted">Words hidden</div>` : m.content ? html`<div class="content">${m.content}</div>` : nothing}
-      ${failed ? html`<p class="error">Reply failed${m.error ? `: ${m.error}` : ''}.</p>` : nothing}
+      ${failed ? this.failure(m, superseded) : nothing}
       ${lastFailed ? html`<button type="button" ?disabled=${this.busy !== null} @click=${this.retry}>Retry</button>` : nothing}
     </li>`;
+  }
+
+  /** A failed reply says why; once a later reply answered its batch it says that instead of calling for a retry. */
+  private failure(m: TranscriptMessage, superseded: boolean) {
+    const why = m.error ? `: ${m.error}` : '';
+    return superseded ? html`<p class="superseded">Reply failed${why} — superseded: a later reply answered.</p>` : html`<p class="error">Reply failed${why}.</p>`;
   }
 
   private runs(runs: TranscriptRun[], number: Map<string, number>) {

@@ -116,6 +116,10 @@ export const styles = [
     .message p {
       margin: 6px 0;
     }
+    /* answered since: history, not a call to act */
+    .superseded {
+      color: var(--c-muted);
+    }
     table {
       font-size: 0.9em;
     }

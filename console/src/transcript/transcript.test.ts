@@ -101,6 +101,19 @@ describe('heed-console-transcript', () => {
     expect(fake.callsOf('retry')[0]).to.deep.equal([data.conversation.id]);
   });
 
+  it('marks a failed reply answered by a retry as superseded, with no Retry left', async () => {
+    const failedOnce = transcript({}, true);
+    const answer = msg('m5', 'assistant', null, null, 'Your parcel left the depot today.');
+    // the latest run answered: the conversation is no longer failed
+    const data = { ...failedOnce, conversation: { ...failedOnce.conversation, failed: false }, messages: [...failedOnce.messages, answer] };
+    const { root } = await open(false, { transcript: async () => data });
+    const failure = root.querySelector('.message[data-failed=true]')!;
+    expect(failure.getAttribute('data-superseded')).to.equal('true');
+    expect(failure.textContent).to.contain('superseded: a later reply answered');
+    expect(root.querySelector('.message .error')).to.equal(null);
+    expect([...root.querySelectorAll('button')].some((b) => b.textContent === 'Retry')).to.equal(false);
+  });
+
   it('renames, pinned when asked, and asks for a retitle', async () => {
     const { root, fake, data } = await open();
     root.querySelector<HTMLInputElement>('input[name=title]')!.value = 'Refund for order 1042';

@@ -10,7 +10,8 @@ import { styles } from './composer.styles.ts';
  * Shift+Enter starts a new line. It stays usable while a reply streams — a message sent
  * then is answered by the next reply.
  *
- * @event heed-send - The visitor sent a message: `detail: { content }`. The box then clears.
+ * @event heed-send - The visitor sent a message: `detail: { content }`. The box then clears, unless a
+ * listener cancels the event (the message cannot go out from here: the words stay).
  *
  * @csspart form - The bar.
  * @csspart input - The textarea.
@@ -50,7 +51,6 @@ export class HeedComposer extends HeedElement {
   private send() {
     const content = this.textarea.value;
     if (!content.trim()) return;
-    this.emit('heed-send', { content });
-    this.textarea.value = '';
+    if (this.emit('heed-send', { content })) this.textarea.value = '';
   }
 }

@@ -53,7 +53,8 @@ export const styles = [
       background: var(--heed-reconnecting-color, #bf8700);
     }
     .dot[data-status='offline'],
-    .dot[data-status='sign_in_needed'] {
+    .dot[data-status='sign_in_needed'],
+    .dot[data-status='unavailable'] {
       background: var(--heed-offline-color, #cf222e);
     }
     /* One fixed line below the title: changing status never moves the title. */

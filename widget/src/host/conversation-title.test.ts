@@ -44,6 +44,9 @@ describe('document title from the open conversation', () => {
 
   it('in inline mode shows the open conversation’s title, follows a rename and restores the page title when none is open', async () => {
     const { open, store } = await mount(html`<heed-widget mode="inline"></heed-widget>`);
+    // opening landed in the latest conversation
+    expect(document.title).to.equal('Delivery to Oslo · Help centre');
+    await open(null);
     expect(document.title).to.equal(PAGE);
     await open(oslo.id);
     expect(document.title).to.equal('Delivery to Oslo · Help centre');

@@ -26,6 +26,7 @@ export const en = {
     reconnecting: 'Reconnecting…',
     offline: 'Offline',
     sign_in_needed: 'Sign-in needed',
+    unavailable: 'Unavailable',
   },
   conversationTitle: 'Conversation title',
   rename: 'Rename conversation',
@@ -50,6 +51,10 @@ export const en = {
   start: 'Start a conversation',
   replyFailed: 'Reply failed',
   retry: 'Retry',
+  /** the panel on a page whose origin the site does not allow */
+  chatUnavailable: 'Chat is unavailable on this page right now.',
+  latestConversation: 'Latest conversation',
+  continue: 'Continue',
   liveReplies: (n: number) => (n === 1 ? '1 live chat receiving replies' : `${n} live chats receiving replies`),
   openTasks: (n: number) => `Open tasks (${n})`,
   // thread and composer

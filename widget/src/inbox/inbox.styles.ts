@@ -50,6 +50,7 @@ export const styles = [
     }
     .open:focus-visible,
     .retry:focus-visible,
+    .continue:focus-visible,
     .start:focus-visible {
       outline: 2px solid var(--heed-focus-color, #1a5fd0);
     }
@@ -63,6 +64,7 @@ export const styles = [
       overflow-wrap: anywhere;
     }
     .retry,
+    .continue,
     .start {
       margin-top: 6px;
       font: inherit;
@@ -74,6 +76,28 @@ export const styles = [
     }
     .empty {
       color: var(--heed-muted-color, #57606a);
+    }
+    .latest {
+      margin-top: 18px;
+    }
+    .latest-title {
+      margin: 0;
+      font-weight: 600;
+      overflow-wrap: anywhere;
+    }
+    .actions {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+    }
+    /* the way back in: the one filled button of the home view */
+    .continue {
+      color: var(--heed-accent-contrast, var(--_site-accent-contrast, #fff));
+      background: var(--heed-accent, var(--_site-accent, #1f2328));
+      border-color: transparent;
+    }
+    .unavailable {
+      color: var(--heed-text-color, #1f2328);
     }
   `,
 ];

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import type { OpenQuestion } from '../state/open-question.ts';
@@ -27,7 +28,7 @@ export const greetingBubble = (g: Greeting) =>
  * One thread: the visitor's messages (with a pending mark until the server has them, and
  * a countdown while the server asked them to wait: "Sending in 12 s"),
  * replies as sanitized Markdown, the reply that is streaming, and failed replies with a
- * Retry button. A reply that asks the visitor something shows its choices as buttons,
+ * Retry button (until a later reply answers them: `supersededFailures` hides them then). A reply that asks the visitor something shows its choices as buttons,
  * usable only while that question is the `question` still open and no answer is on its
  * way; when free text is allowed, a hint says the next message answers it. It keeps the
  * view pinned to the bottom while the visitor is there.
@@ -84,7 +85,9 @@ export class HeedMessageList extends HeedElement {
   }
 
   override render() {
-    const items = arrange(this.messages, this.reply);
+    // a failed reply that a later reply answered is replaced by that answer: no dead Retry remains
+    const superseded = supersededFailures(this.messages);
+    const items = arrange(superseded.size ? this.messages.filter((m) => !superseded.has(m.id)) : this.messages, this.reply);
     const greeting = this.greeting && !this.loading ? greetingBubble(this.greeting) : nothing;
     if (items.length === 0 && greeting !== nothing) return html`<div class="list">${greeting}</div>`;
     if (items.length === 0) return html`<p class="empty">${this.loading ? t.loading : t.emptyThread}</p>`;

@@ -110,6 +110,19 @@ describe('heed-message-list', () => {
     expect(detail).to.deep.equal({ conversationId });
   });
 
+  it('replaces a failed reply by the answer a retry brought, leaving no Retry button', async () => {
+    const el = await list([
+      message({ conversationId, role: 'user', content: 'My order #1234 has not arrived', state: 'answered' }),
+      message({ conversationId, content: 'The assistant could not be reached.', error: 'model_unavailable' }),
+      message({ conversationId, content: 'Order #1234 left the depot today.' }),
+    ]);
+    const root = el.shadowRoot!;
+    expect(root.textContent).to.contain('Order #1234 left the depot today.');
+    expect(root.textContent).to.not.contain('could not be reached');
+    expect(root.querySelector('.failed')).to.be.null;
+    expect(root.querySelector('button')).to.be.null;
+  });
+
   it('updates streaming text in place as deltas arrive', async () => {
     const el = await list([], { runId: 'r1', text: 'Hel' });
     el.reply = { runId: 'r1', text: 'Hello **world**' };

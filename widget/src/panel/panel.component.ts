@@ -15,6 +15,7 @@ import { provenanceText } from '../message-list/provenance-text.ts';
 import type { HeedComposer } from '../composer/composer.component.ts';
 import { ConversationTitle, followsConversationTitle } from '../host/conversation-title.ts';
 import { readMarkDue } from './read-marking.ts';
+import { landingConversation, latestConversation } from '../inbox/landing.ts';
 import { styles } from './panel.styles.ts';
 
 /** Below this width the sidebar becomes a drawer (the panel is full-screen on phones). */
@@ -59,6 +60,10 @@ export class HeedPanel extends HeedElement {
 
   /** the thread to open first (the one open before a reload); the inbox when it is gone */
   @property({ attribute: false }) resumeConversationId: string | null = null;
+  /** the visitor went home on purpose in this tab before: opening keeps the home view */
+  @property({ attribute: false }) resumeHome = false;
+  /** opening lands in the thread where the visitor's attention is (`landingConversation`); the widget sets it */
+  @property({ attribute: false }) landOnOpen = false;
 
   /** the open thread; null shows the inbox */
   @state() activeId: string | null = null;
@@ -85,6 +90,10 @@ export class HeedPanel extends HeedElement {
     if (entry && next !== this.measured) requestAnimationFrame(() => (this.measured = next));
   });
   private lastMark = '';
+  /** the visitor whose landing was decided (another visitor, e.g. the user after identify, lands again) */
+  private landedFor: string | null | undefined;
+  /** whether the visitor's last move here was to the home view; null: none yet (`resumeHome` tells) */
+  private wentHome: boolean | null = null;
   private threadSync?: ThreadSync;
   private syncedStore?: HeedStore;
 
@@ -118,6 +127,7 @@ export class HeedPanel extends HeedElement {
   /** Opens a conversation's thread (loading it when needed). */
   async openConversation(conversationId: string | null): Promise<void> {
     this.activeId = conversationId;
+    this.wentHome = conversationId === null;
     this.drawerOpen = false;
     this.emit('heed-thread-opened', { conversationId });
     if (conversationId && this.store && !this.store.state.threads.has(conversationId)) await this.threads?.load(conversationId);
@@ -187,7 +197,15 @@ export class HeedPanel extends HeedElement {
             ></heed-message-list>`
           : greeting && s.ready && s.conversations.length === 0
             ? html`<heed-message-list class="body" .greeting=${greeting}></heed-message-list>`
-            : html`<heed-inbox class="body" .conversations=${s.conversations} .replies=${s.replies} @heed-select=${this.onSelect} @heed-retry=${this.onRetry} @heed-new-conversation=${this.onNew}></heed-inbox>`}
+            : html`<heed-inbox
+                class="body"
+                .conversations=${s.conversations}
+                .replies=${s.replies}
+                ?unavailable=${s.connection === 'unavailable'}
+                @heed-select=${this.onSelect}
+                @heed-retry=${this.onRetry}
+                @heed-new-conversation=${this.onNew}
+              ></heed-inbox>`}
         <heed-composer
           placeholder=${question?.allowFreeText && !question.answering ? t.typeAnswer : t.writeMessage}
           @heed-send=${this.onSend}
@@ -208,6 +226,25 @@ export class HeedPanel extends HeedElement {
     };
     if (attempt()) return;
     const stop = store.subscribe(() => attempt() && stop());
+  }
+
+  protected override willUpdate() {
+    this.land();
+  }
+
+  /**
+   * Once open with the visitor's conversations in: back into the thread where their attention
+   * is, else the most recent one, unless they went home on purpose or one is already open.
+   */
+  private land() {
+    const store = this.store;
+    if (!this.landOnOpen || !this.open || !store?.state.ready || this.landedFor === store.state.visitorId) return;
+    this.landedFor = store.state.visitorId;
+    if (store.conversation(this.activeId)) return;
+    const memory = { conversationId: this.resumeConversationId, home: this.wentHome ?? this.resumeHome };
+    const id = landingConversation(store.state.conversations, memory);
+    // a thread that fails to load shows "Loading…" until the visitor picks it again: nothing to throw at the page
+    if (id) this.openConversation(id).catch(() => {});
   }
 
   protected override updated(changed: PropertyValues<this>) {
@@ -271,17 +308,33 @@ export class HeedPanel extends HeedElement {
   };
 
   /**
-   * From the inbox, the first message starts a new conversation. In a thread whose open
-   * question allows free text, the message is the answer.
+   * From the inbox, a message continues the latest conversation (opening it); only a visitor
+   * with none starts one. In a thread whose open question allows free text, the message is the
+   * answer. Without a visitor token (a refused origin, a sign-in needed) the send is refused here:
+   * cancelling the event keeps the words in the composer.
    */
   private readonly onSend = async (e: CustomEvent<{ content: string }>) => {
     const store = this.store;
     if (!store) return;
-    // Quick sends from the inbox share the one conversation the first of them creates.
-    const id = this.activeId ?? (await (this.creating ??= this.startConversation(store)));
-    const question = openQuestion(store.conversation(id), store.state.threads.get(id));
-    this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);
+    if (!store.canSend) return e.preventDefault();
+    try {
+      const id = this.activeId ?? (await this.homeTarget(store));
+      const question = openQuestion(store.conversation(id), store.state.threads.get(id));
+      this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);
+    } catch {
+      // the conversation could not be created (the token was refused meanwhile): the heading's status says why
+    }
   };
+
+  /** Where a send from the home view goes: the latest conversation, opened; else a new one. */
+  private async homeTarget(store: HeedStore): Promise<string> {
+    const latest = latestConversation(store.state.conversations);
+    // quick sends from a visitor with no conversation share the one the first of them creates
+    if (!latest) return (this.creating ??= this.startConversation(store));
+    // opened first, so its history loads around the message instead of the message standing alone
+    this.openConversation(latest.id).catch(() => {});
+    return latest.id;
+  }
 
   private creating: Promise<string> | null = null;
 

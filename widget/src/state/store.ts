@@ -55,7 +55,7 @@ export class HeedStore {
   private readonly listeners = new Set<(state: StoreState) => void>();
   private readonly eventListeners = new Set<(event: VisitorEvent) => void>();
   private online = navigator.onLine;
-  private subscription: SubscriptionState | 'signed_out' = 'connecting';
+  private subscription: SubscriptionState | 'signed_out' | 'refused_origin' = 'connecting';
   private unsubscribe: (() => void) | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private recheckTimer: ReturnType<typeof setTimeout> | undefined;
@@ -127,6 +127,15 @@ export class HeedStore {
     this.recheckTimer = setTimeout(() => navigator.onLine && this.onOnline(), RECHECK_MS);
   }
 
+  /**
+   * Whether a message can go out from here at all: a visitor token exists (or is on its way) and
+   * the site allows this page. Without one a send is refused locally, so the visitor keeps
+   * their words instead of watching them vanish.
+   */
+  get canSend(): boolean {
+    return this.state.connection !== 'unavailable' && this.state.connection !== 'sign_in_needed';
+  }
+
   async createConversation(): Promise<ConversationView> {
     const conversation = await this.api.createConversation();
     this.put(conversation);
@@ -182,10 +191,15 @@ export class HeedStore {
 
   /** Replaces part of the state and tells every subscriber (ThreadSync writes `threads` here). */
   set(patch: Partial<StoreState>): void {
-    const connection: ConnectionStatus =
-      this.subscription === 'signed_out' ? 'sign_in_needed' : !this.online ? 'offline' : this.subscription;
-    this.state = { ...this.state, ...patch, connection };
+    this.state = { ...this.state, ...patch, connection: this.connectionStatus() };
     for (const fn of this.listeners) fn(this.state);
+  }
+
+  /** A refusal outranks being offline: coming back online would not change it. */
+  private connectionStatus(): ConnectionStatus {
+    if (this.subscription === 'refused_origin') return 'unavailable';
+    if (this.subscription === 'signed_out') return 'sign_in_needed';
+    return this.online ? this.subscription : 'offline';
   }
 
   private async connect(): Promise<void> {
@@ -227,7 +241,7 @@ export class HeedStore {
       this.identity = null;
       return void this.connect();
     }
-    this.setSubscription('signed_out');
+    this.setSubscription(err.reason === 'origin_not_allowed' ? 'refused_origin' : 'signed_out');
   }
 
   private scheduleConnect(): void {
@@ -245,7 +259,7 @@ export class HeedStore {
     this.scheduleConnect();
   }
 
-  private setSubscription(s: SubscriptionState | 'signed_out'): void {
+  private setSubscription(s: SubscriptionState | 'signed_out' | 'refused_origin'): void {
     this.subscription = s;
     if (s === 'connected') this.online = true;
     this.set({});

@@ -46,8 +46,11 @@ export interface ThreadMessage extends MessageView {
   retryAt?: number;
 }
 
-/** What the heading says about the event connection. */
-export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'sign_in_needed';
+/**
+ * What the heading says about the event connection. `unavailable`: the site does not allow
+ * this page's origin, so there is no visitor token and nothing can be sent from here.
+ */
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'sign_in_needed' | 'unavailable';
 
 /** The text so far of the reply a run is streaming. */
 export interface StreamingReply {

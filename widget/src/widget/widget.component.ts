@@ -15,6 +15,10 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  * code loads on first open (the first load stays small). In `inline` mode it fills its
  * container with the panel and has no launcher.
  *
+ * Opening it returns the visitor to where their attention is: the thread this tab had open, else
+ * the conversation that is live, needs input or is unviewed, else the most recent one
+ * (`inbox/landing.ts`); the home view stays when the visitor went there on purpose.
+ *
  * While a conversation is open, an inline widget shows its title as the document title
  * ("Delivery to Oslo · Help centre") and restores the page's own when none is; a launcher
  * widget only with the opt-in `conversation-title` attribute (or `data-conversation-title`
@@ -47,6 +51,7 @@ export class HeedWidget extends HeedElement {
     locale: {},
     open: { type: Boolean, reflect: true },
     resumeConversationId: { attribute: false },
+    resumeHome: { attribute: false },
     panelReady: { state: true },
   };
 
@@ -59,6 +64,8 @@ export class HeedWidget extends HeedElement {
   open = false;
   /** the thread to show when the panel first renders (the one open before a reload) */
   resumeConversationId: string | null = null;
+  /** the visitor went home on purpose in this tab: the panel opens on the home view */
+  resumeHome = false;
   /** how the panel's code arrives; a dynamic import, so bundlers split it out */
   loadPanel: () => Promise<unknown> = () => import('../panel/panel.ts');
 
@@ -125,6 +132,8 @@ export class HeedWidget extends HeedElement {
           .store=${this.store}
           .locale=${lang}
           .resumeConversationId=${this.resumeConversationId}
+          .resumeHome=${this.resumeHome}
+          .landOnOpen=${true}
           ?open=${inline || this.open}
           ?hidden=${!inline && !this.open}
           ?closable=${!inline}

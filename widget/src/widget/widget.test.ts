@@ -108,6 +108,8 @@ describe('heed-widget', () => {
     const c = conversation({ title: 'Delivery' });
     const { api, widget, store, cleanup } = await setup({ conversations: [c] });
     widget.mode = 'inline';
+    // the visitor went home on purpose in this tab: no thread opens by itself
+    widget.resumeHome = true;
     await widget.show();
     const p = panel(widget)!;
     await p.updateComplete;

@@ -25,6 +25,7 @@ export default {
     reconnecting: 'جارٍ إعادة الاتصال…',
     offline: 'غير متصل',
     sign_in_needed: 'يلزم تسجيل الدخول',
+    unavailable: 'غير متاح',
   },
   conversationTitle: 'عنوان المحادثة',
   rename: 'إعادة تسمية المحادثة',
@@ -46,6 +47,9 @@ export default {
   start: 'بدء محادثة',
   replyFailed: 'تعذّر الرد',
   retry: 'إعادة المحاولة',
+  chatUnavailable: 'الدردشة غير متاحة على هذه الصفحة الآن.',
+  latestConversation: 'آخر محادثة',
+  continue: 'متابعة',
   liveReplies: (n) =>
     plural(n, {
       one: 'محادثة مباشرة واحدة تتلقى ردودًا',
