@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { TestHeed } from './harness.ts';
 import { launchBrowser } from './browser.ts';
@@ -23,12 +23,20 @@ export interface DemoSiteOptions {
  * const site = DemoSite.use();
  * test('…', async () => { const page = await site.open(); await site.send(page, 'Hi'); });
  */
+/** The longest a journey may take (vitest's default for other tests is 30 s). */
+const JOURNEY_TIMEOUT_MS = 90_000;
+/** The longest one wait of a page may take before it fails with the locator it waited for. */
+const PAGE_WAIT_MS = 30_000;
+
 export class DemoSite {
   heed!: TestHeed;
   browser!: Browser;
 
   static use(env: Partial<Record<keyof Config, string>> = {}, opts: DemoSiteOptions = {}): DemoSite {
     const site = new DemoSite();
+    // A journey drives a browser and a whole stack: beside a CPU-heavy job it may take several times
+    // its quiet duration. A page's waits give up well before this (PAGE_WAIT_MS), naming what they awaited.
+    vi.setConfig({ testTimeout: JOURNEY_TIMEOUT_MS });
     beforeAll(async () => {
       site.heed = await TestHeed.start({
         site: true,
@@ -75,6 +83,7 @@ export class DemoSite {
   /** A new visitor (fresh browser context) on the shop's `path`, page errors and CSP violations logged. */
   async page(path = '/', viewport = { width: 1280, height: 800 }): Promise<Page> {
     const page = await this.browser.newPage({ viewport });
+    page.setDefaultTimeout(PAGE_WAIT_MS);
     page.on('pageerror', (err) => console.error('[page]', err.message));
     await recordCspViolations(page);
     await page.goto(`${this.heed.shopUrl}${path}`);
