@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { ModelCapabilities } from './chat/model/capabilities.ts';
+import { recordFinding } from './chat/model/model-findings.ts';
 import { watchingFetch } from './chat/model/byte-watch.ts';
 import type { Config } from './config.ts';
 import { rawSql, type RawDb } from './db/raw-sql.ts';
@@ -69,7 +70,10 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
   });
   return {
     config,
-    capabilities: new ModelCapabilities(serverName(config.OPENAI_BASE_URL), config.OPENAI_COMPAT ?? []),
+    // each finding also goes to the database, where the console reads which features are off
+    capabilities: new ModelCapabilities(serverName(config.OPENAI_BASE_URL), config.OPENAI_COMPAT ?? [], (finding) =>
+      recordFinding(db, finding).catch((err) => logger.warn({ err, flag: finding.flag }, 'model finding not recorded for the console')),
+    ),
     db,
     sql: rawSql(pool),
     redis,

@@ -49,6 +49,7 @@ const CALLS: Record<string, (ids: Ids) => unknown> = {
   'console.conversations.reply': ({ conversationId }) => ({ conversationId, text: 'Hello from site A', clientMessageId: `agent-${randomUUID()}` }),
   'console.conversations.handBack': ({ conversationId }) => ({ conversationId }),
   'console.overview.series': ({ siteId }) => ({ range: '7d', siteId }),
+  'console.model.status': () => undefined,
   'console.proactive.intentRules.list': ({ siteId }) => ({ siteId }),
   'console.proactive.intentRules.save': ({ siteId }) => ({ siteId, name: 'agent_rule', label: 'x', instruction: 'x', fixedMessage: null, enabled: true }),
   'console.proactive.intentRules.remove': ({ siteId, intentRuleId }) => ({ siteId, id: intentRuleId }),

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { classifyModelError } from '../chat/model/model-errors.ts';
 import { rejectedParameter } from '../chat/model/rejected-parameter.ts';
+import { providerError } from '../chat/model/provider-error.ts';
 import type { ModelCapabilities } from '../chat/model/capabilities.ts';
 import type { Logger } from '../logging/logger.ts';
 import { TITLE_RESPONSE_FORMAT, type titleMessages } from './title-prompt.ts';
@@ -39,7 +40,7 @@ export async function callTitleModel(
     } catch (cause) {
       if (stop.aborted) return { kind: 'interrupted', latencyMs: latency() };
       const refused = timeout.aborted ? null : rejectedParameter(cause, { ...cap, response_format: format });
-      if (refused && deps.capabilities.learn(settings.model, refused, deps.logger)) continue;
+      if (refused && deps.capabilities.learn(settings.model, refused, deps.logger, providerError(cause, messages).message)) continue;
       const code = timeout.aborted ? 'model_timeout' : classifyModelError(cause).code;
       return { kind: 'error', code, cause, latencyMs: latency() };
     }

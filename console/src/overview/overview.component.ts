@@ -5,6 +5,7 @@ import type { OverviewRange, OverviewSeries, SiteSummary } from '../state/contra
 import { chartsOf, totalsOf } from '../state/overview-charts.ts';
 import { usd } from '../state/times.ts';
 import { styles } from './overview.styles.ts';
+import '../model-status/model-status.ts';
 
 const RANGES: { value: OverviewRange; label: string }[] = [
   { value: '24h', label: '24 hours' },
@@ -19,7 +20,8 @@ const loadCharts = () => (chartModule ??= import('../overview-chart/overview-cha
 /**
  * The overview: for 24 hours, 7 days or 30 days (and all sites or one), the totals and
  * five charts — conversations and replies, time to first token p50/p95, failures by kind,
- * model tokens, title and reply cost — plus "Export CSV" of the same series.
+ * model tokens, title and reply cost — plus "Export CSV" of the same series, and the model
+ * server's status (which features are off for which model).
  */
 export class HeedConsoleOverview extends ConsoleElement {
   static override styles = styles;
@@ -72,7 +74,8 @@ export class HeedConsoleOverview extends ConsoleElement {
         : html`<p class="muted">Loading…</p>`}
       ${this.series && this.chartsReady
         ? html`<div class="charts">${chartsOf(this.series).map((spec) => html`<heed-overview-chart data-chart=${spec.id} .spec=${spec} .bucket=${this.series!.bucket}></heed-overview-chart>`)}</div>`
-        : nothing}`;
+        : nothing}
+      <heed-model-status .api=${this.api} .me=${this.me}></heed-model-status>`;
   }
 
   private csvHref() {

@@ -10,6 +10,7 @@ import type {
   ConversationPage,
   Me,
   OperatorRow,
+  ModelStatus,
   OverviewRange,
   OverviewSeries,
   ProactiveStats,
@@ -95,6 +96,8 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     proactiveStats: (siteId: string, days = 7) => query<ProactiveStats>('proactive.stats', { siteId, days }),
 
     overview: (range: OverviewRange, siteId?: string) => query<OverviewSeries>('overview.series', siteId ? { range, siteId } : { range }),
+    /** the configured model server: per model in use, the flags in force and what they turn off */
+    modelStatus: () => query<ModelStatus>('model.status'),
 
     /**
      * Every change to a conversation of the operator's sites (optionally one site's), live over

@@ -14,6 +14,7 @@ import type {
   Me,
   OperatorRow,
   OverviewSeries,
+  ModelStatus,
   ProactiveStats,
   SiteDeletion,
   SiteSettings,
@@ -54,4 +55,5 @@ export type ContractChecks = [
   Fits<Out['proactive']['apiKeys']['list'][number], ApiKeyRow>,
   Fits<Out['proactive']['apiKeys']['create'], CreatedApiKey>,
   Fits<Out['proactive']['stats'], ProactiveStats>,
+  Fits<Out['model']['status'], ModelStatus>,
 ];

@@ -256,3 +256,22 @@ export interface ProactiveStats {
   delivered: { kind: string; count: number }[];
   refused: { reason: string; count: number }[];
 }
+
+/** One flag in force for a model (console.model.status): declared in OPENAI_COMPAT or learned from a refusal. */
+export interface ModelFlag {
+  flag: string;
+  parameter: string;
+  fallback: string;
+  consequence: string;
+  featuresOff: boolean;
+  source: 'declared' | 'learned';
+  providerMessage: string | null;
+  learnedAt: string | null;
+  seenAt: string | null;
+}
+
+/** The configured model server and, per model in use, the flags in force. */
+export interface ModelStatus {
+  server: string;
+  models: { model: string; usedBy: string[]; flags: ModelFlag[] }[];
+}

@@ -112,6 +112,7 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     revokeApiKey: async () => ({ ok: true }),
     proactiveStats: async () => ({ delivered: [], refused: [] }),
     overview: async () => ({ bucket: 'day', points: [] }),
+    modelStatus: async () => ({ server: 'http://127.0.0.1:11434/v1', models: [{ model: 'llama3', usedBy: ['Replies (deployment default)', 'Titles'], flags: [] }] }),
     closeChanges: () => streams.clear(),
     changes: (_siteId, h) => {
       streams.add(h);

@@ -1,6 +1,14 @@
 import type { Logger } from '../../logging/logger.ts';
 import { FALLBACK_OF, type CompatFlag } from './compat-flags.ts';
 
+/** One refusal learned: the model, the flag it set and the provider's own words for it. */
+export interface CapabilityFinding {
+  baseUrl: string;
+  model: string;
+  flag: CompatFlag;
+  providerMessage: string | null;
+}
+
 /**
  * What the configured model server takes, per model: the flags declared in `OPENAI_COMPAT`
  * for every model, plus what was learned from refusals while the process runs (a server that
@@ -15,6 +23,8 @@ export class ModelCapabilities {
     /** the server's base URL: findings hold for that server only */
     readonly baseUrl: string,
     readonly declared: readonly CompatFlag[] = [],
+    /** told of each new finding (services record it for the console: model-findings.ts) */
+    private readonly onLearn?: (finding: CapabilityFinding) => void,
   ) {}
 
   /** The flags in force for `model`. */
@@ -22,8 +32,11 @@ export class ModelCapabilities {
     return this.#learned.get(model) ?? new Set(this.declared);
   }
 
-  /** Records that `model` refused what `flag` drops; true when it is new (worth a retry). */
-  learn(model: string, flag: CompatFlag, logger?: Pick<Logger, 'warn'>): boolean {
+  /**
+   * Records that `model` refused what `flag` drops; true when it is new (worth a retry).
+   * `providerMessage` is the provider's sentence, already made safe (provider-error.ts).
+   */
+  learn(model: string, flag: CompatFlag, logger?: Pick<Logger, 'warn'>, providerMessage?: string): boolean {
     const flags = this.#learned.get(model) ?? new Set(this.declared);
     if (flags.has(flag)) return false;
     flags.add(flag);
@@ -33,6 +46,7 @@ export class ModelCapabilities {
       { model, baseUrl: this.baseUrl, parameter, fallback, flag },
       `model server refused ${parameter}; from now on: ${fallback} (declare it with OPENAI_COMPAT=${flag})`,
     );
+    this.onLearn?.({ baseUrl: this.baseUrl, model, flag, providerMessage: providerMessage ?? null });
     return true;
   }
 }

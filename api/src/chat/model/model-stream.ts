@@ -102,7 +102,7 @@ export async function streamReply(
       if (req.signal.aborted || isInfrastructureError(err)) throw err;
       // a parameter refused by name is dropped (or renamed) at once; this does not count as an attempt
       const refused = req.capabilities && !emitted ? rejectedParameter(err, body) : null;
-      if (refused && req.capabilities?.learn(req.model, refused, opts.logger)) {
+      if (refused && req.capabilities?.learn(req.model, refused, opts.logger, providerError(err, req.messages).message)) {
         attempt--;
         continue;
       }

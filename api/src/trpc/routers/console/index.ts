@@ -2,6 +2,7 @@ import { router } from '../../trpc.ts';
 import { authRouter } from './auth.ts';
 import { conversationsRouter } from './conversations.ts';
 import { operatorsRouter } from './operators.ts';
+import { modelRouter } from './model.ts';
 import { overviewRouter } from './overview.ts';
 import { sitesRouter } from './sites.ts';
 import { proactiveRouter } from './proactive.ts';
@@ -16,5 +17,6 @@ export const consoleRouter = router({
   operators: operatorsRouter,
   conversations: conversationsRouter,
   overview: overviewRouter,
+  model: modelRouter,
   proactive: proactiveRouter,
 });
