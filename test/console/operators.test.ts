@@ -36,6 +36,7 @@ const AGENT_MAY = [
   /^console\.auth\./,
   /^console\.conversations\./,
   /^console\.overview\./,
+  /^console\.model\.status$/,
   /^console\.sites\.(list|get)$/,
   /^console\.operators\.list$/,
   /^console\.proactive\.(intentRules\.list|apiKeys\.list|stats)$/,
