@@ -163,7 +163,7 @@ test("a site's model, instructions and reply token cap reach the model on the ne
   const { db, sites } = heed.services;
   await db.site.update({
     where: { key: heed.siteKey },
-    data: { model: 'gpt-4o-mini', systemPrompt: 'Always answer as Shelfie, the bookshop owl.', replyMaxTokens: 123 },
+    data: { model: 'gpt-4o-mini', assistantName: 'Shelfie', systemPrompt: 'Always answer as {assistantName}, the owl of {siteName}; keep {unknown} as typed.', replyMaxTokens: 123 },
   });
   sites.clear(); // what console.sites.update does
   const visitor = await heed.visitor();
@@ -175,14 +175,15 @@ test("a site's model, instructions and reply token cap reach the model on the ne
   expect(request!.body.max_tokens).toBe(123);
   const system = request!.body.messages![0]!;
   expect(system.role).toBe('system');
-  expect(system.content).toMatch(/^You are Heed/);
-  expect(system.content).toContain('Always answer as Shelfie, the bookshop owl.');
+  // the model knows whose assistant it is, and the owner's placeholders name them
+  expect(system.content).toMatch(/^You are Shelfie, the assistant of the website Test site\.\n/);
+  expect(system.content).toContain('Always answer as Shelfie, the owl of Test site; keep {unknown} as typed.');
   await heed.until('the reply', async () => (await db.run.findFirst({ where: { conversationId, status: 'completed' } })) !== null);
   const t = await agent.api.console.conversations.transcript.query({ conversationId });
   expect(t.runs[0]!.model).toBe('gpt-4o-mini');
 
   // back to the deployment's settings
-  await db.site.update({ where: { key: heed.siteKey }, data: { model: null, systemPrompt: null, replyMaxTokens: null } });
+  await db.site.update({ where: { key: heed.siteKey }, data: { model: null, assistantName: null, systemPrompt: null, replyMaxTokens: null } });
   sites.clear();
   heed.model.reset();
   heed.model.script({ text: 'Yes.' });

@@ -81,7 +81,7 @@ test("the holder's reply is the visitor's unread reply, answers the messages tha
 
   const batch = await db.message.findMany({ where: { conversationId, content: { in: ['Order 1234', 'And the shipping fee too'] } }, orderBy: { seq: 'asc' }, select: { content: true, createdAt: true } });
   expect(promptMessages(next!)).toEqual([
-    { role: 'system', content: systemPromptFor(null) },
+    { role: 'system', content: systemPromptFor({ name: 'Test site', assistantName: null }, null) },
     { role: 'user', content: 'Hello' },
     { role: 'assistant', content: 'Hi! How can I help?' },
     { role: 'user', content: 'I want a refund' },

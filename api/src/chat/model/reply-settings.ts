@@ -11,7 +11,7 @@ export interface ReplySettings {
   maxTokens: number;
   /** price of `model`, for the run's cost */
   price: Price;
-  /** Heed's system prompt, followed by the site's instructions when it has some */
+  /** who the assistant is on this site, Heed's system prompt, then the site's instructions when it has some */
   systemPrompt: string;
 }
 
@@ -25,13 +25,13 @@ export interface ReplySettings {
  */
 export function replySettings(
   deps: Pick<AnswerDeps, 'model' | 'maxTokens' | 'price'>,
-  site: Pick<SitePolicy, 'model' | 'replyMaxTokens' | 'systemPrompt'> | null,
+  site: Pick<SitePolicy, 'model' | 'replyMaxTokens' | 'systemPrompt' | 'name' | 'assistantName'> | null,
 ): ReplySettings {
   const model = site?.model?.trim() || deps.model;
   return {
     model,
     maxTokens: site?.replyMaxTokens ?? deps.maxTokens,
     price: model === deps.model ? deps.price : priceOf(model),
-    systemPrompt: systemPromptFor(site?.systemPrompt ?? null),
+    systemPrompt: systemPromptFor(site, site?.systemPrompt ?? null),
   };
 }
