@@ -24,6 +24,8 @@ export const styles = [
       box-sizing: border-box;
       padding: 8px 10px;
       font: inherit;
+      /* iOS zooms the page into a text box under 16 px */
+      font-size: max(16px, 1em);
       color: inherit;
       border: 1px solid var(--heed-border-color, #d0d7de);
       border-radius: var(--heed-radius-small, 8px);

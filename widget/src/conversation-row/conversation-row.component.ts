@@ -66,7 +66,7 @@ export class HeedConversationRow extends HeedElement {
     return html`<button part="row" class="row" data-state=${state} aria-current=${this.selected ? 'true' : 'false'} @click=${this.select}>
       <span class="icon" part="icon">${look.icon}<span class="dot" part="dot"></span></span>
       <span class=${textClass}>
-        <span class="title">${c.title ?? t.newConversation}</span>
+        <span class="title" dir="auto">${c.title ?? t.newConversation}</span>
         <span class="status" part="status"><span class="sr-only">${t.comma}</span>${status}</span>
       </span>
     </button>`;

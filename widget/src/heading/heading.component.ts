@@ -67,13 +67,15 @@ export class HeedHeading extends HeedElement {
 
   override render() {
     const editing = this.draft !== null;
-    return html`<header part="heading">
+    // a div, not <header>: in the page's tree a <header> is a banner landmark, a second one beside the host page's own
+    return html`<div class="bar" part="heading">
       <slot name="start"></slot>
       <div class="main">
         <div class="title-line">
           ${editing
             ? html`<input
                 part="title-input"
+                dir="auto"
                 aria-label=${t.conversationTitle}
                 maxlength=${TITLE_MAX}
                 .value=${this.draft}
@@ -82,7 +84,7 @@ export class HeedHeading extends HeedElement {
                 @input=${() => (this.invalid = false)}
                 @blur=${() => this.finish(titleFromInput(this.input!.value) ? 'save' : 'cancel', false)}
               />`
-            : html`<h2 part="title" title=${this.label}>${this.label}</h2>`}
+            : html`<h2 part="title" dir="auto" title=${this.label}>${this.label}</h2>`}
           <span class="dot" part="connection-dot" data-status=${this.connection} aria-hidden="true"></span>
           ${this.renamable && !editing
             ? html`<button class="rename" part="rename" @click=${this.edit}>${pencilIcon()}<span class="sr-only">${t.rename}</span></button>`
@@ -95,7 +97,7 @@ export class HeedHeading extends HeedElement {
       </div>
       ${this.options ? this.menu() : nothing}
       <slot name="end"></slot>
-    </header>`;
+    </div>`;
   }
 
   private menu() {

@@ -8,7 +8,7 @@ export const styles = [
       display: block;
       min-width: 0;
     }
-    header {
+    .bar {
       display: flex;
       align-items: center;
       gap: 6px;
@@ -79,7 +79,7 @@ export const styles = [
       border-radius: 999px;
       background: var(--heed-provenance-background, #eef1f4);
     }
-    :host([layout='narrow']) header {
+    :host([layout='narrow']) .bar {
       padding: 7px 8px;
     }
     ::slotted(button) {

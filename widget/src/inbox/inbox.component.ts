@@ -79,9 +79,9 @@ export class HeedInbox extends HeedElement {
     const excerpt = state === 'live' && streaming ? excerptOf(streaming) : state === 'input_needed' && c.inputRequest ? c.inputRequest.question : c.excerpt;
     const failed = c.failed && state !== 'live';
     return html`<li part="item" data-state=${state} class=${failed ? 'failed' : ''}>
-      <button class="open" @click=${() => this.emit('heed-select', { conversationId: c.id })}>${c.title ?? t.newConversation}</button>
+      <button class="open" dir="auto" @click=${() => this.emit('heed-select', { conversationId: c.id })}>${c.title ?? t.newConversation}</button>
       <span class="state">${failed ? t.replyFailed : STATE_TEXT[state](t)}</span>
-      ${excerpt ? html`<p class="excerpt">${excerpt}</p>` : nothing}
+      ${excerpt ? html`<p class="excerpt" dir="auto">${excerpt}</p>` : nothing}
       ${failed ? html`<button class="retry" @click=${() => this.emit('heed-retry', { conversationId: c.id })}>${t.retry}</button>` : nothing}
     </li>`;
   }

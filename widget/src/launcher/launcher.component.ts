@@ -13,7 +13,7 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  * showing the count of the highest-priority state (live > input needed > unviewed), in
  * that state's colour; no badge when nothing needs attention.
  *
- * @event heed-toggle - The visitor pressed the launcher: `detail: { open }` (the wanted state).
+ * @event heed-toggle - The visitor pressed the launcher, or Escape on it while open: `detail: { open }` (the wanted state).
  *
  * @csspart launcher - The button.
  * @csspart badge - The badge; `data-state` holds the state it counts.
@@ -34,7 +34,7 @@ export class HeedLauncher extends HeedElement {
 
   override render() {
     const badge = badgeOf(this.counts);
-    return html`<button part="launcher" aria-expanded=${this.open ? 'true' : 'false'} aria-describedby="badge-text" @click=${this.toggle}>
+    return html`<button part="launcher" aria-expanded=${this.open ? 'true' : 'false'} aria-describedby="badge-text" @click=${this.toggle} @keydown=${this.keydown}>
         ${this.open ? closeIcon() : chatIcon()}<span class="sr-only">${this.open ? t.closeChat : t.openChat}</span>
       </button>
       ${badge ? html`<span class="badge" part="badge" data-state=${badge.state} aria-hidden="true">${badge.count}</span>` : nothing}
@@ -47,5 +47,12 @@ export class HeedLauncher extends HeedElement {
 
   private toggle() {
     this.emit('heed-toggle', { open: !this.open });
+  }
+
+  /** Escape closes the open chat from the launcher too (focus stays here, where it already is). */
+  private keydown(e: KeyboardEvent) {
+    if (e.key !== 'Escape' || !this.open) return;
+    e.stopPropagation();
+    this.emit('heed-toggle', { open: false });
   }
 }

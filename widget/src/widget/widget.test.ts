@@ -160,7 +160,7 @@ describe('heed-widget', () => {
       await p.updateComplete;
       const regions = deepQueryAll(widget.shadowRoot!, '[aria-live], [role="status"], [role="log"], [role="alert"]');
       expect(regions).to.have.length(1);
-      expect(regions[0]!.closest('header')).to.exist; // the heading's status
+      expect(regions[0]!.closest('[part=heading]')).to.exist; // the heading's status
       cleanup();
     });
   }
