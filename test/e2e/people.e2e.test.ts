@@ -186,7 +186,7 @@ test('the host page fires an intent: one labelled message; a second within the b
   await thread.getByText('Because you viewed Pricing').waitFor({ timeout: 20_000 });
   await thread.getByText('Comparing plans?').waitFor();
   // the heading's provenance label says why the latest message appeared
-  await chat().getByRole('banner').getByText('Because you viewed Pricing').waitFor();
+  await chat().locator('heed-heading [part=provenance]').getByText('Because you viewed Pricing').waitFor();
   const request = replyRequests().at(-1)!;
   expect(JSON.stringify(request.body.messages)).toContain('viewed_pricing');
 
