@@ -17,7 +17,9 @@ function importMetaGlob() {
       if (typeof context.body !== 'string' || !context.body.includes('import.meta.glob')) return;
       const dir = dirname(join(process.cwd(), context.path));
       const body = context.body.replace(glob, (_, _quote, folder, suffix) => {
-        const files = readdirSync(join(dir, folder)).filter((name) => name.endsWith(suffix)).sort();
+        const files = readdirSync(join(dir, folder))
+          .filter((name) => name.endsWith(suffix))
+          .sort();
         return `{${files.map((name) => `${JSON.stringify(folder + name)}: () => import(${JSON.stringify(folder + name)})`).join(',')}}`;
       });
       return { body };

@@ -21,7 +21,11 @@ export async function startBareProxy(modelUrl: string): Promise<BareProxy> {
     void (async () => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       res.flushHeaders();
-      const stream = await openai.chat.completions.create({ model: 'bench', messages: [{ role: 'user', content: 'relay bench' }], stream: true });
+      const stream = await openai.chat.completions.create({
+        model: 'bench',
+        messages: [{ role: 'user', content: 'relay bench' }],
+        stream: true,
+      });
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;
         if (text) res.write(`data: ${JSON.stringify({ text })}\n\n`);

@@ -10,7 +10,14 @@ import { formatSection, formatTable } from './table.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where a widget build config may live, most specific first. */
-const VITE_CONFIGS = ['widget/vite.config.ts', 'widget/vite.config.mts', 'widget/vite.config.js', 'vite.config.ts', 'vite.config.mts', 'vite.config.js'];
+const VITE_CONFIGS = [
+  'widget/vite.config.ts',
+  'widget/vite.config.mts',
+  'widget/vite.config.js',
+  'vite.config.ts',
+  'vite.config.mts',
+  'vite.config.js',
+];
 /** Folders that may hold an already built widget, and which of their files count; the first with any wins. */
 const PREBUILT = [
   { dir: 'dist/widget', match: /\.(m?js|css)$/ },
@@ -90,7 +97,12 @@ async function measureFiles(dir: string, keep: (name: string) => boolean, base =
     names.map(async (name) => {
       const bytes = await readFile(join(dir, name));
       const brotli = await stat(join(dir, `${name}.br`)).catch(() => null);
-      return { file: relative(base, join(dir, name)), bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, servedBytes: brotli?.size ?? bytes.length };
+      return {
+        file: relative(base, join(dir, name)),
+        bytes: bytes.length,
+        gzipBytes: gzipSync(bytes, { level: 9 }).length,
+        servedBytes: brotli?.size ?? bytes.length,
+      };
     }),
   );
 }
@@ -99,7 +111,11 @@ function firstLines(err: unknown): string {
   const e = err as { stderr?: string; message?: string; killed?: boolean };
   if (e.killed) return `vite build took over ${BUILD_TIMEOUT_MS / 1000} s and was stopped`;
   // Vite's first line is only "Build failed in 12ms"; the cause follows it.
-  const lines = (e.stderr?.trim() || e.message || String(err)).replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = (e.stderr?.trim() || e.message || String(err))
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   return (lines.slice(0, 5).join(' | ') || 'unknown error').slice(0, 400);
 }
 
@@ -109,16 +125,31 @@ export function formatBundleSize(r: BundleSizeResult): string {
     r.config ? `vite config: ${r.config}` : 'no vite config found (looked for widget/vite.config.* and vite.config.*)',
     ...(r.buildError ? [`vite build failed: ${r.buildError}`] : []),
     ...(r.buildMs !== null ? [`vite build into a temporary folder took ${r.buildMs} ms`] : []),
-    'served: response body bytes to a browser that accepts br (the build\'s .br copy; the file as is without one), headers not counted',
+    "served: response body bytes to a browser that accepts br (the build's .br copy; the file as is without one), headers not counted",
   ];
   if (r.files.length === 0) {
-    return formatSection('4. Bundle sizes', notes, r.buildError ? '  widget: build failed, no bundle to measure' : '  widget: not built yet');
+    return formatSection(
+      '4. Bundle sizes',
+      notes,
+      r.buildError ? '  widget: build failed, no bundle to measure' : '  widget: not built yet',
+    );
   }
   const kb = (n: number) => n / 1024;
   const sum = (files: typeof r.files) =>
-    files.reduce((acc, f) => ({ bytes: acc.bytes + f.bytes, gzip: acc.gzip + f.gzipBytes, served: acc.served + f.servedBytes }), { bytes: 0, gzip: 0, served: 0 });
+    files.reduce((acc, f) => ({ bytes: acc.bytes + f.bytes, gzip: acc.gzip + f.gzipBytes, served: acc.served + f.servedBytes }), {
+      bytes: 0,
+      gzip: 0,
+      served: 0,
+    });
   const total = sum(r.files);
-  const totalRow = (label: string, t: ReturnType<typeof sum>) => [label, kb(t.bytes), kb(t.gzip), String(t.gzip), kb(t.served), String(t.served)];
+  const totalRow = (label: string, t: ReturnType<typeof sum>) => [
+    label,
+    kb(t.bytes),
+    kb(t.gzip),
+    String(t.gzip),
+    kb(t.served),
+    String(t.served),
+  ];
   // Budgets from the widget issue: the loader plus its first chunk ≤ 20 KB, everything ≤ 60 KB.
   const firstLoad = sum(r.files.filter((f) => /(^|\/)(widget|boot-[^/]*)\.js$/.test(f.file)));
   const withoutSanitizer = sum(r.files.filter((f) => !/purify/.test(f.file)));

@@ -55,14 +55,24 @@ async function measureDir(dir: string): Promise<Measured[]> {
     names.map(async (name) => {
       const body = await readFile(join(dir, name));
       const br = await stat(join(dir, `${name}.br`)).catch(() => null);
-      return { name: name.split('\\').join('/'), bytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length, servedBytes: br?.size ?? body.length };
+      return {
+        name: name.split('\\').join('/'),
+        bytes: body.length,
+        gzipBytes: gzipSync(body, { level: 9 }).length,
+        servedBytes: br?.size ?? body.length,
+      };
     }),
   );
 }
 
 function total(files: Measured[]): BundleTotals {
   return files.reduce(
-    (sum, f) => ({ files: sum.files + 1, bytes: sum.bytes + f.bytes, gzipBytes: sum.gzipBytes + f.gzipBytes, servedBytes: sum.servedBytes + f.servedBytes }),
+    (sum, f) => ({
+      files: sum.files + 1,
+      bytes: sum.bytes + f.bytes,
+      gzipBytes: sum.gzipBytes + f.gzipBytes,
+      servedBytes: sum.servedBytes + f.servedBytes,
+    }),
     { files: 0, bytes: 0, gzipBytes: 0, servedBytes: 0 },
   );
 }

@@ -34,7 +34,13 @@ export interface ConsoleListResult {
   bundle: ConsoleBundleResult;
 }
 
-type ListInput = { siteId?: string; filter: 'all' | 'live' | 'input_needed' | 'failed' | 'unread'; search?: string; cursor?: string; limit: number };
+type ListInput = {
+  siteId?: string;
+  filter: 'all' | 'live' | 'input_needed' | 'failed' | 'unread';
+  search?: string;
+  cursor?: string;
+  limit: number;
+};
 type ListPage = { items: unknown[]; nextCursor: string | null };
 
 /**
@@ -112,7 +118,14 @@ export async function measureConsoleList(heed: TestHeed): Promise<ConsoleListRes
 function figures(kind: string, samples: number[], rows: number): ListKindFigures {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 10) / 10;
-  return { kind, n: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted.at(-1) ?? Number.NaN), rows };
+  return {
+    kind,
+    n: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    max: round(sorted.at(-1) ?? Number.NaN),
+    rows,
+  };
 }
 
 /** The section as printed. */
@@ -126,7 +139,15 @@ export function formatConsoleList(r: ConsoleListResult): string {
   const latency = r.listAvailable
     ? formatTable(
         ['page kind', 'n', 'rows', 'p50 ms', 'p95 ms', 'max ms', `p95 ≤ ${TARGET_P95_MS} ms`],
-        r.kinds.map((k) => [k.kind, String(k.n), String(k.rows), k.p50, k.p95, k.max, k.overview ? '(no target)' : k.p95 <= TARGET_P95_MS ? 'yes' : 'NO']),
+        r.kinds.map((k) => [
+          k.kind,
+          String(k.n),
+          String(k.rows),
+          k.p50,
+          k.p95,
+          k.max,
+          k.overview ? '(no target)' : k.p95 <= TARGET_P95_MS ? 'yes' : 'NO',
+        ]),
       )
     : `  list latency: not measured, console.conversations.list answered ${r.listError}`;
   return formatSection('5. Console list (100,000 conversations) and bundle', notes, `${latency}\n\n${formatBundle(r.bundle)}`);
@@ -136,13 +157,16 @@ function formatBundle(b: ConsoleBundleResult): string {
   const kb = (n: number) => n / 1024;
   const row = (label: string, t: BundleTotals) => [label, String(t.files), kb(t.bytes), kb(t.gzipBytes), kb(t.servedBytes)];
   const rows = [
-    ...(b.console ? [row('console first load (index.html, entry JS, CSS)', b.console.firstLoad), row('console, all files', b.console.all)] : []),
+    ...(b.console
+      ? [row('console first load (index.html, entry JS, CSS)', b.console.firstLoad), row('console, all files', b.console.all)]
+      : []),
     ...(b.widget ? [row('widget first load (widget.js + boot)', b.widget.firstLoad), row('widget, all files', b.widget.all)] : []),
   ];
   const missing = [
     ...(b.console ? [] : ['  console: dist/console absent (build it with `vite build --config vite.console.config.ts`); not measured']),
     ...(b.widget ? [] : ['  widget: dist/widget absent (`npm run build:widget`); section 4 measures a fresh build']),
   ];
-  const table = rows.length > 0 ? formatTable(['bundle (built files in dist/)', 'files', 'raw KB', 'gzip -9 KB', 'brotli KB (served)'], rows) : '';
+  const table =
+    rows.length > 0 ? formatTable(['bundle (built files in dist/)', 'files', 'raw KB', 'gzip -9 KB', 'brotli KB (served)'], rows) : '';
   return [table, ...missing].filter(Boolean).join('\n');
 }

@@ -51,7 +51,10 @@ export async function measureContextBuild(heed: TestHeed): Promise<ContextBuildR
     const samples: number[] = [];
     for (let i = 0; i < READS + 3; i++) {
       const start = preciseNow();
-      const messages = await loadContext(heed.services.sql, batch, { tokenBudget: heed.config.CONTEXT_TOKEN_BUDGET, spendCapUsd: heed.config.SPEND_CAP_USD_PER_DAY });
+      const messages = await loadContext(heed.services.sql, batch, {
+        tokenBudget: heed.config.CONTEXT_TOKEN_BUDGET,
+        spendCapUsd: heed.config.SPEND_CAP_USD_PER_DAY,
+      });
       if (i >= 3) samples.push(preciseNow() - start); // the first reads warm the caches
       prompt = messages.length;
     }
@@ -63,10 +66,19 @@ export async function measureContextBuild(heed: TestHeed): Promise<ContextBuildR
 export function formatContextBuild(r: ContextBuildResult): string {
   return formatSection(
     '7. Context build for one batch, by conversation length',
-    [`loadContext (history window, questions, todos, recall, the run's checks, prompt) ${r.reads} times per size, no worker running; the history is cut to CONTEXT_TOKEN_BUDGET`],
+    [
+      `loadContext (history window, questions, todos, recall, the run's checks, prompt) ${r.reads} times per size, no worker running; the history is cut to CONTEXT_TOKEN_BUDGET`,
+    ],
     formatTable(
       ['earlier messages', 'p50 ms', 'p99 ms', 'max ms', 'prompt messages', 'seed ms'],
-      r.sizes.map((s) => [String(s.earlierMessages), s.buildMs.p50, s.buildMs.p99, s.buildMs.max, String(s.promptMessages), String(s.seedMs)]),
+      r.sizes.map((s) => [
+        String(s.earlierMessages),
+        s.buildMs.p50,
+        s.buildMs.p99,
+        s.buildMs.max,
+        String(s.promptMessages),
+        String(s.seedMs),
+      ]),
     ),
   );
 }

@@ -22,7 +22,10 @@ export interface DebounceOverheadResult extends ProbeFigures {
  * and the visitor outside it), and, as the baseline, against the in-process stack where the
  * bench, the model server and the worker share one event loop.
  */
-export async function measureDebounceOverhead(heed: TestHeed, opts: { sends?: number; warmup?: number } = {}): Promise<DebounceOverheadResult> {
+export async function measureDebounceOverhead(
+  heed: TestHeed,
+  opts: { sends?: number; warmup?: number } = {},
+): Promise<DebounceOverheadResult> {
   // 200 samples (~60 s) make p99 the second largest, not the max (40 did): one stray scheduling stall
   // no longer decides the figure the target is set on. BENCH_DEBOUNCE_SENDS to change it.
   const sends = opts.sends ?? Number(process.env.BENCH_DEBOUNCE_SENDS ?? 200);
@@ -45,7 +48,11 @@ export async function measureDebounceOverhead(heed: TestHeed, opts: { sends?: nu
 export function formatDebounceOverhead(r: DebounceOverheadResult): string {
   const rows = (f: ProbeFigures, label: string) => {
     const row = (name: string, s: Summary) => [name, s.p50, s.p99, s.max, s.mean];
-    return [row(`${label}: due → model request`, f.overheadMs), row('  due → claim starts', f.dueToClaimMs), row('  claim → model request', f.claimToRequestMs)];
+    return [
+      row(`${label}: due → model request`, f.overheadMs),
+      row('  due → claim starts', f.dueToClaimMs),
+      row('  claim → model request', f.claimToRequestMs),
+    ];
   };
   return formatSection(
     `1. Debounce expiry → model request (DEBOUNCE_MS=${r.settings.DEBOUNCE_MS}, ${r.sends} sends, distinct conversations, one at a time)`,

@@ -29,10 +29,10 @@ const IDLE_MS = 6_000;
 /** visitor channels the Redis probe listens on beside the API (a sample: it shares the client's process) */
 const PROBED_CHANNELS = 250;
 
-
 /** The instruments bench/fanout/api-process.ts reads (bench/README.md, "Instruments"), passed on when set. */
 const INSTRUMENTS = ['FANOUT_PROFILE', 'FANOUT_TRACE_GC'] as const;
-const instrumentsSet = (): Record<string, string> => Object.fromEntries(INSTRUMENTS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+const instrumentsSet = (): Record<string, string> =>
+  Object.fromEntries(INSTRUMENTS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
 /** The API's garbage-collection pauses in the window (bench/fanout/api-process.ts). */
 interface GcPauses {
@@ -115,13 +115,25 @@ export async function measureFanout(): Promise<FanoutResult> {
   let closeProbe = async () => {};
   try {
     const publisherReady = ask(publisher.child, null, 'ready');
-    await api.until('/healthz', async () => api.said('ingest API listening') && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)));
+    await api.until(
+      '/healthz',
+      async () =>
+        api.said('ingest API listening') &&
+        (await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )),
+    );
     await publisherReady;
 
     const t0 = preciseNow();
     const visitors = await startVisitors(url, SUBSCRIBERS, { siteKey: BENCH_SITE_KEY, origin: ORIGIN, concurrency: 32 });
     const t1 = preciseNow();
-    const { runs } = await ask<{ runs: number }>(publisher.child, { type: 'claim', conversationIds: visitors.map((v) => v.conversationId) }, 'claimed');
+    const { runs } = await ask<{ runs: number }>(
+      publisher.child,
+      { type: 'claim', conversationIds: visitors.map((v) => v.conversationId) },
+      'claimed',
+    );
     if (runs !== visitors.length) throw new Error(`only ${runs} of ${visitors.length} runs claimed`);
     const setupSeconds = (preciseNow() - t0) / 1000;
     const claimSeconds = (preciseNow() - t1) / 1000;
@@ -177,10 +189,22 @@ export async function measureFanout(): Promise<FanoutResult> {
     api.child.send({ type: 'delay:reset' });
     api.child.send({ type: 'profile:start' });
     clientDelay.enable();
-    const cpu0 = { api: await api.cpuSeconds(), publisher: await publisher.cpuSeconds(), client: process.cpuUsage(), machine: await machineJiffies(), servers: await cpuByCommand() };
+    const cpu0 = {
+      api: await api.cpuSeconds(),
+      publisher: await publisher.cpuSeconds(),
+      client: process.cpuUsage(),
+      machine: await machineJiffies(),
+      servers: await cpuByCommand(),
+    };
     const published = await publishing;
     const seconds = (preciseNow() - windowStart) / 1000;
-    const cpu1 = { api: await api.cpuSeconds(), publisher: await publisher.cpuSeconds(), client: process.cpuUsage(cpu0.client), machine: await machineJiffies(), servers: await cpuByCommand() };
+    const cpu1 = {
+      api: await api.cpuSeconds(),
+      publisher: await publisher.cpuSeconds(),
+      client: process.cpuUsage(cpu0.client),
+      machine: await machineJiffies(),
+      servers: await cpuByCommand(),
+    };
     clientDelay.disable();
     const servers = cpuBetween(cpu0.servers, cpu1.servers);
     api.child.send({ type: 'profile:stop' });
@@ -215,7 +239,14 @@ export async function measureFanout(): Promise<FanoutResult> {
       firstRelayError: published.firstError,
       latencyMs: rounded(summarize(windowSamples)),
       redisLatencyMs: rounded(summarize(probeSamples.filter((s) => s.at >= windowStart).map((s) => s.ms))),
-      apiHopMs: rounded(summarize(apiHops(probeSamples.filter((s) => s.at >= windowStart), parsedAt))),
+      apiHopMs: rounded(
+        summarize(
+          apiHops(
+            probeSamples.filter((s) => s.at >= windowStart),
+            parsedAt,
+          ),
+        ),
+      ),
       clientLoopDelayMs: { p99: Math.round(clientDelay.percentile(99) / 1e4) / 100, max: Math.round(clientDelay.max / 1e4) / 100 },
       machineBusyPercent: round1(busyPercent(cpu0.machine, cpu1.machine)),
       postgresCpuPercent: round1(((servers.get('postgres') ?? 0) / seconds) * 100),
@@ -264,7 +295,6 @@ async function memoryOf(api: BenchProcess): Promise<Memory> {
   return { rss: m.rss, heapUsed: m.heapUsed };
 }
 
-
 const MiB = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** The section as printed. */
@@ -273,27 +303,55 @@ export function formatFanout(r: FanoutResult): string {
   const rows = formatTable(
     ['', 'value', 'unit'],
     [
-      ['streams connected', `${r.connected} of ${r.subscribers}`, `in ${r.connectSeconds} s (ticket + connect, ${CONNECT_CONCURRENCY} at a time)`],
+      [
+        'streams connected',
+        `${r.connected} of ${r.subscribers}`,
+        `in ${r.connectSeconds} s (ticket + connect, ${CONNECT_CONCURRENCY} at a time)`,
+      ],
       ['API CPU per stream opened', r.connectCpuMsPerStream, 'ms (ticket call included)'],
       ['API CPU, streams open and quiet', r.idleCpuPercent, `% of one core (over ${IDLE_MS / 1000} s)`],
-      ['deltas published', String(r.published), `${r.deltasPerSecond}/s for ${(WARMUP_MS + r.windowMs) / 1000} s (publisher at most ${r.publisherBehindMs} ms behind)`],
-      ['deltas delivered', String(r.delivered), `${r.lost} not arrived ${DRAIN_MS / 1000} s after the last publish (lost or late), ${r.snapshots} gap snapshots, ${r.misordered} out of order, ${r.streamsClosed} streams closed`],
+      [
+        'deltas published',
+        String(r.published),
+        `${r.deltasPerSecond}/s for ${(WARMUP_MS + r.windowMs) / 1000} s (publisher at most ${r.publisherBehindMs} ms behind)`,
+      ],
+      [
+        'deltas delivered',
+        String(r.delivered),
+        `${r.lost} not arrived ${DRAIN_MS / 1000} s after the last publish (lost or late), ${r.snapshots} gap snapshots, ${r.misordered} out of order, ${r.streamsClosed} streams closed`,
+      ],
       ['delivery latency p50', l.p50, 'ms (publish → client parsed)'],
       ['delivery latency p90', l.p90, 'ms'],
       ['delivery latency p99', l.p99, 'ms'],
       ['delivery latency max', l.max, 'ms'],
-      ['publish → Redis subscriber p50 / p99', `${r.redisLatencyMs.p50} / ${r.redisLatencyMs.p99}`, `ms (the same deltas without the API, ${r.redisLatencyMs.n} on ${PROBED_CHANNELS} channels: publisher and Redis)`],
-      ['API hop p50 / p90 / p99', `${r.apiHopMs.p50} / ${r.apiHopMs.p90} / ${r.apiHopMs.p99}`, `ms (Redis subscriber → client parsed, ${r.apiHopMs.n} deltas; max ${r.apiHopMs.max})`],
+      [
+        'publish → Redis subscriber p50 / p99',
+        `${r.redisLatencyMs.p50} / ${r.redisLatencyMs.p99}`,
+        `ms (the same deltas without the API, ${r.redisLatencyMs.n} on ${PROBED_CHANNELS} channels: publisher and Redis)`,
+      ],
+      [
+        'API hop p50 / p90 / p99',
+        `${r.apiHopMs.p50} / ${r.apiHopMs.p90} / ${r.apiHopMs.p99}`,
+        `ms (Redis subscriber → client parsed, ${r.apiHopMs.n} deltas; max ${r.apiHopMs.max})`,
+      ],
       ['bench client event-loop delay p99', r.clientLoopDelayMs.p99, `ms (max ${r.clientLoopDelayMs.max}; in both latencies above)`],
       ['machine busy, all cores', r.machineBusyPercent, `% (PostgreSQL ${r.postgresCpuPercent}, Redis ${r.redisCpuPercent} % of one core)`],
       ['API process CPU', r.apiCpuPercent, '% of one core'],
       ['API CPU per delta relayed', r.apiCpuMsPerDelta, `ms (${Math.round(1000 / r.apiCpuMsPerDelta)} deltas/s per core at most)`],
       ['API event-loop delay p99', r.eventLoopDelayMs.p99, `ms (p50 ${r.eventLoopDelayMs.p50}, max ${r.eventLoopDelayMs.max})`],
-      ['API GC pauses', r.eventLoopDelayMs.gc.count, `in the window, ${r.eventLoopDelayMs.gc.totalMs} ms in all; the longest ${r.eventLoopDelayMs.gc.maxMs} ms (${r.eventLoopDelayMs.gc.maxKind})`],
+      [
+        'API GC pauses',
+        r.eventLoopDelayMs.gc.count,
+        `in the window, ${r.eventLoopDelayMs.gc.totalMs} ms in all; the longest ${r.eventLoopDelayMs.gc.maxMs} ms (${r.eventLoopDelayMs.gc.maxKind})`,
+      ],
       ['publisher / bench client CPU', `${r.publisherCpuPercent} / ${r.clientCpuPercent}`, '% of one core'],
       ['API RSS before → after connecting', `${MiB(r.memory.before.rss)} → ${MiB(r.memory.after.rss)}`, 'MiB'],
       ['API heap before → after connecting', `${MiB(r.memory.before.heapUsed)} → ${MiB(r.memory.after.heapUsed)}`, 'MiB (after a full GC)'],
-      ['API RSS, heap after the window', `${MiB(r.memory.afterWindow.rss)}, ${MiB(r.memory.afterWindow.heapUsed)}`, 'MiB (after a full GC)'],
+      [
+        'API RSS, heap after the window',
+        `${MiB(r.memory.afterWindow.rss)}, ${MiB(r.memory.afterWindow.heapUsed)}`,
+        'MiB (after a full GC)',
+      ],
       ['memory per stream', `${r.memory.rssPerStreamKiB} RSS, ${r.memory.heapPerStreamKiB} heap`, 'KiB'],
     ],
     2,
@@ -302,8 +360,12 @@ export function formatFanout(r: FanoutResult): string {
     `9. Fan-out (${r.subscribers} event streams on one API process, ${r.deltasPerSecond} reply deltas/s, ${r.windowMs / 1000} s window)`,
     [
       `load average ${r.load.before} before, ${r.load.after} at the end of the window; visitors set up in ${r.setupSeconds} s (session, conversation, message over HTTP, 32 at a time; then ${r.claimSeconds} s claiming their runs)`,
-      ...(r.relayFailures > 0 ? [`${r.relayFailures} relay calls failed in the publisher (not counted as published); first: ${r.firstRelayError}`] : []),
-      ...(Math.max(r.load.before, r.load.after) > cpus().length ? [`the load average was above the ${cpus().length} cores: API, publisher, client, PostgreSQL and Redis share them`] : []),
+      ...(r.relayFailures > 0
+        ? [`${r.relayFailures} relay calls failed in the publisher (not counted as published); first: ${r.firstRelayError}`]
+        : []),
+      ...(Math.max(r.load.before, r.load.after) > cpus().length
+        ? [`the load average was above the ${cpus().length} cores: API, publisher, client, PostgreSQL and Redis share them`]
+        : []),
     ],
     rows,
   );

@@ -93,23 +93,44 @@ export async function measureIngest(): Promise<IngestResult> {
   // at the lowest priority, so that its bursts (up to 41 % of a core while a wave of replies
   // streams) take as little of Heed's CPU as the machine allows: send p99 at 1,000/s measured
   // 140–149 ms with it at nice 0 and the worker at 10 (2 runs), 82–125 with it lowered too (6 runs).
-  const model = BenchProcess.start('model', 'api/src/model-server/main.ts', { PATH: process.env.PATH, HOME: process.env.HOME }, ['--port', String(modelPort)], { nice: MODEL_NICE });
+  const model = BenchProcess.start(
+    'model',
+    'api/src/model-server/main.ts',
+    { PATH: process.env.PATH, HOME: process.env.HOME },
+    ['--port', String(modelPort)],
+    { nice: MODEL_NICE },
+  );
   // closed-loop visitors send faster than replies come: measure throughput, not the pending cap
   const env = benchProcessEnv(
     { databaseUrl: database.url, redisUrl, prefix, port },
-    { PENDING_MAX_MESSAGES: '100000', PENDING_MAX_CHARS: '100000000', OPENAI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`, OPENAI_MODEL: 'heed-local' },
+    {
+      PENDING_MAX_MESSAGES: '100000',
+      PENDING_MAX_CHARS: '100000000',
+      OPENAI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`,
+      OPENAI_MODEL: 'heed-local',
+    },
   );
   const loadBefore = loadavg()[0]!;
   const url = `http://127.0.0.1:${port}`;
-  await model.until('the model server', () => model.said(`http://127.0.0.1:${modelPort}/v1`)).catch(async (err: unknown) => {
-    await Promise.allSettled([model.stop(), database.drop()]);
-    throw err;
-  });
+  await model
+    .until('the model server', () => model.said(`http://127.0.0.1:${modelPort}/v1`))
+    .catch(async (err: unknown) => {
+      await Promise.allSettled([model.stop(), database.drop()]);
+      throw err;
+    });
   const api = BenchProcess.start('API', 'bench/ingest/api-process.ts', { ...env, INGEST_SPANS: '1' });
   let worker: BenchProcess | null = null;
   try {
     // its own line first: on a shared machine another process may answer on a port freePort() gave us
-    await api.until('/healthz', async () => api.said('ingest API listening') && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)));
+    await api.until(
+      '/healthz',
+      async () =>
+        api.said('ingest API listening') &&
+        (await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )),
+    );
     worker = BenchProcess.start('worker', 'api/src/worker-main.ts', env);
     await worker.until('its start', () => worker!.said('worker started'));
     const workerNice = await worker.nice();
@@ -118,7 +139,13 @@ export async function measureIngest(): Promise<IngestResult> {
     const oneSend = await profileSends(api, url, visitors);
 
     const send = (v: Visitor, i: number) =>
-      mutate(url, 'message.send', { conversationId: v.conversationId, clientMessageId: randomUUID(), content: `one more thing ${i}` }, v.token, ORIGIN);
+      mutate(
+        url,
+        'message.send',
+        { conversationId: v.conversationId, clientMessageId: randomUUID(), content: `one more thing ${i}` },
+        v.token,
+        ORIGIN,
+      );
     // latency at the target rate first, on a machine not yet saturated by the closed loop's backlog
     const atTargetRate = await openLoop(visitors, send, { ratePerSecond: TARGET_RATE, warmupMs: OPEN_WARMUP_MS, windowMs: OPEN_WINDOW_MS });
     let measuring = false;
@@ -127,10 +154,26 @@ export async function measureIngest(): Promise<IngestResult> {
     const latencies: number[] = [];
     const warmEnd = preciseNow() + WARMUP_MS;
     const end = warmEnd + WINDOW_MS;
-    let cpu = { api: 0, worker: 0, model: 0, at: 0, client: process.cpuUsage(), servers: new Map<string, number>(), machine: { busy: 0, total: 0 } };
+    let cpu = {
+      api: 0,
+      worker: 0,
+      model: 0,
+      at: 0,
+      client: process.cpuUsage(),
+      servers: new Map<string, number>(),
+      machine: { busy: 0, total: 0 },
+    };
     const startWindow = setTimeout(async () => {
       measuring = true;
-      cpu = { api: await api.cpuSeconds(), worker: await worker!.cpuSeconds(), model: await model.cpuSeconds(), at: preciseNow(), client: process.cpuUsage(), servers: await cpuByCommand(), machine: await machineJiffies() };
+      cpu = {
+        api: await api.cpuSeconds(),
+        worker: await worker!.cpuSeconds(),
+        model: await model.cpuSeconds(),
+        at: preciseNow(),
+        client: process.cpuUsage(),
+        servers: await cpuByCommand(),
+        machine: await machineJiffies(),
+      };
     }, WARMUP_MS);
     await Promise.all(
       visitors.map(async (v) => {
@@ -167,7 +210,11 @@ export async function measureIngest(): Promise<IngestResult> {
     // new visitors (each conversation empty at the start, as at atTargetRate's), whose messages
     // pile up unanswered: each send's pending-cap count reads more rows than with replies
     await worker.stop();
-    const withoutReplies = await openLoop(await startVisitors(url), send, { ratePerSecond: TARGET_RATE, warmupMs: OPEN_WARMUP_MS, windowMs: OPEN_WINDOW_MS });
+    const withoutReplies = await openLoop(await startVisitors(url), send, {
+      ratePerSecond: TARGET_RATE,
+      warmupMs: OPEN_WARMUP_MS,
+      windowMs: OPEN_WINDOW_MS,
+    });
     await api.stop();
     const direct = await measureDirectSends(env, visitors, { concurrency: VISITORS, durationMs: DIRECT_MS });
     const anchor = await measureInsertAnchor(database.url, visitors, { connections: VISITORS, durationMs: ANCHOR_MS });
@@ -219,7 +266,13 @@ async function startVisitors(url: string): Promise<Visitor[]> {
 }
 
 async function startVisitor(url: string): Promise<Visitor> {
-  const session = await mutate<{ visitorToken: string; visitorId: string }>(url, 'session.start', { siteKey: BENCH_SITE_KEY }, null, ORIGIN);
+  const session = await mutate<{ visitorToken: string; visitorId: string }>(
+    url,
+    'session.start',
+    { siteKey: BENCH_SITE_KEY },
+    null,
+    ORIGIN,
+  );
   const conversation = await mutate<{ id: string }>(url, 'conversation.create', undefined, session.visitorToken, ORIGIN);
   return { token: session.visitorToken, visitorId: session.visitorId, conversationId: conversation.id };
 }
@@ -232,7 +285,13 @@ async function profileSends(api: BenchProcess, url: string, visitors: Visitor[])
     for (let i = 0; i < PROFILED_SENDS; i++) {
       const v = visitors[i % visitors.length]!;
       const t0 = preciseNow();
-      await mutate(url, 'message.send', { conversationId: v.conversationId, clientMessageId: randomUUID(), content: `profiled ${i}` }, v.token, ORIGIN);
+      await mutate(
+        url,
+        'message.send',
+        { conversationId: v.conversationId, clientMessageId: randomUUID(), content: `profiled ${i}` },
+        v.token,
+        ORIGIN,
+      );
       if (profiled) clientMs.push(preciseNow() - t0);
     }
   }
@@ -254,7 +313,6 @@ async function profileSends(api: BenchProcess, url: string, visitors: Visitor[])
   };
 }
 
-
 /** The section as printed. */
 export function formatIngest(r: IngestResult): string {
   const o = r.oneSend;
@@ -263,14 +321,30 @@ export function formatIngest(r: IngestResult): string {
   const load = formatTable(
     ['', 'value', 'unit'],
     [
-      [`at ${r.atTargetRate.offeredPerSecond} sends/s offered: answered`, r.atTargetRate.answeredPerSecond, `sends/s (${r.atTargetRate.accepted} sends, ${r.atTargetRate.rejected} refused or failed, at most ${r.atTargetRate.maxInFlight} in flight)`],
-      ['  send latency p50 / p99', `${r.atTargetRate.latencyMs.p50} / ${r.atTargetRate.latencyMs.p99}`, `ms from each send's scheduled time (max ${r.atTargetRate.latencyMs.max})`],
+      [
+        `at ${r.atTargetRate.offeredPerSecond} sends/s offered: answered`,
+        r.atTargetRate.answeredPerSecond,
+        `sends/s (${r.atTargetRate.accepted} sends, ${r.atTargetRate.rejected} refused or failed, at most ${r.atTargetRate.maxInFlight} in flight)`,
+      ],
+      [
+        '  send latency p50 / p99',
+        `${r.atTargetRate.latencyMs.p50} / ${r.atTargetRate.latencyMs.p99}`,
+        `ms from each send's scheduled time (max ${r.atTargetRate.latencyMs.max})`,
+      ],
       ['  p99 by half second: median / worst', slicesLine(r.atTargetRate.sliceP99Ms), overTargetLine(r.atTargetRate)],
-      ['  the same, worker stopped: p50 / p99', `${r.withoutReplies.latencyMs.p50} / ${r.withoutReplies.latencyMs.p99}`, `ms (max ${r.withoutReplies.latencyMs.max}; no reply written meanwhile: the tail the API and PostgreSQL give on their own)`],
+      [
+        '  the same, worker stopped: p50 / p99',
+        `${r.withoutReplies.latencyMs.p50} / ${r.withoutReplies.latencyMs.p99}`,
+        `ms (max ${r.withoutReplies.latencyMs.max}; no reply written meanwhile: the tail the API and PostgreSQL give on their own)`,
+      ],
       ['    p99 by half second: median / worst', slicesLine(r.withoutReplies.sliceP99Ms), overTargetLine(r.withoutReplies)],
       ['closed loop: sends accepted', String(r.accepted), `sends (${r.rejected} refused or failed)`],
       ['  throughput (capacity)', r.sendsPerSecond, 'sends/s'],
-      ['  send latency p50 / p99', `${r.sendLatencyMs.p50} / ${r.sendLatencyMs.p99}`, `ms (max ${r.sendLatencyMs.max}; ${r.visitors} in flight always: ${r.visitors} / throughput is the mean)`],
+      [
+        '  send latency p50 / p99',
+        `${r.sendLatencyMs.p50} / ${r.sendLatencyMs.p99}`,
+        `ms (max ${r.sendLatencyMs.max}; ${r.visitors} in flight always: ${r.visitors} / throughput is the mean)`,
+      ],
       ['API process CPU', r.apiCpuPercent, '% of one core'],
       ['API CPU per send', r.apiCpuMsPerSend, 'ms'],
       ['worker process CPU', r.workerCpuPercent, '% of one core'],
@@ -278,11 +352,31 @@ export function formatIngest(r: IngestResult): string {
       ['Redis CPU', r.redisCpuPercent, '% of one core'],
       ['bench clients CPU (this process)', r.clientCpuPercent, '% of one core'],
       ['model server CPU (its own process)', r.modelCpuPercent, '% of one core'],
-      ["Heed's CPU per send (API, worker, PostgreSQL, Redis)", r.heedCpuMsPerSend, `ms: at most ${Math.round((cpus().length * 1000) / r.heedCpuMsPerSend)} sends/s on ${cpus().length} cores given to Heed alone`],
-      ['machine CPU per send (all of the above)', r.machineCpuMsPerSend, `ms: at most ${Math.round((cpus().length * 1000) / r.machineCpuMsPerSend)} sends/s on ${cpus().length} cores`],
-      ['machine busy, all cores', r.machineBusyPercent, `% (the processes above: ${Math.round(((r.machineCpuMsPerSend * r.sendsPerSecond) / 1000 / cpus().length) * 100)} % of the ${cpus().length} cores)`],
-      ['sendMessage in-process, no HTTP', r.direct.sendsPerSecond, `sends/s (${r.direct.failed} failed; p50 ${r.direct.latencyMs.p50} ms, p99 ${r.direct.latencyMs.p99} ms, ${r.direct.cpuPercent} % of a core, ${r.direct.cpuMsPerSend} ms CPU per send)`],
-      ['anchor: indexed single-row inserts', r.anchor.insertsPerSecond, `inserts/s (${r.anchor.connections} connections, p50 ${r.anchor.latencyMs.p50} ms, p99 ${r.anchor.latencyMs.p99} ms)`],
+      [
+        "Heed's CPU per send (API, worker, PostgreSQL, Redis)",
+        r.heedCpuMsPerSend,
+        `ms: at most ${Math.round((cpus().length * 1000) / r.heedCpuMsPerSend)} sends/s on ${cpus().length} cores given to Heed alone`,
+      ],
+      [
+        'machine CPU per send (all of the above)',
+        r.machineCpuMsPerSend,
+        `ms: at most ${Math.round((cpus().length * 1000) / r.machineCpuMsPerSend)} sends/s on ${cpus().length} cores`,
+      ],
+      [
+        'machine busy, all cores',
+        r.machineBusyPercent,
+        `% (the processes above: ${Math.round(((r.machineCpuMsPerSend * r.sendsPerSecond) / 1000 / cpus().length) * 100)} % of the ${cpus().length} cores)`,
+      ],
+      [
+        'sendMessage in-process, no HTTP',
+        r.direct.sendsPerSecond,
+        `sends/s (${r.direct.failed} failed; p50 ${r.direct.latencyMs.p50} ms, p99 ${r.direct.latencyMs.p99} ms, ${r.direct.cpuPercent} % of a core, ${r.direct.cpuMsPerSend} ms CPU per send)`,
+      ],
+      [
+        'anchor: indexed single-row inserts',
+        r.anchor.insertsPerSecond,
+        `inserts/s (${r.anchor.connections} connections, p50 ${r.anchor.latencyMs.p50} ms, p99 ${r.anchor.latencyMs.p99} ms)`,
+      ],
     ],
   );
   const breakdown = formatTable(
@@ -302,8 +396,10 @@ export function formatIngest(r: IngestResult): string {
       `open loop: each send leaves on schedule whatever the answers' pace, latency counted from its scheduled time; closed loop: each visitor sends again as soon as answered, which measures capacity (at saturation its latency is queueing by construction)`,
       `load average ${r.load.before} before, ${r.load.after} at the end of the window; PostgreSQL and Redis on 127.0.0.1; spans timed by bench/ingest/span-hook.ts`,
       `CPU priorities: the API at nice 0; the worker at nice ${r.workerNice} (it lowers itself to WORKER_NICE, as every \`npm run worker\` does); the model server, production's provider, at nice ${MODEL_NICE}`,
-      'PostgreSQL and Redis CPU is their processes\' whole use in the window (on a shared machine, others\' work too); the ceiling divides the cores by the machine CPU of one send',
-      ...(Math.max(r.load.before, r.load.after) > cpus().length ? [`the load average was above the ${cpus().length} cores: other work shared the machine, so these figures understate it`] : []),
+      "PostgreSQL and Redis CPU is their processes' whole use in the window (on a shared machine, others' work too); the ceiling divides the cores by the machine CPU of one send",
+      ...(Math.max(r.load.before, r.load.after) > cpus().length
+        ? [`the load average was above the ${cpus().length} cores: other work shared the machine, so these figures understate it`]
+        : []),
       ...(r.firstError ? [`first refusal or error: ${r.firstError}`] : []),
       `a send's statements: ${r.statements.join(' ; ')}`,
     ],

@@ -27,7 +27,10 @@ import { formatContextBuild, measureContextBuild } from './context-build.ts';
 const WATCHDOG_MS = 900_000;
 const RESULTS = new URL('./results/', import.meta.url);
 /** `npm run bench -- --only=consoleList,bundleSize`: just those sections (by key), written to results/only.json, not latest.json. */
-const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const ONLY = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 
 interface Section<T> {
   key: string;
@@ -37,16 +40,45 @@ interface Section<T> {
 }
 
 const sections = [
-  section({ key: 'debounceOverhead', title: '1. Debounce expiry → model request', measure: () => withStack((heed) => measureDebounceOverhead(heed)), format: formatDebounceOverhead }),
-  section({ key: 'tokenRelay', title: '2. Token relay latency', measure: () => withStack((heed) => measureTokenRelay(heed)), format: formatTokenRelay }),
-  section({ key: 'sustainedSends', title: '3. Sustained sends', measure: () => withStack((heed) => measureSustainedSends(heed)), format: formatSustainedSends }),
+  section({
+    key: 'debounceOverhead',
+    title: '1. Debounce expiry → model request',
+    measure: () => withStack((heed) => measureDebounceOverhead(heed)),
+    format: formatDebounceOverhead,
+  }),
+  section({
+    key: 'tokenRelay',
+    title: '2. Token relay latency',
+    measure: () => withStack((heed) => measureTokenRelay(heed)),
+    format: formatTokenRelay,
+  }),
+  section({
+    key: 'sustainedSends',
+    title: '3. Sustained sends',
+    measure: () => withStack((heed) => measureSustainedSends(heed)),
+    format: formatSustainedSends,
+  }),
   section({ key: 'bundleSize', title: '4. Bundle sizes', measure: measureBundleSize, format: formatBundleSize }),
   // no reply worker: the seeded live conversations must stay live while the list is timed
-  section({ key: 'consoleList', title: '5. Console list', measure: () => withStack((heed) => measureConsoleList(heed), { workers: 0 }), format: formatConsoleList }),
+  section({
+    key: 'consoleList',
+    title: '5. Console list',
+    measure: () => withStack((heed) => measureConsoleList(heed), { workers: 0 }),
+    format: formatConsoleList,
+  }),
   section({ key: 'storeModes', title: '6. Embedded mode beside servers', measure: measureStoreModes, format: formatStoreModes }),
-  section({ key: 'contextBuild', title: '7. Context build by conversation length', measure: () => withStack((heed) => measureContextBuild(heed), { workers: 0 }), format: formatContextBuild }),
-  ...(await import('./ingest.ts').then((m) => [section({ key: 'ingest', title: '8. Ingest', measure: m.measureIngest, format: m.formatIngest })])),
-  ...(await import('./fanout.ts').then((m) => [section({ key: 'fanout', title: '9. Fan-out', measure: m.measureFanout, format: m.formatFanout })])),
+  section({
+    key: 'contextBuild',
+    title: '7. Context build by conversation length',
+    measure: () => withStack((heed) => measureContextBuild(heed), { workers: 0 }),
+    format: formatContextBuild,
+  }),
+  ...(await import('./ingest.ts').then((m) => [
+    section({ key: 'ingest', title: '8. Ingest', measure: m.measureIngest, format: m.formatIngest }),
+  ])),
+  ...(await import('./fanout.ts').then((m) => [
+    section({ key: 'fanout', title: '9. Fan-out', measure: m.measureFanout, format: m.formatFanout }),
+  ])),
 ];
 
 async function main(): Promise<number> {
@@ -70,13 +102,18 @@ async function main(): Promise<number> {
       console.error(err);
     }
     const probe = (cpuProbes[s.key] = { before, after: cpuProbeMs() });
-    console.log(`  (${((performance.now() - t0) / 1000).toFixed(1)} s; the CPU probe took ${probe.before} ms before, ${probe.after} after)`);
+    console.log(
+      `  (${((performance.now() - t0) / 1000).toFixed(1)} s; the CPU probe took ${probe.before} ms before, ${probe.after} after)`,
+    );
   }
   const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
   const loadAverageAtEnd = Math.round(loadavg()[0]! * 100) / 100;
   const file = fileURLToPath(new URL(ONLY ? 'only.json' : 'latest.json', RESULTS));
   await mkdir(fileURLToPath(RESULTS), { recursive: true });
-  await writeFile(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), totalSeconds, loadAverageAtEnd, environment, cpuProbes, debounceMs: DEBOUNCE_MS, results, errors }, null, 2)}\n`);
+  await writeFile(
+    file,
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), totalSeconds, loadAverageAtEnd, environment, cpuProbes, debounceMs: DEBOUNCE_MS, results, errors }, null, 2)}\n`,
+  );
   console.log(`\nbench: ${totalSeconds} s, load average ${loadAverageAtEnd} at the end; figures written to ${file}`);
   return Object.keys(errors).length === 0 ? 0 : 1;
 }

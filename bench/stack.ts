@@ -25,13 +25,16 @@ const live = new Set<TestHeed>();
  * @example const figures = await withStack((heed) => measureSomething(heed));
  */
 export async function withStack<T>(work: (heed: TestHeed) => Promise<T>, opts: HeedOptions = {}): Promise<T> {
-  const heed = await TestHeed.start({ ...opts, env: {
+  const heed = await TestHeed.start({
+    ...opts,
+    env: {
       DEBOUNCE_MS: String(DEBOUNCE_MS),
       // closed-loop visitors send faster than replies come: measure throughput, not the safety caps
       PENDING_MAX_MESSAGES: '10000',
       PENDING_MAX_CHARS: '10000000',
       ...opts.env,
-    } });
+    },
+  });
   live.add(heed);
   try {
     return await work(heed);

@@ -14,7 +14,10 @@ const STAMP = /⟨t:(\d+(?:\.\d+)?)⟩/g;
  * {@link assertStampsFollowPacing} notices if the server ever serializes earlier.
  */
 export function stampedChunks(count: number): string[] {
-  return Array.from({ length: count }, () => ({ toJSON: () => `⟨t:${preciseNow().toFixed(3)}⟩ `, toString: () => '⟨t:0⟩ ' }) as unknown as string);
+  return Array.from(
+    { length: count },
+    () => ({ toJSON: () => `⟨t:${preciseNow().toFixed(3)}⟩ `, toString: () => '⟨t:0⟩ ' }) as unknown as string,
+  );
 }
 
 /** The send times carried by a piece of streamed text (one per chunk it contains). */
@@ -31,6 +34,8 @@ export function assertStampsFollowPacing(stamps: readonly number[], chunkDelayMs
   const spread = stamps.at(-1)! - stamps[0]!;
   const expected = (stamps.length - 1) * chunkDelayMs;
   if (spread < expected / 2) {
-    throw new Error(`chunk stamps span ${spread.toFixed(1)} ms, expected about ${expected} ms: the model server no longer stamps at write time`);
+    throw new Error(
+      `chunk stamps span ${spread.toFixed(1)} ms, expected about ${expected} ms: the model server no longer stamps at write time`,
+    );
   }
 }

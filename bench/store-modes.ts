@@ -46,7 +46,13 @@ export async function measureStoreModes(): Promise<StoreModesResult> {
     const modes: ModeFigures[] = [];
     modes.push(await measureMode('embedded, new folder', { HEED_DATA_DIR: dir }));
     modes.push(await measureMode('embedded, restart', { HEED_DATA_DIR: dir }));
-    modes.push(await measureMode('PostgreSQL + Redis servers', { DATABASE_URL: server.url, REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379', REDIS_PREFIX: `heed-bench-${randomUUID().slice(0, 8)}:` }));
+    modes.push(
+      await measureMode('PostgreSQL + Redis servers', {
+        DATABASE_URL: server.url,
+        REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: `heed-bench-${randomUUID().slice(0, 8)}:`,
+      }),
+    );
     return { debounceMs: DEBOUNCE_MS, visitors: VISITORS, modes };
   } finally {
     await server.drop().catch(() => {});
@@ -60,7 +66,19 @@ async function measureMode(mode: string, env: Record<string, string>): Promise<M
   // node with tsx's loader, in its own process group: stopping it stops its embedded PostgreSQL too
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
     detached: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), DEMO_PORT: String(await freePort()), DEMO_SITE_KEY: 'bench', DEBOUNCE_MS: String(DEBOUNCE_MS), LOG_LEVEL: 'warn', PENDING_MAX_MESSAGES: '10000', PENDING_MAX_CHARS: '10000000', RATE_LIMITS: UNLIMITED_RATE_LIMITS, ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      DEMO_PORT: String(await freePort()),
+      DEMO_SITE_KEY: 'bench',
+      DEBOUNCE_MS: String(DEBOUNCE_MS),
+      LOG_LEVEL: 'warn',
+      PENDING_MAX_MESSAGES: '10000',
+      PENDING_MAX_CHARS: '10000000',
+      RATE_LIMITS: UNLIMITED_RATE_LIMITS,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -82,7 +100,10 @@ async function measureMode(mode: string, env: Record<string, string>): Promise<M
 async function untilHealthy(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(25)) {
     if (child.exitCode !== null) throw new Error(`npm start exited: ${stderr().trim().split('\n').at(-1)}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
   }
   throw new Error('no /healthz within 90 s');
@@ -135,7 +156,6 @@ async function sustainedSends(url: string): Promise<{ sendsPerSecond: number; la
   );
   return { sendsPerSecond: latencies.length / (SEND_WINDOW_MS / 1000), latencies };
 }
-
 
 export function formatStoreModes(r: StoreModesResult): string {
   return formatSection(

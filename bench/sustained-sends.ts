@@ -147,8 +147,14 @@ async function countOutcomes(heed: TestHeed) {
 /** The section as printed. */
 export function formatSustainedSends(r: SustainedSendsResult): string {
   const totalRuns = Object.values(r.runs).reduce((sum, n) => sum + n, 0);
-  const runBreakdown = Object.entries(r.runs).map(([status, n]) => `${status} ${n}`).join(', ') || 'none';
-  const users = Object.entries(r.userMessages).map(([state, n]) => `${state} ${n}`).join(', ') || 'none';
+  const runBreakdown =
+    Object.entries(r.runs)
+      .map(([status, n]) => `${status} ${n}`)
+      .join(', ') || 'none';
+  const users =
+    Object.entries(r.userMessages)
+      .map(([state, n]) => `${state} ${n}`)
+      .join(', ') || 'none';
   const figures = formatTable(
     ['', 'value', 'unit'],
     [

@@ -83,7 +83,12 @@ export async function measureTokenRelay(
     heedMs: rounded(heedSummary, 3),
     bareMs: rounded(bareSummary, 3),
     differenceMs: rounded(
-      { p50: heedSummary.p50 - bareSummary.p50, p90: heedSummary.p90 - bareSummary.p90, p99: heedSummary.p99 - bareSummary.p99, mean: heedSummary.mean - bareSummary.mean },
+      {
+        p50: heedSummary.p50 - bareSummary.p50,
+        p90: heedSummary.p90 - bareSummary.p90,
+        p99: heedSummary.p99 - bareSummary.p99,
+        mean: heedSummary.mean - bareSummary.mean,
+      },
       3,
     ),
     snapshots,

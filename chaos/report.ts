@@ -46,14 +46,19 @@ export function formatReport(r: Report): string {
     `model       ${f.model.requests} requests, ${f.model.aborted} cut off by their worker, ${f.model.wastedOnAnsweredBatches} for batches already answered`,
     `latency     send → reply stored: p50 ${f.answerLatencyMs.p50} ms, p99 ${f.answerLatencyMs.p99} ms, max ${f.answerLatencyMs.max} ms`,
     `faults      ${totalFaults}: ${formatCounts(r.faults)}`,
-    `processes   started ${Object.entries(r.incarnations).map(([k, v]) => `${k} ×${v}`).join(', ')}; ${r.bootFailures.length} start-ups ended before serving and were retried`,
+    `processes   started ${Object.entries(r.incarnations)
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ')}; ${r.bootFailures.length} start-ups ended before serving and were retried`,
     ...r.bootFailures.slice(0, 5).map((b) => `              - ${b}`),
     `senders     ${r.wire.attempts} HTTP attempts: ${r.wire.networkErrors} network errors, ${r.wire.timeouts} timeouts, ${r.wire.serverErrors} 5xx, ${r.wire.throttled} 429, all retried with the same id; ${r.visitorRetries} failed messages re-queued by "retry"`,
     `streams     ${f.streams.clients} clients, ${f.streams.reconnected} reconnected (${f.streams.connections} connections); ${f.streams.durableEvents} durable events, ${f.streams.liveEvents} deltas/snapshots (${f.streams.liveAfterRunEnded} after their run's end, dropped by the widget's store)`,
     `suite       event-loop delay p99 ${r.eventLoopDelayMs.p99} ms, max ${r.eventLoopDelayMs.max} ms; logs ${r.logDir}${r.database ? `; database kept: ${r.database}` : ''}`,
     '',
     'invariants',
-    ...r.verdicts.flatMap((v) => [`  ${v.count === 0 ? 'ok  ' : 'FAIL'} ${v.name.padEnd(16)} ${String(v.count).padStart(5)}  ${v.rule}`, ...v.examples.map((e) => `         - ${e}`)]),
+    ...r.verdicts.flatMap((v) => [
+      `  ${v.count === 0 ? 'ok  ' : 'FAIL'} ${v.name.padEnd(16)} ${String(v.count).padStart(5)}  ${v.rule}`,
+      ...v.examples.map((e) => `         - ${e}`),
+    ]),
     '',
     ...formatUnfinished(r),
     '',
@@ -69,9 +74,19 @@ function formatUnfinished(r: Report): string[] {
   const machine = `load average ${d.loadAverage} on ${d.cores} cores`;
   if (u.messages === 0 && u.streams === 0) return [`unfinished  0 (the drain ended after ${d.tookS} s of its ${d.budgetS} s; ${machine})`];
   const sent = r.figures.messages.sent;
-  const ranOut = d.tookS < d.hadS ? `the drain ended after ${d.tookS} s of its ${d.budgetS} s` : d.hadS < d.budgetS ? `the drain's ${d.budgetS} s, cut to ${d.hadS} s by the run's bound, ran out` : `the drain's ${d.budgetS} s ran out`;
+  const ranOut =
+    d.tookS < d.hadS
+      ? `the drain ended after ${d.tookS} s of its ${d.budgetS} s`
+      : d.hadS < d.budgetS
+        ? `the drain's ${d.budgetS} s, cut to ${d.hadS} s by the run's bound, ran out`
+        : `the drain's ${d.budgetS} s ran out`;
   const streams = u.streams > 0 ? `; ${plural(u.streams, 'stream')} ${plural(u.events, 'event')} behind` : '';
-  const mark = r.unfinishedVerdict.outcome === null ? 'ok  ' : r.unfinishedVerdict.outcome === 'violation' ? 'FAIL (exit 1)' : 'FAIL (exit 2, inconclusive)';
+  const mark =
+    r.unfinishedVerdict.outcome === null
+      ? 'ok  '
+      : r.unfinishedVerdict.outcome === 'violation'
+        ? 'FAIL (exit 1)'
+        : 'FAIL (exit 2, inconclusive)';
   return [
     `unfinished  ${u.messages} of ${sent} sent (${Math.round((u.messages / Math.max(1, sent)) * 1000) / 10} %), still being answered when ${ranOut}: ${u.claimed} claimed by the ${plural(u.runs, 'run')} still in progress, ${u.messages - u.claimed} queued for their conversation's next claim${streams}; ${machine}`,
     `  ${mark} ${r.unfinishedVerdict.why}`,
@@ -84,6 +99,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 function formatOutcome(r: Report): string {
   const broken = r.verdicts.filter((v) => v.count > 0).map((v) => `${v.name} ${v.count}`);
   if (r.unfinishedVerdict.outcome === 'violation') broken.push(`unfinished ${r.unfinished.messages}`);
-  const inconclusive = r.unfinishedVerdict.outcome === 'inconclusive' ? `; inconclusive: ${r.unfinished.messages} messages unfinished, past the bound` : '';
+  const inconclusive =
+    r.unfinishedVerdict.outcome === 'inconclusive' ? `; inconclusive: ${r.unfinished.messages} messages unfinished, past the bound` : '';
   return `violations: ${broken.length > 0 ? broken.join(', ') : 'none'}${inconclusive}`;
 }

@@ -62,7 +62,9 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 
 async function main(): Promise<number> {
-  say(`seed ${settings.CHAOS_SEED}, ${settings.CHAOS_MESSAGES} messages over ${settings.CHAOS_CONVERSATIONS} conversations in ~${settings.sendSeconds} s; process logs in ${logDir}`);
+  say(
+    `seed ${settings.CHAOS_SEED}, ${settings.CHAOS_MESSAGES} messages over ${settings.CHAOS_CONVERSATIONS} conversations in ~${settings.sendSeconds} s; process logs in ${logDir}`,
+  );
   let t = Date.now();
   database = await createChaosDatabase(settings.CHAOS_DATABASE_SERVER_URL);
   redis = await ChaosRedis.start(settings.CHAOS_REDIS_SERVER);
@@ -89,9 +91,18 @@ async function main(): Promise<number> {
 
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
-  const visitors = await openVisitors({ apis: urls, siteKey, conversations: settings.CHAOS_CONVERSATIONS, streamShare: 0.6, random: random.fork() });
+  const visitors = await openVisitors({
+    apis: urls,
+    siteKey,
+    conversations: settings.CHAOS_CONVERSATIONS,
+    streamShare: 0.6,
+    random: random.fork(),
+  });
   for (const v of visitors) if (v.stream) streams.push(v.stream);
-  const controller = new FaultController({ apis, workers, redis, database }, { random: random.fork(), meanGapMs: settings.CHAOS_FAULT_GAP_MS, leaseMs: PIPELINE.LEASE_MS, kinds: settings.CHAOS_FAULTS });
+  const controller = new FaultController(
+    { apis, workers, redis, database },
+    { random: random.fork(), meanGapMs: settings.CHAOS_FAULT_GAP_MS, leaseMs: PIPELINE.LEASE_MS, kinds: settings.CHAOS_FAULTS },
+  );
   controller.start();
 
   t = Date.now();
@@ -100,15 +111,35 @@ async function main(): Promise<number> {
   const drainMs = settings.CHAOS_DRAIN_S * 1000;
   const checkFrom = started + WATCHDOG_MS - RUN_BOUND.CHECK_MS;
   const stopSendingAt = Math.min(checkFrom - drainMs - RUN_BOUND.SEND_TAIL_MS, t + settings.sendSeconds * 1000 + 90_000);
-  say(`sending until +${Math.round((stopSendingAt - started) / 1000)} s at the latest, then a drain of up to ${settings.CHAOS_DRAIN_S} s; watchdog at ${WATCHDOG_MS / 1000} s`);
+  say(
+    `sending until +${Math.round((stopSendingAt - started) / 1000)} s at the latest, then a drain of up to ${settings.CHAOS_DRAIN_S} s; watchdog at ${WATCHDOG_MS / 1000} s`,
+  );
   const sent: SentMessage[] = [];
   const scripts: Promise<void>[] = [];
   const conversations = visitors.flatMap((v) => v.conversationIds.map((id) => ({ visitor: v, id })));
   conversations.forEach(({ visitor, id }, i) => {
     const count = Math.floor(settings.CHAOS_MESSAGES / conversations.length) + (i < settings.CHAOS_MESSAGES % conversations.length ? 1 : 0);
-    scripts.push(sendScript({ apis: urls, visitor, conversationId: id, tag: `c${i}`, count, seconds: settings.sendSeconds, stopAt: stopSendingAt, random: random.fork(), sent }));
+    scripts.push(
+      sendScript({
+        apis: urls,
+        visitor,
+        conversationId: id,
+        tag: `c${i}`,
+        count,
+        seconds: settings.sendSeconds,
+        stopAt: stopSendingAt,
+        random: random.fork(),
+        sent,
+      }),
+    );
   });
-  const progress = setInterval(() => say(`sent ${sent.length}, acknowledged ${sent.filter((s) => s.ackedAt).length}, model requests ${model?.requests.length}, faults ${controller.faults.length}`), 15_000);
+  const progress = setInterval(
+    () =>
+      say(
+        `sent ${sent.length}, acknowledged ${sent.filter((s) => s.ackedAt).length}, model requests ${model?.requests.length}, faults ${controller.faults.length}`,
+      ),
+    15_000,
+  );
   await Promise.all(scripts);
   clearInterval(progress);
   mark('send', t);
@@ -117,7 +148,8 @@ async function main(): Promise<number> {
 
   t = Date.now();
   // whatever a failed restart left down comes back, so the drain has all five processes
-  for (const p of processes) if (!p.up) await p.start().catch((err: unknown) => controller.errors.push(`restart ${p.name}: ${String(err)}`));
+  for (const p of processes)
+    if (!p.up) await p.start().catch((err: unknown) => controller.errors.push(`restart ${p.name}: ${String(err)}`));
   // its own budget, from its start; only a sending phase that overran its tail cuts it
   const drainEnd = Math.min(t + drainMs, checkFrom);
   const drainHadS = Math.round((drainEnd - t) / 100) / 10;
@@ -136,7 +168,14 @@ async function main(): Promise<number> {
     ...(await readDatabase(database.url)),
     requests: model.requests,
     sent,
-    streams: visitors.filter((v) => v.stream).map((v) => ({ visitorId: v.visitorId, startCursor: v.stream!.startCursor, connections: v.stream!.connections, received: v.stream!.received })),
+    streams: visitors
+      .filter((v) => v.stream)
+      .map((v) => ({
+        visitorId: v.visitorId,
+        startCursor: v.stream!.startCursor,
+        connections: v.stream!.connections,
+        received: v.stream!.received,
+      })),
     tapped: tapped,
     faults: controller.faults,
   };
@@ -144,10 +183,21 @@ async function main(): Promise<number> {
   const verdicts: Verdict[] = judge(facts);
   const crashes = [...processes.flatMap((p) => p.crashes), ...controller.errors];
   const bootFailures = processes.flatMap((p) => p.bootFailures.map((f) => `${p.name}: ${f}`));
-  verdicts.push({ name: 'crashed', rule: 'no process exits by itself, every restart succeeds', count: crashes.length, examples: crashes.slice(0, 5) });
+  verdicts.push({
+    name: 'crashed',
+    rule: 'no process exits by itself, every restart succeeds',
+    count: crashes.length,
+    examples: crashes.slice(0, 5),
+  });
   const figures = computeFigures(facts);
   const unfinished = findUnfinished(facts);
-  const drainEndState = { budgetS: settings.CHAOS_DRAIN_S, hadS: drainHadS, tookS: phases.drain!, loadAverage: loadAverage[0]!, cores: availableParallelism() };
+  const drainEndState = {
+    budgetS: settings.CHAOS_DRAIN_S,
+    hadS: drainHadS,
+    tookS: phases.drain!,
+    loadAverage: loadAverage[0]!,
+    cores: availableParallelism(),
+  };
   const unfinishedVerdict = judgeUnfinished(unfinished, sent.length, drainEndState, settings.CHAOS_UNFINISHED_PCT);
   mark('check', t);
   mark('total', started);
@@ -188,7 +238,11 @@ async function drain(db: ChaosDatabase, visitors: ChaosVisitor[], urls: string[]
   let requeued = 0;
   try {
     while (Date.now() < deadline) {
-      const open = await reader.message.groupBy({ by: ['conversationId', 'state'], where: { role: 'user', state: { not: 'answered' } }, _count: true });
+      const open = await reader.message.groupBy({
+        by: ['conversationId', 'state'],
+        where: { role: 'user', state: { not: 'answered' } },
+        _count: true,
+      });
       for (const row of open.filter((r) => r.state === 'failed')) {
         const visitor = byConversation.get(row.conversationId);
         // a retry the drain's end cuts off leaves its batch failed, and the checker counts it

@@ -33,11 +33,17 @@ export const chaosSettingsSchema = z.object({
     .transform((v) => (v ? v.split(',').map((k) => k.trim()) : [...FAULT_KINDS]))
     .pipe(z.array(z.enum(FAULT_KINDS)).min(1)),
   /** seed of every random choice (visitors' gaps, fault picks): the same seed replays the same script */
-  CHAOS_SEED: z.coerce.number().int().default(() => Date.now() % 1_000_000),
+  CHAOS_SEED: z.coerce
+    .number()
+    .int()
+    .default(() => Date.now() % 1_000_000),
   /** keep the run's database afterwards (for digging into a violation) */
   CHAOS_KEEP_DB: z.enum(['0', '1']).default('0'),
   /** PostgreSQL server to create the run's database on */
-  CHAOS_DATABASE_SERVER_URL: z.string().url().default(process.env.TEST_DATABASE_SERVER_URL || 'postgresql://postgres@127.0.0.1:5432'),
+  CHAOS_DATABASE_SERVER_URL: z
+    .string()
+    .url()
+    .default(process.env.TEST_DATABASE_SERVER_URL || 'postgresql://postgres@127.0.0.1:5432'),
   CHAOS_REDIS_SERVER: z.string().default('/usr/bin/redis-server'),
 });
 

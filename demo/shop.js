@@ -3,12 +3,19 @@
 
 // The host API stub: calls made before the widget loads wait in Heed.q.
 // biome-ignore lint/complexity/noArguments: the stub is the ES5 snippet customers paste into any page
-window.Heed = window.Heed || function () { (window.Heed.q = window.Heed.q || []).push(arguments); };
+window.Heed =
+  window.Heed ||
+  function () {
+    (window.Heed.q = window.Heed.q || []).push(arguments);
+  };
 
 document.addEventListener('DOMContentLoaded', () => {
   const support = document.getElementById('support');
   const count = document.getElementById('host-count');
   // Open the chat from the shop's own button, and show the count in the shop's header.
   if (support) support.addEventListener('click', () => Heed('toggle'));
-  if (count) Heed('on', 'unread', (counts) => { count.textContent = String(counts.unread + counts.live + counts.inputNeeded); });
+  if (count)
+    Heed('on', 'unread', (counts) => {
+      count.textContent = String(counts.unread + counts.live + counts.inputNeeded);
+    });
 });

@@ -59,7 +59,8 @@ async function readPassword(): Promise<string> {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' } }, strict: true });
   const parsedArgs = args.safeParse(values);
-  if (!parsedArgs.success) throw new Error(`usage: npm run admin:create -- --email you@example.com [--name "Your Name"] (${z.prettifyError(parsedArgs.error)})`);
+  if (!parsedArgs.success)
+    throw new Error(`usage: npm run admin:create -- --email you@example.com [--name "Your Name"] (${z.prettifyError(parsedArgs.error)})`);
   const password = newPassword.safeParse(await readPassword());
   if (!password.success) throw new Error(`password ${password.error.issues[0]?.message ?? 'not accepted'}`);
 
@@ -78,7 +79,11 @@ async function main(): Promise<void> {
     const { email, name } = parsedArgs.data;
     const { outcome, signedOut } = await upsertOwner(db, { email, name, password: password.data });
     if (signedOut) await tellOpenStreams(config, signedOut);
-    const what = { created: 'created', updated: 'updated (now an owner with this password; their sessions were signed out)', unchanged: 'unchanged (already an owner with this password)' }[outcome];
+    const what = {
+      created: 'created',
+      updated: 'updated (now an owner with this password; their sessions were signed out)',
+      unchanged: 'unchanged (already an owner with this password)',
+    }[outcome];
     console.log(`[heed] console owner ${email} ${what}: sign in at /admin`);
   } finally {
     await db.$disconnect();
@@ -94,7 +99,10 @@ async function tellOpenStreams(config: Config, operatorId: string): Promise<void
   if (!config.REDIS_URL || isMemoryRedisUrl(config.REDIS_URL)) return;
   const redis = await createRedis(config.REDIS_URL, 'heed-admin-create');
   try {
-    await accessChanged(new EventBus(redis, redis, keys(config.REDIS_PREFIX), (err) => console.warn(`[heed] open console streams not told: ${String(err)}`)), [operatorId]);
+    await accessChanged(
+      new EventBus(redis, redis, keys(config.REDIS_PREFIX), (err) => console.warn(`[heed] open console streams not told: ${String(err)}`)),
+      [operatorId],
+    );
   } finally {
     await redis.close();
   }

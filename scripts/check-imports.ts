@@ -28,7 +28,14 @@ const SOURCE = /\.(ts|js|mjs)$/;
 /** What the console may import from the widget as values: elements that draw, and the tRPC wire. */
 const CONSOLE_FROM_WIDGET = ['widget/src/conversation-row/', 'widget/src/heading/', 'widget/src/shared/', 'widget/src/state/trpc-wire.ts'];
 /** The API's transport layer and entry points: the only files of api/src that may import tRPC (rule 4). */
-const TRANSPORT = ['api/src/trpc/', 'api/src/http/', 'api/src/main.ts', 'api/src/worker-main.ts', 'api/src/migrate-main.ts', 'api/src/boot.ts'];
+const TRANSPORT = [
+  'api/src/trpc/',
+  'api/src/http/',
+  'api/src/main.ts',
+  'api/src/worker-main.ts',
+  'api/src/migrate-main.ts',
+  'api/src/boot.ts',
+];
 /** What rule 4 keeps domain code from importing. */
 const isTrpc = (target: string) => target.startsWith('api/src/trpc/') || target === '@trpc/server' || target.startsWith('@trpc/server/');
 
@@ -89,15 +96,21 @@ function boundaryBreaches(): string[] {
   const breaches: string[] = [];
   for (const imp of sourceFiles('widget').flatMap(importsOf)) {
     if (imp.typeOnly || !imp.target.startsWith('api/') || imp.target.startsWith(SHARED)) continue;
-    breaches.push(`${imp.file}:${imp.line}: the widget imports a value from ${imp.target}; use \`import type\`, or move the pure piece to ${SHARED}`);
+    breaches.push(
+      `${imp.file}:${imp.line}: the widget imports a value from ${imp.target}; use \`import type\`, or move the pure piece to ${SHARED}`,
+    );
   }
   for (const imp of sourceFiles('console').flatMap(importsOf)) {
     if (imp.typeOnly) continue;
     if (imp.target.startsWith('api/') && !imp.target.startsWith(SHARED)) {
-      breaches.push(`${imp.file}:${imp.line}: the console imports a value from ${imp.target}; use \`import type\`, or move the pure piece to ${SHARED}`);
+      breaches.push(
+        `${imp.file}:${imp.line}: the console imports a value from ${imp.target}; use \`import type\`, or move the pure piece to ${SHARED}`,
+      );
     }
     if (imp.target.startsWith('widget/') && !CONSOLE_FROM_WIDGET.some((allowed) => imp.target.startsWith(allowed))) {
-      breaches.push(`${imp.file}:${imp.line}: the console imports ${imp.target}; it may take only ${CONSOLE_FROM_WIDGET.join(', ')} from the widget`);
+      breaches.push(
+        `${imp.file}:${imp.line}: the console imports ${imp.target}; it may take only ${CONSOLE_FROM_WIDGET.join(', ')} from the widget`,
+      );
     }
   }
   for (const imp of sourceFiles(SHARED).flatMap(importsOf)) {
@@ -130,4 +143,6 @@ if (cycles || breaches.length > 0) {
   console.error(`check-imports: ${cycles ? 'import cycles (above)' : 'no cycles'}, ${breaches.length} boundary breach(es)`);
   process.exit(1);
 }
-console.log('check-imports: no cycles in api/, widget/ or console/; widget and console reach api/ only through types and api/src/shared/; domain code does not import tRPC');
+console.log(
+  'check-imports: no cycles in api/, widget/ or console/; widget and console reach api/ only through types and api/src/shared/; domain code does not import tRPC',
+);

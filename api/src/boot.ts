@@ -21,7 +21,9 @@ export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services
   const noModel = !config.OPENAI_API_KEY && !config.OPENAI_BASE_URL;
   // Real visitors must never be answered by the echoing demo model by accident.
   if (noModel && config.NODE_ENV === 'production' && config.HEED_DEMO_MODEL !== '1') {
-    throw new Error('No model configured in production: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider), or HEED_DEMO_MODEL=1 to answer with the demo model on purpose.');
+    throw new Error(
+      'No model configured in production: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider), or HEED_DEMO_MODEL=1 to answer with the demo model on purpose.',
+    );
   }
   // one root logger for the process, made first so migration lines are structured too
   const logger = (await processLogger(config)).child({ role: opts.role });
@@ -75,7 +77,10 @@ export function onShutdown(stop: () => Promise<void>, logger: Logger): void {
     // runs hand their batches over at once (stop({ release: true })), so this bound is rarely reached
     const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
-    stop().then(() => process.exit(0), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
+    stop().then(
+      () => process.exit(0),
+      (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)),
+    );
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);

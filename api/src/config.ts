@@ -15,7 +15,8 @@ function checkLimitOverrides(text: string, ctx: z.RefinementCtx): void {
     return void ctx.addIssue({ code: 'custom', message: 'must be JSON, e.g. {"sendBurst":{"points":8,"seconds":20}}' });
   }
   const parsed = limitOverrides.safeParse(value);
-  for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: `${issue.path.join('.') || 'value'}: ${issue.message}` });
+  for (const issue of parsed.error?.issues ?? [])
+    ctx.addIssue({ code: 'custom', message: `${issue.path.join('.') || 'value'}: ${issue.message}` });
 }
 
 /** An optional setting where an empty variable (`CRON_SECRET=`) means unset, not "" or 0. */
@@ -99,7 +100,12 @@ export const configSchema = z
     /** port of the demo shop, a customer's site on its own origin; default PORT + 1 */
     DEMO_PORT: optional(z.coerce.number().int().min(1).max(65535)),
     /** the API's base URL as browsers reach it (behind a proxy or a path prefix); the demo shop embeds the widget from it. Default: http://<the host the browser used>:PORT/ */
-    PUBLIC_URL: optional(z.string().url().transform((u) => (u.endsWith('/') ? u : `${u}/`))),
+    PUBLIC_URL: optional(
+      z
+        .string()
+        .url()
+        .transform((u) => (u.endsWith('/') ? u : `${u}/`)),
+    ),
     /** model for titles; empty means OPENAI_MODEL */
     TITLE_MODEL: optional(z.string()),
     TITLE_MAX_TOKENS: int(60),
@@ -146,21 +152,37 @@ export const configSchema = z
     if (env.NODE_ENV === 'production') {
       // Fail closed: each refusal is one line of the start-up error.
       if (env.HEED_SECRET === DEV_SECRET || weakSecret(env.HEED_SECRET)) {
-        ctx.addIssue({ code: 'custom', path: ['HEED_SECRET'], message: 'set a strong HEED_SECRET in production (32+ random characters, e.g. `openssl rand -hex 32`)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['HEED_SECRET'],
+          message: 'set a strong HEED_SECRET in production (32+ random characters, e.g. `openssl rand -hex 32`)',
+        });
       }
       for (const name of ['ADMIN_TOKEN', 'CRON_SECRET', 'METRICS_TOKEN'] as const) {
         const value = env[name];
         if (value !== undefined && weakSecret(value)) {
-          ctx.addIssue({ code: 'custom', path: [name], message: `too weak for production: use 32+ random characters (e.g. \`openssl rand -hex 32\`), or leave it unset to turn the route off` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `too weak for production: use 32+ random characters (e.g. \`openssl rand -hex 32\`), or leave it unset to turn the route off`,
+          });
         }
       }
     }
     if ((env.HEED_ADMIN_EMAIL === undefined) !== (env.HEED_ADMIN_PASSWORD === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['HEED_ADMIN_PASSWORD'], message: 'set both HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD, or neither' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEED_ADMIN_PASSWORD'],
+        message: 'set both HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD, or neither',
+      });
     }
     if (env.HEED_WORKER === '0' && (env.REDIS_URL === '' || env.DATABASE_URL === '')) {
       // the embedded database and in-process Redis are this process's alone: no other worker could answer
-      ctx.addIssue({ code: 'custom', path: ['HEED_WORKER'], message: 'HEED_WORKER=0 needs DATABASE_URL and REDIS_URL, shared with the `npm run worker` processes that answer instead' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEED_WORKER'],
+        message: 'HEED_WORKER=0 needs DATABASE_URL and REDIS_URL, shared with the `npm run worker` processes that answer instead',
+      });
     }
     if (env.TITLE_LEASE_MS <= env.TITLE_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['TITLE_LEASE_MS'], message: 'must be longer than TITLE_TIMEOUT_MS' });

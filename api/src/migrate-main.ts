@@ -10,7 +10,9 @@ import { openStores } from './embedded/stores.ts';
  * Without DATABASE_URL it migrates the embedded database (while no Heed process runs on it).
  */
 try {
-  const env = z.object({ DATABASE_URL: configSchema.shape.DATABASE_URL, HEED_DATA_DIR: configSchema.shape.HEED_DATA_DIR }).parse(process.env);
+  const env = z
+    .object({ DATABASE_URL: configSchema.shape.DATABASE_URL, HEED_DATA_DIR: configSchema.shape.HEED_DATA_DIR })
+    .parse(process.env);
   // the coordination store plays no part in a migration: the in-process one is never connected
   const stores = await openStores({ ...env, REDIS_URL: '' }, { role: 'script' });
   const { applied } = await migrate(stores.databaseUrl, { log: (line) => console.log(`[heed] ${line}`) });

@@ -24,7 +24,12 @@ try {
     })
     .parse(process.env);
   // the client production builds (services.ts): keep-alive bytes count as life, as they will there
-  const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'not-needed-for-local-model', baseURL: env.OPENAI_BASE_URL, maxRetries: 0, fetch: watchingFetch });
+  const openai = new OpenAI({
+    apiKey: env.OPENAI_API_KEY ?? 'not-needed-for-local-model',
+    baseURL: env.OPENAI_BASE_URL,
+    maxRetries: 0,
+    fetch: watchingFetch,
+  });
   const target = {
     openai,
     baseUrl: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',

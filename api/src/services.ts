@@ -58,7 +58,9 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
   const redis = await createRedis(config.REDIS_URL, 'heed', logger);
   const subscriber = await createRedis(config.REDIS_URL, 'heed-sub', logger);
   const keys = makeKeys(config.REDIS_PREFIX);
-  const bus = new EventBus(redis, subscriber, keys, (err) => logger.warn({ err }, 'wake-up after a commit not sent; streams read the rows on their next catch-up'));
+  const bus = new EventBus(redis, subscriber, keys, (err) =>
+    logger.warn({ err }, 'wake-up after a commit not sent; streams read the rows on their next catch-up'),
+  );
   const sites = new SitePolicies(db);
   // Retries are ours (with backoff and visible failure), so the SDK's own are off.
   const openai = new OpenAI({

@@ -43,7 +43,15 @@ export async function startHeedProcess(debounceMs: number): Promise<ProbeTarget 
     await deleteKeys(redisUrl, prefix).catch(() => undefined);
   };
   try {
-    await heed.until('/healthz', async () => heed.said('API listening') && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)));
+    await heed.until(
+      '/healthz',
+      async () =>
+        heed.said('API listening') &&
+        (await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )),
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -54,7 +62,9 @@ export async function startHeedProcess(debounceMs: number): Promise<ProbeTarget 
     where: 'Heed in its own process (API + worker, production mode); model server and visitor outside it',
     model,
     async conversation(newVisitor) {
-      if (newVisitor || !token) token = (await mutate<{ visitorToken: string }>(url, 'session.start', { siteKey: BENCH_SITE_KEY }, null, BENCH_ORIGIN)).visitorToken;
+      if (newVisitor || !token)
+        token = (await mutate<{ visitorToken: string }>(url, 'session.start', { siteKey: BENCH_SITE_KEY }, null, BENCH_ORIGIN))
+          .visitorToken;
       return (await mutate<{ id: string }>(url, 'conversation.create', undefined, token, BENCH_ORIGIN)).id;
     },
     send: (conversationId, content) =>

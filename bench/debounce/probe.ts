@@ -43,11 +43,19 @@ export async function probeDebounce(target: ProbeTarget, o: { debounceMs: number
     const conversationId = await target.conversation(i % 100 === 0);
     const content = `debounce probe ${i} ${randomUUID()}`;
     const sent = await target.send(conversationId, content);
-    const request = await waitUntil(`the model request of probe ${i}`, () => target.model.requests.find((r) => lastUserText(r.body.messages) === content), 5_000);
-    const run = await waitUntil(`the run of probe ${i} to end`, async () => {
-      const first = await target.firstRun(conversationId);
-      return first?.ended && first;
-    }, 5_000);
+    const request = await waitUntil(
+      `the model request of probe ${i}`,
+      () => target.model.requests.find((r) => lastUserText(r.body.messages) === content),
+      5_000,
+    );
+    const run = await waitUntil(
+      `the run of probe ${i} to end`,
+      async () => {
+        const first = await target.firstRun(conversationId);
+        return first?.ended && first;
+      },
+      5_000,
+    );
     if (i >= o.warmup) {
       const dueAt = Date.parse(sent.createdAt) + o.debounceMs;
       overhead.push(request.receivedAt - dueAt);
@@ -77,7 +85,11 @@ export function inProcessTarget(heed: TestHeed): ProbeTarget {
     },
     send: (conversationId, content) => visitor!.send(conversationId, content),
     async firstRun(conversationId) {
-      const run = await heed.services.db.run.findFirst({ where: { conversationId }, orderBy: { fence: 'asc' }, select: { startedAt: true } });
+      const run = await heed.services.db.run.findFirst({
+        where: { conversationId },
+        orderBy: { fence: 'asc' },
+        select: { startedAt: true },
+      });
       return run && { startedAt: run.startedAt, ended: heed.runs.some((r) => r.conversationId === conversationId) };
     },
   };

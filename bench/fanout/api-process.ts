@@ -26,7 +26,8 @@ const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
 };
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind: number } })[]) gcPauses.push({ kind: GC_KINDS[e.detail?.kind ?? -1] ?? 'other', ms: e.duration });
+  for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind: number } })[])
+    gcPauses.push({ kind: GC_KINDS[e.detail?.kind ?? -1] ?? 'other', ms: e.duration });
 }).observe({ entryTypes: ['gc'] });
 
 process.on('message', (m: { type?: string }) => {
@@ -48,7 +49,12 @@ process.on('message', (m: { type?: string }) => {
   } else if (m?.type === 'delay:read') {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
     const longest = gcPauses.reduce((a, b) => (b.ms > a.ms ? b : a), { kind: 'none', ms: 0 });
-    const gc = { count: gcPauses.length, totalMs: Math.round(gcPauses.reduce((n, p) => n + p.ms, 0)), maxMs: Math.round(longest.ms * 10) / 10, maxKind: longest.kind };
+    const gc = {
+      count: gcPauses.length,
+      totalMs: Math.round(gcPauses.reduce((n, p) => n + p.ms, 0)),
+      maxMs: Math.round(longest.ms * 10) / 10,
+      maxKind: longest.kind,
+    };
     process.send!({ type: 'delay', p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max), gc });
   }
 });
@@ -63,7 +69,11 @@ async function startProfile() {
   await session.post('Profiler.start');
   // every allocation's site, garbage included: where the collector's work comes from
   await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
 }
 
 async function stopProfile() {

@@ -38,7 +38,10 @@ async function claim(conversationIds: string[]): Promise<number> {
     Array.from({ length: 16 }, async () => {
       while (next < conversationIds.length) {
         const i = next++;
-        const batch = await claimBatch({ db, sql, bus }, { conversationId: conversationIds[i]!, workerId: 'fanout-bench', leaseMs: LEASE_MS });
+        const batch = await claimBatch(
+          { db, sql, bus },
+          { conversationId: conversationIds[i]!, workerId: 'fanout-bench', leaseMs: LEASE_MS },
+        );
         if (batch) claimed[i] = new ReplyRelay(redis, keys, batch);
       }
     }),
@@ -48,7 +51,10 @@ async function claim(conversationIds: string[]): Promise<number> {
 }
 
 /** Relays `perSecond` deltas a second for `durationMs`; returns how many each run got. */
-async function publish(perSecond: number, durationMs: number): Promise<{ perRun: number[]; published: number; failed: number; firstError: string | null; behindMs: number }> {
+async function publish(
+  perSecond: number,
+  durationMs: number,
+): Promise<{ perRun: number[]; published: number; failed: number; firstError: string | null; behindMs: number }> {
   const perRun = new Array<number>(relays.length).fill(0);
   let sent = 0;
   let failed = 0;
@@ -86,7 +92,10 @@ async function publish(perSecond: number, durationMs: number): Promise<{ perRun:
 }
 
 process.on('message', (command: Command) => {
-  const run = command.type === 'claim' ? claim(command.conversationIds).then((runs) => ({ type: 'claimed', runs })) : publish(command.perSecond, command.durationMs).then((r) => ({ type: 'published', ...r }));
+  const run =
+    command.type === 'claim'
+      ? claim(command.conversationIds).then((runs) => ({ type: 'claimed', runs }))
+      : publish(command.perSecond, command.durationMs).then((r) => ({ type: 'published', ...r }));
   run.then(
     (answer) => process.send!(answer),
     (err: unknown) => process.send!({ type: 'error', message: err instanceof Error ? err.stack : String(err) }),

@@ -8,7 +8,11 @@ import { STAMP } from './streams.ts';
  * the streams' own figure it tells which side of the API a delay is on (the publisher and
  * Redis, or the API and the socket to the client).
  */
-export async function startRedisProbe(redisUrl: string, channels: readonly string[], onDelta: (latencyMs: number, stamp: string) => void): Promise<() => Promise<void>> {
+export async function startRedisProbe(
+  redisUrl: string,
+  channels: readonly string[],
+  onDelta: (latencyMs: number, stamp: string) => void,
+): Promise<() => Promise<void>> {
   const subscriber = await createRedis(redisUrl, 'fanout-probe');
   await subscriber.subscribe([...channels], (raw) => {
     const now = preciseNow();

@@ -28,7 +28,12 @@ const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY
  * ticket, read as SSE. A lean client (node:http, `data:` lines parsed here) so the bench's own
  * CPU stays small beside the API's. Resolves once the server's `connected` event arrived.
  */
-export function openStream(url: string, ticket: string, origin: string, onDelta: OnDelta): Promise<{ tally: StreamTally; close: () => void }> {
+export function openStream(
+  url: string,
+  ticket: string,
+  origin: string,
+  onDelta: OnDelta,
+): Promise<{ tally: StreamTally; close: () => void }> {
   const input = encodeURIComponent(JSON.stringify({ lastEventId: null }));
   const params = encodeURIComponent(JSON.stringify({ ticket }));
   const tally: StreamTally = { deltas: 0, snapshots: 0, misordered: 0, closed: null };
@@ -41,33 +46,38 @@ export function openStream(url: string, ticket: string, origin: string, onDelta:
       tally.closed ??= why;
       if (!connected) reject(new Error(why));
     };
-    req = request(`${url}/trpc/events.subscribe?input=${input}&connectionParams=${params}`, { agent, headers: { accept: 'text/event-stream', origin } }, (res) => {
-      if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}`);
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const now = preciseNow();
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          let name = 'message';
-          let data = '';
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event:')) name = line.slice(6).trim();
-            else if (line.startsWith('data:')) data += line.slice(5).trimStart();
+    req = request(
+      `${url}/trpc/events.subscribe?input=${input}&connectionParams=${params}`,
+      { agent, headers: { accept: 'text/event-stream', origin } },
+      (res) => {
+        if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}`);
+        res.setEncoding('utf8');
+        let buffer = '';
+        res.on('data', (chunk: string) => {
+          const now = preciseNow();
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            let name = 'message';
+            let data = '';
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event:')) name = line.slice(6).trim();
+              else if (line.startsWith('data:')) data += line.slice(5).trimStart();
+            }
+            if (name === 'connected') {
+              connected = true;
+              resolve({ tally, close: () => req?.destroy() });
+            } else if (name === 'serialized-error') fail(`stream error: ${data}`);
+            else if (name === 'return') fail('stream returned');
+            else if (name === 'message' && data)
+              onEvent(JSON.parse(data) as { type: string; runId?: string; offset?: number; text?: string }, now);
           }
-          if (name === 'connected') {
-            connected = true;
-            resolve({ tally, close: () => req?.destroy() });
-          } else if (name === 'serialized-error') fail(`stream error: ${data}`);
-          else if (name === 'return') fail('stream returned');
-          else if (name === 'message' && data) onEvent(JSON.parse(data) as { type: string; runId?: string; offset?: number; text?: string }, now);
-        }
-      });
-      res.on('end', () => fail('stream ended'));
-      res.on('error', (err) => fail(err.message));
-    });
+        });
+        res.on('end', () => fail('stream ended'));
+        res.on('error', (err) => fail(err.message));
+      },
+    );
     req.on('error', (err) => fail(err.message));
     req.end();
   });

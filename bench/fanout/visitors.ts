@@ -12,12 +12,28 @@ export interface FanoutVisitor {
  * Starts `count` visitors over HTTP exactly as the widget does (session.start,
  * conversation.create, message.send), `concurrency` at a time.
  */
-export async function startVisitors(url: string, count: number, opts: { siteKey: string; origin: string; concurrency: number }): Promise<FanoutVisitor[]> {
+export async function startVisitors(
+  url: string,
+  count: number,
+  opts: { siteKey: string; origin: string; concurrency: number },
+): Promise<FanoutVisitor[]> {
   const visitors: FanoutVisitor[] = [];
   await inPool(count, opts.concurrency, async () => {
-    const session = await mutate<{ visitorToken: string; visitorId: string }>(url, 'session.start', { siteKey: opts.siteKey }, null, opts.origin);
+    const session = await mutate<{ visitorToken: string; visitorId: string }>(
+      url,
+      'session.start',
+      { siteKey: opts.siteKey },
+      null,
+      opts.origin,
+    );
     const conversation = await mutate<{ id: string }>(url, 'conversation.create', undefined, session.visitorToken, opts.origin);
-    await mutate(url, 'message.send', { conversationId: conversation.id, clientMessageId: randomUUID(), content: 'where is my order?' }, session.visitorToken, opts.origin);
+    await mutate(
+      url,
+      'message.send',
+      { conversationId: conversation.id, clientMessageId: randomUUID(), content: 'where is my order?' },
+      session.visitorToken,
+      opts.origin,
+    );
     visitors.push({ token: session.visitorToken, visitorId: session.visitorId, conversationId: conversation.id });
   });
   return visitors;

@@ -52,7 +52,12 @@ export async function measureInsertAnchor(
       }),
     );
     const seconds = (preciseNow() - started) / 1000;
-    return { connections: opts.connections, inserts: latencies.length, insertsPerSecond: Math.round(latencies.length / seconds), latencyMs: rounded(summarize(latencies)) };
+    return {
+      connections: opts.connections,
+      inserts: latencies.length,
+      insertsPerSecond: Math.round(latencies.length / seconds),
+      latencyMs: rounded(summarize(latencies)),
+    };
   } finally {
     await Promise.allSettled(clients.map((client) => client.end()));
     await admin.query(`DROP TABLE IF EXISTS ingest_anchor`).catch(() => undefined);

@@ -5,13 +5,20 @@ import { readdir, readFile } from 'node:fs/promises';
  * ended and were reaped (`reapedSeconds`), and nice value (its main thread's), from /proc (Linux);
  * null once it is gone.
  */
-export async function processCpu(pid: number | string): Promise<{ name: string; seconds: number; reapedSeconds: number; nice: number } | null> {
+export async function processCpu(
+  pid: number | string,
+): Promise<{ name: string; seconds: number; reapedSeconds: number; nice: number } | null> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   if (!stat) return null;
   // the command name is in parentheses and may hold spaces; the fields after it are space-separated
   const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100, reapedSeconds: (Number(fields[13]) + Number(fields[14])) / 100, nice: Number(fields[16]) };
+  return {
+    name,
+    seconds: (Number(fields[11]) + Number(fields[12])) / 100,
+    reapedSeconds: (Number(fields[13]) + Number(fields[14])) / 100,
+    nice: Number(fields[16]),
+  };
 }
 
 /**

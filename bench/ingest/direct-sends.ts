@@ -39,7 +39,12 @@ export async function measureDirectSends(
         for (let n = 0; preciseNow() < end; n++) {
           const t0 = preciseNow();
           try {
-            await sendMessage(services, { visitorId: t.visitorId, conversationId: t.conversationId, clientMessageId: randomUUID(), content: `direct ${n}` });
+            await sendMessage(services, {
+              visitorId: t.visitorId,
+              conversationId: t.conversationId,
+              clientMessageId: randomUUID(),
+              content: `direct ${n}`,
+            });
             latencies.push(preciseNow() - t0);
           } catch {
             failed++;

@@ -11,7 +11,10 @@ export const BENCH_ORIGIN = 'https://shop.example';
  * The environment of a bench's Heed processes (bench/ingest and bench/fanout): its own database
  * and Redis prefix, a port, JSON logs, no title timer, no limits. `extra` adds the section's own.
  */
-export function benchProcessEnv(o: { databaseUrl: string; redisUrl: string; prefix: string; port: number }, extra: Record<string, string> = {}): Record<string, string | undefined> {
+export function benchProcessEnv(
+  o: { databaseUrl: string; redisUrl: string; prefix: string; port: number },
+  extra: Record<string, string> = {},
+): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

@@ -41,7 +41,13 @@ export class BenchProcess {
    * `nice`: start it at that CPU priority (test/support/niced.ts): for a stand-in of another
    * company's machines, which production does not run beside Heed.
    */
-  static start(name: string, entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = [], opts: { nice?: number } = {}): BenchProcess {
+  static start(
+    name: string,
+    entry: string,
+    env: NodeJS.ProcessEnv,
+    args: readonly string[] = [],
+    opts: { nice?: number } = {},
+  ): BenchProcess {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it exits (where does the time go?)
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROF, name)}`] : [];
     const [command, ...rest] = niced([process.execPath, ...profile, '--import', 'tsx', entry, ...args], opts.nice);
@@ -52,7 +58,8 @@ export class BenchProcess {
   /** Resolves once `ready()` holds; fails when the process exits first or after 90 s. */
   async until(what: string, ready: () => Promise<boolean> | boolean): Promise<void> {
     for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(50)) {
-      if (this.child.exitCode !== null) throw new Error(`${this.name} exited before ${what}: ${this.tail.trim().split('\n').slice(-3).join(' | ')}`);
+      if (this.child.exitCode !== null)
+        throw new Error(`${this.name} exited before ${what}: ${this.tail.trim().split('\n').slice(-3).join(' | ')}`);
       if (await ready()) return;
     }
     throw new Error(`${this.name}: no ${what} within 90 s`);

@@ -75,16 +75,18 @@ export function installSpanHook() {
         }
       };
       type Transact = (...a: unknown[]) => Promise<unknown>;
-      const timed = (transaction: Transact): Transact => async (...a) => {
-        const t0 = performance.now();
-        inTx++;
-        try {
-          return await transaction(...a);
-        } finally {
-          inTx--;
-          c.txMs += performance.now() - t0;
-        }
-      };
+      const timed =
+        (transaction: Transact): Transact =>
+        async (...a) => {
+          const t0 = performance.now();
+          inTx++;
+          try {
+            return await transaction(...a);
+          } finally {
+            inTx--;
+            c.txMs += performance.now() - t0;
+          }
+        };
       const db = services.db as unknown as { $transaction: Transact };
       db.$transaction = timed(db.$transaction.bind(db));
       const sql = services.sql as unknown as { transaction: Transact };

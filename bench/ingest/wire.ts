@@ -40,7 +40,10 @@ export function mutate<T>(url: string, path: string, input: unknown, token: stri
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           try {
-            const answer = JSON.parse(Buffer.concat(chunks).toString()) as { result?: { data: T }; error?: { message: string; data?: { reason?: string | null } } };
+            const answer = JSON.parse(Buffer.concat(chunks).toString()) as {
+              result?: { data: T };
+              error?: { message: string; data?: { reason?: string | null } };
+            };
             if (answer.error) return reject(new CallError(answer.error.message, res.statusCode ?? 0, answer.error.data?.reason ?? null));
             resolve(answer.result!.data);
           } catch (err) {

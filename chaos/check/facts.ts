@@ -77,14 +77,23 @@ export async function readDatabase(url: string): Promise<Pick<Facts, 'messages' 
     return {
       messages: messages.rows as MessageRow[],
       runs: runs.rows as RunRow[],
-      events: events.rows.map((r: { id: string; visitorId: string; conversationId: string | null; type: string; runId: string | null; claimed: string[] | null }) => ({
-        id: BigInt(r.id),
-        visitorId: r.visitorId,
-        conversationId: r.conversationId,
-        type: r.type,
-        runId: r.runId,
-        claimedMessageIds: r.claimed ?? [],
-      })),
+      events: events.rows.map(
+        (r: {
+          id: string;
+          visitorId: string;
+          conversationId: string | null;
+          type: string;
+          runId: string | null;
+          claimed: string[] | null;
+        }) => ({
+          id: BigInt(r.id),
+          visitorId: r.visitorId,
+          conversationId: r.conversationId,
+          type: r.type,
+          runId: r.runId,
+          claimedMessageIds: r.claimed ?? [],
+        }),
+      ),
     };
   } finally {
     await client.end();

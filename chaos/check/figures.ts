@@ -11,14 +11,23 @@ export interface Figures {
   model: { requests: number; aborted: number; wastedOnAnsweredBatches: number };
   /** from the first send attempt to the commit of the reply that answered it */
   answerLatencyMs: { p50: number; p99: number; max: number };
-  streams: { clients: number; reconnected: number; connections: number; durableEvents: number; liveEvents: number; liveAfterRunEnded: number };
+  streams: {
+    clients: number;
+    reconnected: number;
+    connections: number;
+    durableEvents: number;
+    liveEvents: number;
+    liveAfterRunEnded: number;
+  };
 }
 
 export function computeFigures(f: Facts): Figures {
   const ix = indexFacts(f);
   const runs: Record<string, number> & { total: number } = { total: f.runs.length };
   for (const r of f.runs) runs[r.status] = (runs[r.status] ?? 0) + 1;
-  const batchSizes = [...ix.started.entries()].filter(([id]) => ['completed', 'awaiting_input'].includes(ix.runById.get(id)?.status ?? '')).map(([, e]) => e.claimedMessageIds.length);
+  const batchSizes = [...ix.started.entries()]
+    .filter(([id]) => ['completed', 'awaiting_input'].includes(ix.runById.get(id)?.status ?? ''))
+    .map(([, e]) => e.claimedMessageIds.length);
   const latencies: number[] = [];
   for (const s of f.sent) {
     const row = ix.userByClientId.get(s.clientMessageId);

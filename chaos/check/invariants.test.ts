@@ -7,10 +7,46 @@ import { judgeUnfinished } from './unfinished-bound.ts';
 
 const C = 'conv-1';
 const V = 'visitor-1';
-const user = (id: string, runId: string): MessageRow => ({ id, conversationId: C, role: 'user', content: `hi [cm:${id}-c]`, clientMessageId: `${id}-c`, state: 'answered', runId, error: null, createdAt: 0 });
-const reply = (runId: string, requestId: number): MessageRow => ({ id: `a-${runId}`, conversationId: C, role: 'assistant', content: scriptedReply(requestId), clientMessageId: null, state: null, runId, error: null, createdAt: 0 });
-const run = (id: string, fence: number, startedAt: number, endedAt: number): RunRow => ({ id, conversationId: C, fence, status: 'completed', workerId: 'w', error: null, startedAt, endedAt });
-const event = (id: number, type: string, runId: string, claimed: string[] = []): EventRow => ({ id: BigInt(id), visitorId: V, conversationId: C, type, runId, claimedMessageIds: claimed });
+const user = (id: string, runId: string): MessageRow => ({
+  id,
+  conversationId: C,
+  role: 'user',
+  content: `hi [cm:${id}-c]`,
+  clientMessageId: `${id}-c`,
+  state: 'answered',
+  runId,
+  error: null,
+  createdAt: 0,
+});
+const reply = (runId: string, requestId: number): MessageRow => ({
+  id: `a-${runId}`,
+  conversationId: C,
+  role: 'assistant',
+  content: scriptedReply(requestId),
+  clientMessageId: null,
+  state: null,
+  runId,
+  error: null,
+  createdAt: 0,
+});
+const run = (id: string, fence: number, startedAt: number, endedAt: number): RunRow => ({
+  id,
+  conversationId: C,
+  fence,
+  status: 'completed',
+  workerId: 'w',
+  error: null,
+  startedAt,
+  endedAt,
+});
+const event = (id: number, type: string, runId: string, claimed: string[] = []): EventRow => ({
+  id: BigInt(id),
+  visitorId: V,
+  conversationId: C,
+  type,
+  runId,
+  claimedMessageIds: claimed,
+});
 const request = (id: number, receivedAt: number, history: string[], final: string[]): RecordedRequest => ({
   id,
   receivedAt,
@@ -33,7 +69,12 @@ function healthy(): Facts {
   return {
     messages: [user('m1', 'r1'), reply('r1', 1), user('m2', 'r2'), reply('r2', 2)],
     runs: [run('r1', 1, 1000, 2000), run('r2', 2, 3000, 4000)],
-    events: [event(1, 'run.started', 'r1', ['m1']), event(2, 'reply.completed', 'r1'), event(3, 'run.started', 'r2', ['m2']), event(4, 'reply.completed', 'r2')],
+    events: [
+      event(1, 'run.started', 'r1', ['m1']),
+      event(2, 'reply.completed', 'r1'),
+      event(3, 'run.started', 'r2', ['m2']),
+      event(4, 'reply.completed', 'r2'),
+    ],
     requests: [request(1, 1100, [], ['m1']), request(2, 3100, ['m1'], ['m2'])],
     sent: ['m1', 'm2'].map((m) => ({ clientMessageId: `${m}-c`, conversationId: C, content: '', sentAt: 0, ackedAt: 1, messageId: m })),
     streams: [
@@ -81,7 +122,9 @@ describe('the chaos checker', () => {
     late.messages.push({ ...user('m3', 'r3'), state: 'claimed' }, { ...user('m4', 'r3'), state: 'pending', runId: null });
     late.runs.push({ ...run('r3', 3, 5000, 0), status: 'streaming', endedAt: null });
     late.events.push(event(5, 'run.started', 'r3', ['m3']), event(6, 'message.created', 'r3'));
-    late.sent.push(...['m3', 'm4'].map((m) => ({ clientMessageId: `${m}-c`, conversationId: C, content: '', sentAt: 0, ackedAt: 1, messageId: m })));
+    late.sent.push(
+      ...['m3', 'm4'].map((m) => ({ clientMessageId: `${m}-c`, conversationId: C, content: '', sentAt: 0, ackedAt: 1, messageId: m })),
+    );
     expect(broken(late)).toEqual({});
     expect(findUnfinished(late)).toMatchObject({ messages: 2, claimed: 1, runs: 1, streams: 1, events: 2 });
   });
@@ -140,7 +183,12 @@ describe('the chaos checker', () => {
 
   test('flags a reply committed after a newer run of the conversation claimed', () => {
     const stale = healthy();
-    stale.events = [event(1, 'run.started', 'r1', ['m1']), event(2, 'run.started', 'r2', ['m2']), event(3, 'reply.completed', 'r1'), event(4, 'reply.completed', 'r2')];
+    stale.events = [
+      event(1, 'run.started', 'r1', ['m1']),
+      event(2, 'run.started', 'r2', ['m2']),
+      event(3, 'reply.completed', 'r1'),
+      event(4, 'reply.completed', 'r2'),
+    ];
     expect(broken(stale)).toMatchObject({ 'fenced-write': 1 });
   });
 
@@ -155,7 +203,15 @@ describe('the chaos checker', () => {
 
   test('flags reply text of a run delivered after a newer run claimed, at the client and at the source', () => {
     const late = healthy();
-    late.streams[0]!.received.splice(4, 0, { id: null, type: 'reply.delta', conversationId: C, runId: 'r1', text: 'late', at: 3500, connection: 2 });
+    late.streams[0]!.received.splice(4, 0, {
+      id: null,
+      type: 'reply.delta',
+      conversationId: C,
+      runId: 'r1',
+      text: 'late',
+      at: 3500,
+      connection: 2,
+    });
     late.tapped.push({ runId: 'r1', conversationId: C, type: 'reply.delta', at: 3400, publishedAt: 1900 });
     expect(broken(late)).toEqual({ 'late-text': 1, 'stale-publish': 1 });
   });

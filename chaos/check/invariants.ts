@@ -24,7 +24,16 @@ const ANSWERING = new Set(['completed', 'awaiting_input']);
  */
 export function judge(f: Facts): Verdict[] {
   const ix = indexFacts(f);
-  return [lost(f, ix), duplicated(f, ix), lookedAnswered(f, ix), cutShort(f, ix), fencedWrites(f, ix), streamOrder(f, ix), lateText(f, ix), sourceText(f, ix)];
+  return [
+    lost(f, ix),
+    duplicated(f, ix),
+    lookedAnswered(f, ix),
+    cutShort(f, ix),
+    fencedWrites(f, ix),
+    streamOrder(f, ix),
+    lateText(f, ix),
+    sourceText(f, ix),
+  ];
 }
 
 /** What the run's end caught half-way (reported beside the verdicts, not among them; see unfinished.ts). */
@@ -85,15 +94,21 @@ function lost(f: Facts, ix: Index): Verdict {
   for (const s of f.sent) {
     const row = ix.userByClientId.get(s.clientMessageId);
     if (!row) {
-      problems.push(`${s.clientMessageId}: never stored${s.ackedAt === null ? ` (never acknowledged: ${s.error ?? 'no answer'})` : ' although acknowledged'}`);
+      problems.push(
+        `${s.clientMessageId}: never stored${s.ackedAt === null ? ` (never acknowledged: ${s.error ?? 'no answer'})` : ' although acknowledged'}`,
+      );
       continue;
     }
     const answered = (ix.answeredBy.get(row.id) ?? []).length > 0;
-    if (!answered && !stillOnItsWay(row, claimedAgain)) problems.push(`${s.clientMessageId}: no completed run answered it, and nothing will (state ${row.state}, run ${row.runId}${runStatus(ix, row.runId)})`);
+    if (!answered && !stillOnItsWay(row, claimedAgain))
+      problems.push(
+        `${s.clientMessageId}: no completed run answered it, and nothing will (state ${row.state}, run ${row.runId}${runStatus(ix, row.runId)})`,
+      );
     else if (answered && row.state !== 'answered') problems.push(`${s.clientMessageId}: answered by a run but left ${row.state}`);
   }
   const sentIds = new Set(f.sent.map((s) => s.clientMessageId));
-  for (const m of ix.userByClientId.values()) if (!sentIds.has(m.clientMessageId!)) problems.push(`${m.id}: a user message no visitor sent`);
+  for (const m of ix.userByClientId.values())
+    if (!sentIds.has(m.clientMessageId!)) problems.push(`${m.id}: a user message no visitor sent`);
   return verdict('lost', 'every visitor message answered by a completed run, or on its way', problems);
 }
 
@@ -103,14 +118,18 @@ const runStatus = (ix: Index, runId: string | null) => (runId ? ` ${ix.runById.g
 function duplicated(f: Facts, ix: Index): Verdict {
   const problems: string[] = [];
   for (const [id, runs] of ix.answeredBy) {
-    if (runs.length > 1) problems.push(`message ${ix.messageById.get(id)?.clientMessageId ?? id} answered by ${runs.length} runs: ${runs.map((r) => `${r.id} (fence ${r.fence})`).join(', ')}`);
+    if (runs.length > 1)
+      problems.push(
+        `message ${ix.messageById.get(id)?.clientMessageId ?? id} answered by ${runs.length} runs: ${runs.map((r) => `${r.id} (fence ${r.fence})`).join(', ')}`,
+      );
   }
   const replies = new Map<string, number>();
   for (const m of f.messages) if (m.role === 'assistant' && m.runId) replies.set(m.runId, (replies.get(m.runId) ?? 0) + 1);
   for (const r of f.runs) {
     const n = replies.get(r.id) ?? 0;
     if ((ANSWERING.has(r.status) && n !== 1) || n > 1) problems.push(`run ${r.id} is ${r.status} with ${n} stored replies`);
-    else if (!ANSWERING.has(r.status) && r.status !== 'failed' && n > 0) problems.push(`run ${r.id} is ${r.status} yet stored ${n} replies`);
+    else if (!ANSWERING.has(r.status) && r.status !== 'failed' && n > 0)
+      problems.push(`run ${r.id} is ${r.status} yet stored ${n} replies`);
   }
   return verdict('duplicated', 'no message answered by two runs, one reply per run', problems);
 }
@@ -133,7 +152,9 @@ function lookedAnswered(f: Facts, ix: Index): Verdict {
         if (finalTags.has(tag)) problems.push(`request r${q.id}: ${tag} is both history and the final turn`);
         else if (!answer) problems.push(`request r${q.id}: ${tag} shown as history but never answered`);
         else if (answer.endedAt === null || answer.endedAt > q.receivedAt) {
-          problems.push(`request r${q.id} at ${q.receivedAt}: ${tag} shown as history; its answer (run ${answer.id}) was stored at ${answer.endedAt}`);
+          problems.push(
+            `request r${q.id} at ${q.receivedAt}: ${tag} shown as history; its answer (run ${answer.id}) was stored at ${answer.endedAt}`,
+          );
         }
       }
     }
@@ -150,7 +171,9 @@ function cutShort(f: Facts, ix: Index): Verdict {
     if (m.role !== 'assistant' || m.error !== null) continue;
     const id = replyRequestId(m.content);
     if (id === null || m.content !== scriptedReply(id)) {
-      problems.push(`reply ${m.id} of run ${m.runId} is not a whole scripted reply: ${JSON.stringify(m.content.slice(0, 80))} (${m.content.length} chars)`);
+      problems.push(
+        `reply ${m.id} of run ${m.runId} is not a whole scripted reply: ${JSON.stringify(m.content.slice(0, 80))} (${m.content.length} chars)`,
+      );
       continue;
     }
     if (used.has(id)) problems.push(`request r${id}'s reply stored twice (runs ${used.get(id)} and ${m.runId})`);
@@ -164,7 +187,8 @@ function cutShort(f: Facts, ix: Index): Verdict {
     const messages = q.body.messages ?? [];
     const finalTags = messageTags(textOf(messages[messages.length - 1])).sort();
     const batch = claimed.map((c) => ix.messageById.get(c)?.clientMessageId ?? c).sort();
-    if (finalTags.join() !== batch.join()) problems.push(`run ${m.runId}: stored reply r${id} was written for [${finalTags.join(', ')}], the run claimed [${batch.join(', ')}]`);
+    if (finalTags.join() !== batch.join())
+      problems.push(`run ${m.runId}: stored reply r${id} was written for [${finalTags.join(', ')}], the run claimed [${batch.join(', ')}]`);
   }
   return verdict('cut-short', 'each stored reply is the whole reply to its own batch', problems);
 }
@@ -187,7 +211,9 @@ function fencedWrites(f: Facts, ix: Index): Verdict {
     for (const newer of ix.runsByConversation.get(run.conversationId) ?? []) {
       const claimedAt = ix.started.get(newer.id);
       if (newer.fence > run.fence && claimedAt && claimedAt.id < end.id) {
-        problems.push(`run ${runId} (fence ${run.fence}) wrote its ${end.type} (event ${end.id}) after run ${newer.id} (fence ${newer.fence}) claimed (event ${claimedAt.id})`);
+        problems.push(
+          `run ${runId} (fence ${run.fence}) wrote its ${end.type} (event ${end.id}) after run ${newer.id} (fence ${newer.fence}) claimed (event ${claimedAt.id})`,
+        );
       }
     }
   }
@@ -203,10 +229,16 @@ function streamOrder(f: Facts, _ix: Index): Verdict {
   for (const s of f.streams) {
     const got = s.received.filter((r) => r.id !== null).map((r) => BigInt(r.id!));
     for (let i = 1; i < got.length; i++) {
-      if (got[i]! <= got[i - 1]!) problems.push(`visitor ${s.visitorId}: event ${got[i]} after ${got[i - 1]} (connection ${s.received.filter((r) => r.id !== null)[i]!.connection})`);
+      if (got[i]! <= got[i - 1]!)
+        problems.push(
+          `visitor ${s.visitorId}: event ${got[i]} after ${got[i - 1]} (connection ${s.received.filter((r) => r.id !== null)[i]!.connection})`,
+        );
     }
     const { gaps } = undelivered(s, f.events);
-    if (gaps.length > 0) problems.push(`visitor ${s.visitorId} (${s.connections} connections): ${gaps.length} events skipped, first ${gaps[0]!.id} (${gaps[0]!.type})`);
+    if (gaps.length > 0)
+      problems.push(
+        `visitor ${s.visitorId} (${s.connections} connections): ${gaps.length} events skipped, first ${gaps[0]!.id} (${gaps[0]!.type})`,
+      );
   }
   return verdict('sse-order', 'each stream sees every event once, in order, across reconnects', problems);
 }
@@ -245,7 +277,9 @@ function sourceText(f: Facts, ix: Index): Verdict {
   for (const t of f.tapped) {
     const run = ix.runById.get(t.runId);
     if (!run) continue;
-    const successor = (ix.runsByConversation.get(run.conversationId) ?? []).filter((r) => r.fence > run.fence).sort((a, b) => a.fence - b.fence)[0];
+    const successor = (ix.runsByConversation.get(run.conversationId) ?? [])
+      .filter((r) => r.fence > run.fence)
+      .sort((a, b) => a.fence - b.fence)[0];
     if (successor && t.at > successor.startedAt) {
       const relayed = t.publishedAt === null ? '' : `, relayed at ${t.publishedAt - successor.startedAt} ms`;
       const fault = lastFaultBefore(f, t.at);

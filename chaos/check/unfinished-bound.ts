@@ -30,16 +30,29 @@ export type UnfinishedOutcome = 'violation' | 'inconclusive' | null;
  *   left none; the one on a machine past its limit, 8 %), so it is inconclusive (exit 2).
  * Between the two (a busy machine, or a drain cut short) unfinished work is reported, not failed.
  */
-export function judgeUnfinished(u: Unfinished, sent: number, drain: DrainEnd, maxPercent: number): { outcome: UnfinishedOutcome; why: string } {
+export function judgeUnfinished(
+  u: Unfinished,
+  sent: number,
+  drain: DrainEnd,
+  maxPercent: number,
+): { outcome: UnfinishedOutcome; why: string } {
   if (u.messages === 0 && u.streams === 0) return { outcome: null, why: 'nothing unfinished' };
   const busy = drain.loadAverage >= 2 * drain.cores;
   const fullDrain = drain.hadS >= drain.budgetS;
   if (!busy && fullDrain) {
-    return { outcome: 'violation', why: `the drain had its whole ${drain.budgetS} s at load average ${drain.loadAverage} (below 2 × ${drain.cores} cores): nothing may be left unfinished` };
+    return {
+      outcome: 'violation',
+      why: `the drain had its whole ${drain.budgetS} s at load average ${drain.loadAverage} (below 2 × ${drain.cores} cores): nothing may be left unfinished`,
+    };
   }
-  const because = busy ? `load average ${drain.loadAverage} ≥ 2 × ${drain.cores} cores` : `the drain had ${drain.hadS} of its ${drain.budgetS} s`;
+  const because = busy
+    ? `load average ${drain.loadAverage} ≥ 2 × ${drain.cores} cores`
+    : `the drain had ${drain.hadS} of its ${drain.budgetS} s`;
   if (u.messages > (sent * maxPercent) / 100) {
-    return { outcome: 'inconclusive', why: `${because}, and more than ${maxPercent} % of the ${sent} sent messages are unfinished: too few judged for a pass` };
+    return {
+      outcome: 'inconclusive',
+      why: `${because}, and more than ${maxPercent} % of the ${sent} sent messages are unfinished: too few judged for a pass`,
+    };
   }
   return { outcome: null, why: `within the bound: ${because}, and at most ${maxPercent} % of the ${sent} sent messages are unfinished` };
 }

@@ -60,7 +60,10 @@ export function countUnfinished(f: Facts, answered: (messageId: string) => boole
     u.messages++;
     const byRun = row.state === 'claimed' && row.runId !== null && inProgress.has(row.runId);
     if (byRun) u.claimed++;
-    if (u.examples.length < 5) u.examples.push(`${s.clientMessageId}: ${row.state}${byRun ? ` by run ${row.runId}, still in progress` : ', waiting for its conversation’s next claim'}`);
+    if (u.examples.length < 5)
+      u.examples.push(
+        `${s.clientMessageId}: ${row.state}${byRun ? ` by run ${row.runId}, still in progress` : ', waiting for its conversation’s next claim'}`,
+      );
   }
   for (const s of f.streams) {
     const { tail } = undelivered(s, f.events);

@@ -17,7 +17,14 @@ export interface Fault {
 }
 
 /** How likely each kind is after the first round (which has one of each, in random order). */
-const WEIGHTS: Record<FaultKind, number> = { 'worker-kill': 3, 'worker-sigterm': 1, 'worker-sigstop': 2, 'api-kill': 2, 'redis-restart': 1, 'pg-terminate': 2 };
+const WEIGHTS: Record<FaultKind, number> = {
+  'worker-kill': 3,
+  'worker-sigterm': 1,
+  'worker-sigstop': 2,
+  'api-kill': 2,
+  'redis-restart': 1,
+  'pg-terminate': 2,
+};
 
 export interface Targets {
   apis: AppProcess[];
@@ -72,7 +79,9 @@ export class FaultController {
       await sleep(random.exponential(this.opts.meanGapMs));
       if (!this.running) break;
       const kind = firstRound.shift() ?? this.weightedKind();
-      const job = this.inject(kind).catch((err: unknown) => void this.errors.push(`${kind}: ${err instanceof Error ? err.message : String(err)}`));
+      const job = this.inject(kind).catch(
+        (err: unknown) => void this.errors.push(`${kind}: ${err instanceof Error ? err.message : String(err)}`),
+      );
       this.inFlight.add(job);
       void job.finally(() => this.inFlight.delete(job));
     }

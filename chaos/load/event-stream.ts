@@ -76,7 +76,12 @@ export class ChaosEventStream {
   private async open(): Promise<void> {
     let ticket: string;
     try {
-      ({ ticket } = await call('events.ticket', 'mutation', undefined, z.object({ ticket: z.string() }), { apis: this.apis, token: this.token, random: this.random, deadline: Date.now() + 30_000 }));
+      ({ ticket } = await call('events.ticket', 'mutation', undefined, z.object({ ticket: z.string() }), {
+        apis: this.apis,
+        token: this.token,
+        random: this.random,
+        deadline: Date.now() + 30_000,
+      }));
     } catch {
       return this.again(1000);
     }
@@ -104,7 +109,15 @@ export class ChaosEventStream {
       const id = e.lastEventId || null;
       if (id) this.lastEventId = id;
       const event = eventShape.parse(JSON.parse(e.data));
-      this.received.push({ id, type: event.type, conversationId: event.conversationId, runId: event.runId ?? null, text: event.text ?? '', at: Date.now(), connection });
+      this.received.push({
+        id,
+        type: event.type,
+        conversationId: event.conversationId,
+        runId: event.runId ?? null,
+        text: event.text ?? '',
+        at: Date.now(),
+        connection,
+      });
     });
     es.addEventListener('serialized-error', () => this.again(500));
     es.addEventListener('return', () => this.again());

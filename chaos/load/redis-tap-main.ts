@@ -20,7 +20,9 @@ await client.pSubscribe(`${prefix}visitor:*`, (raw) => {
   const parsed = busShape.safeParse(JSON.parse(raw));
   const event = parsed.success ? parsed.data.event : undefined;
   if (!event) return;
-  process.stdout.write(`${JSON.stringify({ runId: event.runId, conversationId: event.conversationId, type: event.type, at, publishedAt: parsed.data?.at ?? null })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ runId: event.runId, conversationId: event.conversationId, type: event.type, at, publishedAt: parsed.data?.at ?? null })}\n`,
+  );
 });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => void client.quit().finally(() => process.exit(0)));

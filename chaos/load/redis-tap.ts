@@ -14,7 +14,13 @@ export interface Tapped {
   publishedAt: number | null;
 }
 
-const tappedShape = z.object({ runId: z.string(), conversationId: z.string(), type: z.string(), at: z.number(), publishedAt: z.number().nullable() });
+const tappedShape = z.object({
+  runId: z.string(),
+  conversationId: z.string(),
+  type: z.string(),
+  at: z.number(),
+  publishedAt: z.number().nullable(),
+});
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
@@ -25,7 +31,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 export async function startRedisTap(url: string, prefix: string): Promise<{ tapped: Tapped[]; stop: () => Promise<void> }> {
   const tapped: Tapped[] = [];
-  const child = spawn('nice', ['-n', '-10', process.execPath, '--import', 'tsx', 'chaos/load/redis-tap-main.ts', url, prefix], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('nice', ['-n', '-10', process.execPath, '--import', 'tsx', 'chaos/load/redis-tap-main.ts', url, prefix], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   let ready: () => void = () => {};
   const subscribed = new Promise<void>((resolve) => (ready = resolve));

@@ -25,18 +25,33 @@ export interface ChaosVisitor {
   stream: ChaosEventStream | null;
 }
 
-const WORDS = 'order parcel refund invoice delivery size colour return address payment coupon discount warranty account password shipping tracking exchange gift voucher'.split(' ');
+const WORDS =
+  'order parcel refund invoice delivery size colour return address payment coupon discount warranty account password shipping tracking exchange gift voucher'.split(
+    ' ',
+  );
 
 /**
  * Starts the run's visitors: one anonymous visitor per two conversations, through the real
  * API. Some keep an event stream open from before their first message (`streamShare`).
  */
-export async function openVisitors(opts: { apis: readonly string[]; siteKey: string; conversations: number; streamShare: number; random: Random }): Promise<ChaosVisitor[]> {
+export async function openVisitors(opts: {
+  apis: readonly string[];
+  siteKey: string;
+  conversations: number;
+  streamShare: number;
+  random: Random;
+}): Promise<ChaosVisitor[]> {
   const visitors: ChaosVisitor[] = [];
   for (let v = 0; v * 2 < opts.conversations; v++) {
     const random = opts.random.fork();
     const base = { apis: opts.apis, random, deadline: Date.now() + 60_000 };
-    const session = await call('session.start', 'mutation', { siteKey: opts.siteKey, timeZone: random.pick(['Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC']) }, z.object({ visitorToken: z.string(), visitorId: z.string() }), base);
+    const session = await call(
+      'session.start',
+      'mutation',
+      { siteKey: opts.siteKey, timeZone: random.pick(['Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC']) },
+      z.object({ visitorToken: z.string(), visitorId: z.string() }),
+      base,
+    );
     const withToken = { ...base, token: session.visitorToken };
     const conversationIds: string[] = [];
     for (let c = 0; c < 2 && v * 2 + c < opts.conversations; c++) {
@@ -85,7 +100,14 @@ export async function sendScript(opts: {
     const words = Array.from({ length: random.int(2, 8) }, () => random.pick(WORDS)).join(' ');
     // the tag lets the checker find this exact message in every prompt the model received
     const content = `Message ${n} about my ${words} [cm:${clientMessageId}]`;
-    const record: SentMessage = { clientMessageId, conversationId: opts.conversationId, content, sentAt: Date.now(), ackedAt: null, messageId: null };
+    const record: SentMessage = {
+      clientMessageId,
+      conversationId: opts.conversationId,
+      content,
+      sentAt: Date.now(),
+      ackedAt: null,
+      messageId: null,
+    };
     opts.sent.push(record);
     try {
       const stored = await call(
@@ -105,7 +127,13 @@ export async function sendScript(opts: {
 }
 
 /** Asks again for a failed reply, as a visitor pressing "retry" does, giving up at `deadline` (the drain's end). */
-export async function retryFailed(apis: readonly string[], visitor: ChaosVisitor, conversationId: string, random: Random, deadline: number): Promise<number> {
+export async function retryFailed(
+  apis: readonly string[],
+  visitor: ChaosVisitor,
+  conversationId: string,
+  random: Random,
+  deadline: number,
+): Promise<number> {
   const { requeued } = await call('message.retry', 'mutation', { conversationId }, z.object({ requeued: z.number() }), {
     apis,
     token: visitor.token,

@@ -5,7 +5,15 @@ import { type Random, sleep } from '../random.ts';
 const errorShape = z.object({
   error: z.object({
     message: z.string().optional(),
-    data: z.object({ code: z.string().optional(), httpStatus: z.number().optional(), reason: z.string().nullish(), retryAfterMs: z.number().nullish() }).partial().optional(),
+    data: z
+      .object({
+        code: z.string().optional(),
+        httpStatus: z.number().optional(),
+        reason: z.string().nullish(),
+        retryAfterMs: z.number().nullish(),
+      })
+      .partial()
+      .optional(),
   }),
 });
 const resultShape = z.object({ result: z.object({ data: z.unknown() }) });
@@ -34,7 +42,13 @@ export interface CallOptions {
  * (after its `retryAfterMs`) all try again, so an idempotent call (a send carries its
  * `clientMessageId`) is delivered at least once and stored at most once.
  */
-export async function call<T>(path: string, kind: 'query' | 'mutation', input: unknown, schema: z.ZodType<T>, opts: CallOptions): Promise<T> {
+export async function call<T>(
+  path: string,
+  kind: 'query' | 'mutation',
+  input: unknown,
+  schema: z.ZodType<T>,
+  opts: CallOptions,
+): Promise<T> {
   const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
   const first = opts.random.int(0, opts.apis.length - 1);
   for (let attempt = 0; ; attempt++) {

@@ -88,7 +88,8 @@ export class AppProcess {
     child.stderr?.on('data', record);
     child.once('exit', (code, signal) => {
       this.log.write(`\n===== ${this.name} exited code=${code} signal=${signal} =====\n`);
-      if (!this.expectingExit && !this.starting) this.crashes.push(`${this.name} exited by itself (code ${code}, signal ${signal}): …${this.tail.slice(-600)}`);
+      if (!this.expectingExit && !this.starting)
+        this.crashes.push(`${this.name} exited by itself (code ${code}, signal ${signal}): …${this.tail.slice(-600)}`);
     });
     try {
       await waitUntil(

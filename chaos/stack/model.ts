@@ -27,6 +27,7 @@ export function replyRequestId(content: string): number | null {
  */
 export function startChaosModel(): Promise<ModelServer> {
   return startModelServer({
-    respond: (req) => (isTitleRequest(req.body) ? { text: demoTitleReply(req.body) } : { text: scriptedReply(req.id), chunkDelayMs: TOKEN_DELAY_MS }),
+    respond: (req) =>
+      isTitleRequest(req.body) ? { text: demoTitleReply(req.body) } : { text: scriptedReply(req.id), chunkDelayMs: TOKEN_DELAY_MS },
   });
 }

@@ -33,7 +33,10 @@ export async function createChaosDatabase(serverUrl: string): Promise<ChaosDatab
         );
         return rows.length;
       }),
-    drop: () => withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`).then(() => undefined)),
+    drop: () =>
+      withAdmin(serverUrl, (admin) =>
+        admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`).then(() => undefined),
+      ),
   };
 }
 
@@ -47,7 +50,6 @@ async function dropLeftovers(serverUrl: string): Promise<void> {
     }
   });
 }
-
 
 async function withAdmin<T>(serverUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: urlOf(serverUrl, 'postgres'), application_name: 'heed-chaos' });

@@ -38,9 +38,13 @@ export class ChaosRedis {
   }
 
   private async up(): Promise<void> {
-    const child = spawn(this.binary, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      this.binary,
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const errors: string[] = [];
     child.stderr?.on('data', (d) => errors.push(String(d)));
     this.child = child;

@@ -57,5 +57,7 @@ test('an API-only process stores sends and answers none; a worker process beside
 
 test('HEED_WORKER=0 is refused without a shared database and Redis: no other process could answer', () => {
   expect(() => loadConfig({ HEED_WORKER: '0' })).toThrow(/HEED_WORKER: HEED_WORKER=0 needs DATABASE_URL and REDIS_URL/);
-  expect(() => loadConfig({ HEED_WORKER: '0', DATABASE_URL: 'postgresql://127.0.0.1/heed', REDIS_URL: 'redis://127.0.0.1:6379' })).not.toThrow();
+  expect(() =>
+    loadConfig({ HEED_WORKER: '0', DATABASE_URL: 'postgresql://127.0.0.1/heed', REDIS_URL: 'redis://127.0.0.1:6379' }),
+  ).not.toThrow();
 });

@@ -39,7 +39,10 @@ afterAll(async () => {
 });
 
 const transfer = (command: 'export' | 'import', file: string, databaseUrl: string) =>
-  run('npx', ['tsx', 'api/src/db/transfer-main.ts', command, file], { env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl }, timeout: 60_000 });
+  run('npx', ['tsx', 'api/src/db/transfer-main.ts', command, file], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
+    timeout: 60_000,
+  });
 
 /** Every table's rows, as one fingerprint per table (order-independent). */
 async function fingerprints(url: string): Promise<Record<string, string>> {
@@ -62,95 +65,110 @@ async function fingerprints(url: string): Promise<Record<string, string>> {
   }
 }
 
-test('an export imported into an empty database gives back every row, search vectors and serials included, and refuses to overwrite', async () => {
-  // a conversation with a batch, a reply, events, a title check and a console operator
-  const visitor = await heed.visitor();
-  const conversationId = await visitor.conversation();
-  await visitor.send(conversationId, 'Do you ship rhubarb jam to Tromsø?');
-  await heed.until('a reply', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 1);
-  await heed.titlePass();
-  await heed.services.db.operator.create({ data: { email: 'owner@example.test', name: 'Owner', role: 'owner' } });
+test(
+  'an export imported into an empty database gives back every row, search vectors and serials included, and refuses to overwrite',
+  async () => {
+    // a conversation with a batch, a reply, events, a title check and a console operator
+    const visitor = await heed.visitor();
+    const conversationId = await visitor.conversation();
+    await visitor.send(conversationId, 'Do you ship rhubarb jam to Tromsø?');
+    await heed.until('a reply', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 1);
+    await heed.titlePass();
+    await heed.services.db.operator.create({ data: { email: 'owner@example.test', name: 'Owner', role: 'owner' } });
 
-  const file = join(dir, 'heed.jsonl');
-  const exported = await transfer('export', file, heed.database.url);
-  expect(exported.stdout).toMatch(/exported \d+ rows/);
-  const text = await readFile(file, 'utf8');
-  expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ heed: 'export', format: 1 });
+    const file = join(dir, 'heed.jsonl');
+    const exported = await transfer('export', file, heed.database.url);
+    expect(exported.stdout).toMatch(/exported \d+ rows/);
+    const text = await readFile(file, 'utf8');
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ heed: 'export', format: 1 });
 
-  const imported = await transfer('import', file, target.url);
-  expect(imported.stdout).toMatch(/imported \d+ rows/);
-  const [before, after] = await Promise.all([fingerprints(heed.database.url), fingerprints(target.url)]);
-  expect(after).toEqual(before);
-  expect(Number(before.Message?.split(':')[0])).toBeGreaterThanOrEqual(2);
+    const imported = await transfer('import', file, target.url);
+    expect(imported.stdout).toMatch(/imported \d+ rows/);
+    const [before, after] = await Promise.all([fingerprints(heed.database.url), fingerprints(target.url)]);
+    expect(after).toEqual(before);
+    expect(Number(before.Message?.split(':')[0])).toBeGreaterThanOrEqual(2);
 
-  // the copy works as Heed's database: full-text recall finds the words, new rows number after the old
-  const client = new pg.Client({ connectionString: target.url });
-  await client.connect();
-  try {
-    const found = await client.query<{ role: string }>(`SELECT role FROM "Message" WHERE search @@ plainto_tsquery('simple', 'rhubarb')`);
-    expect(found.rows.map((r) => r.role)).toContain('user');
-    const maxSeq = (await client.query<{ m: string }>(`SELECT max(seq)::text AS m FROM "Message"`)).rows[0]!.m;
-    const next = await client.query<{ seq: string }>(
-      `INSERT INTO "Message" (id, "conversationId", "visitorId", role, content) SELECT gen_random_uuid(), "conversationId", "visitorId", 'user', 'later' FROM "Message" LIMIT 1 RETURNING seq::text`,
-    );
-    expect(BigInt(next.rows[0]!.seq)).toBeGreaterThan(BigInt(maxSeq));
-  } finally {
-    await client.end();
-  }
-
-  // a second import into the now-used database is refused whole, with the reason
-  const again = await transfer('import', file, target.url).catch((err: { stderr: string; code: number }) => err);
-  expect(again).toMatchObject({ code: 1 });
-  expect((again as { stderr: string }).stderr).toContain('already holds sites');
-}, TRANSFER_TEST_MS);
-
-test('an export from another schema version, or a file that is not an export, is refused and changes nothing', async () => {
-  const empty = await createTestDatabase();
-  try {
-    const old = join(dir, 'old.jsonl');
-    await writeFile(old, `${JSON.stringify({ heed: 'export', format: 1, exportedAt: new Date().toISOString(), migrations: ['20261129232510_init'] })}\n`);
-    const refused = await transfer('import', old, empty.url).catch((err: { stderr: string }) => err);
-    expect((refused as { stderr: string }).stderr).toContain('npm run db:migrate');
-    const junk = join(dir, 'junk.jsonl');
-    await writeFile(junk, '{"table":"Site","rows":[]}\n');
-    const notExport = await transfer('import', junk, empty.url).catch((err: { stderr: string }) => err);
-    expect((notExport as { stderr: string }).stderr).toContain('not a Heed export');
-    expect(Object.values(await fingerprints(empty.url)).every((f) => f.startsWith('0:'))).toBe(true);
-  } finally {
-    await empty.drop();
-  }
-}, TRANSFER_TEST_MS);
-
-test.skipIf(isEmbeddedTestRun())('an embedded installation moves to a PostgreSQL server: export without DATABASE_URL, import with it', async () => {
-  // an embedded installation with a conversation in it, as `npm start` leaves one (PostgreSQL 18)
-  const dataDir = join(dir, 'embedded');
-  const embedded = await startEmbeddedPostgres({ dataDir });
-  let source: Record<string, string>;
-  try {
-    await migrate(embedded.url, { log: () => {} });
-    const client = new pg.Client({ connectionString: embedded.url });
+    // the copy works as Heed's database: full-text recall finds the words, new rows number after the old
+    const client = new pg.Client({ connectionString: target.url });
     await client.connect();
-    await client.query(`
+    try {
+      const found = await client.query<{ role: string }>(`SELECT role FROM "Message" WHERE search @@ plainto_tsquery('simple', 'rhubarb')`);
+      expect(found.rows.map((r) => r.role)).toContain('user');
+      const maxSeq = (await client.query<{ m: string }>(`SELECT max(seq)::text AS m FROM "Message"`)).rows[0]!.m;
+      const next = await client.query<{ seq: string }>(
+        `INSERT INTO "Message" (id, "conversationId", "visitorId", role, content) SELECT gen_random_uuid(), "conversationId", "visitorId", 'user', 'later' FROM "Message" LIMIT 1 RETURNING seq::text`,
+      );
+      expect(BigInt(next.rows[0]!.seq)).toBeGreaterThan(BigInt(maxSeq));
+    } finally {
+      await client.end();
+    }
+
+    // a second import into the now-used database is refused whole, with the reason
+    const again = await transfer('import', file, target.url).catch((err: { stderr: string; code: number }) => err);
+    expect(again).toMatchObject({ code: 1 });
+    expect((again as { stderr: string }).stderr).toContain('already holds sites');
+  },
+  TRANSFER_TEST_MS,
+);
+
+test(
+  'an export from another schema version, or a file that is not an export, is refused and changes nothing',
+  async () => {
+    const empty = await createTestDatabase();
+    try {
+      const old = join(dir, 'old.jsonl');
+      await writeFile(
+        old,
+        `${JSON.stringify({ heed: 'export', format: 1, exportedAt: new Date().toISOString(), migrations: ['20261129232510_init'] })}\n`,
+      );
+      const refused = await transfer('import', old, empty.url).catch((err: { stderr: string }) => err);
+      expect((refused as { stderr: string }).stderr).toContain('npm run db:migrate');
+      const junk = join(dir, 'junk.jsonl');
+      await writeFile(junk, '{"table":"Site","rows":[]}\n');
+      const notExport = await transfer('import', junk, empty.url).catch((err: { stderr: string }) => err);
+      expect((notExport as { stderr: string }).stderr).toContain('not a Heed export');
+      expect(Object.values(await fingerprints(empty.url)).every((f) => f.startsWith('0:'))).toBe(true);
+    } finally {
+      await empty.drop();
+    }
+  },
+  TRANSFER_TEST_MS,
+);
+
+test.skipIf(isEmbeddedTestRun())(
+  'an embedded installation moves to a PostgreSQL server: export without DATABASE_URL, import with it',
+  async () => {
+    // an embedded installation with a conversation in it, as `npm start` leaves one (PostgreSQL 18)
+    const dataDir = join(dir, 'embedded');
+    const embedded = await startEmbeddedPostgres({ dataDir });
+    let source: Record<string, string>;
+    try {
+      await migrate(embedded.url, { log: () => {} });
+      const client = new pg.Client({ connectionString: embedded.url });
+      await client.connect();
+      await client.query(`
       WITH s AS (INSERT INTO "Site" (id, key, name) VALUES (gen_random_uuid(), 'moved', 'Moved shop') RETURNING id),
            v AS (INSERT INTO "Visitor" (id, "siteId") SELECT gen_random_uuid(), id FROM s RETURNING id, "siteId"),
            c AS (INSERT INTO "Conversation" (id, "siteId", "visitorId", title) SELECT gen_random_uuid(), "siteId", id, 'Jam' FROM v RETURNING id, "visitorId")
       INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, state) SELECT gen_random_uuid(), id, "visitorId", 'user', 'Rhubarb jam to Tromsø?', 'pending' FROM c`);
-    await client.end();
-    source = await fingerprints(embedded.url);
-  } finally {
-    await embedded.stop();
-  }
-  const file = join(dir, 'moved.jsonl');
-  const exported = await run('npx', ['tsx', 'api/src/db/transfer-main.ts', 'export', file], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HEED_DATA_DIR: dataDir },
-    timeout: 60_000,
-  });
-  expect(exported.stdout).toContain('from the embedded database');
-  const server = await createTestDatabase();
-  try {
-    await transfer('import', file, server.url);
-    expect(await fingerprints(server.url)).toEqual(source);
-  } finally {
-    await server.drop();
-  }
-}, TRANSFER_TEST_MS);
+      await client.end();
+      source = await fingerprints(embedded.url);
+    } finally {
+      await embedded.stop();
+    }
+    const file = join(dir, 'moved.jsonl');
+    const exported = await run('npx', ['tsx', 'api/src/db/transfer-main.ts', 'export', file], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, HEED_DATA_DIR: dataDir },
+      timeout: 60_000,
+    });
+    expect(exported.stdout).toContain('from the embedded database');
+    const server = await createTestDatabase();
+    try {
+      await transfer('import', file, server.url);
+      expect(await fingerprints(server.url)).toEqual(source);
+    } finally {
+      await server.drop();
+    }
+  },
+  TRANSFER_TEST_MS,
+);

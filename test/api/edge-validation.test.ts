@@ -23,7 +23,12 @@ interface ErrorBody {
   error?: { message: string; data: { code: string; httpStatus: number; fieldErrors: Record<string, string[]> | null } };
 }
 
-async function call(method: 'GET' | 'POST', path: string, input: unknown, token: string | null): Promise<{ status: number; body: ErrorBody }> {
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  input: unknown,
+  token: string | null,
+): Promise<{ status: number; body: ErrorBody }> {
   const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
   const res =
     method === 'POST'
@@ -34,7 +39,12 @@ async function call(method: 'GET' | 'POST', path: string, input: unknown, token:
 
 async function stored() {
   const db = heed.services.db;
-  const [visitors, conversations, messages, events] = await Promise.all([db.visitor.count(), db.conversation.count(), db.message.count(), db.event.count()]);
+  const [visitors, conversations, messages, events] = await Promise.all([
+    db.visitor.count(),
+    db.conversation.count(),
+    db.message.count(),
+    db.event.count(),
+  ]);
   return { visitors, conversations, messages, events };
 }
 
@@ -81,7 +91,12 @@ describe('conversation.markRead', () => {
   });
 
   test('a lastAssistantAt from 2000-01-01 to 9999-12-31 is accepted (a future one is clamped to the newest reply)', async () => {
-    for (const lastAssistantAt of ['2000-01-01T00:00:00Z', new Date().toISOString(), '2026-01-01T12:00:00.123456+05:30', '9999-12-31T23:59:59.999Z']) {
+    for (const lastAssistantAt of [
+      '2000-01-01T00:00:00Z',
+      new Date().toISOString(),
+      '2026-01-01T12:00:00.123456+05:30',
+      '9999-12-31T23:59:59.999Z',
+    ]) {
       const res = await call('POST', 'conversation.markRead', { conversationId, lastAssistantAt }, visitor.token);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
@@ -107,7 +122,10 @@ describe('events.subscribe', () => {
   async function streamOutcome(input: object, headers: Record<string, string> = {}, quietMs = 500) {
     const { ticket } = await visitor.api.events.ticket.mutate();
     const query = `input=${encodeURIComponent(JSON.stringify(input))}&connectionParams=${encodeURIComponent(JSON.stringify({ ticket }))}`;
-    const res = await fetch(`${heed.url}/trpc/events.subscribe?${query}`, { headers: { accept: 'text/event-stream', ...headers }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${heed.url}/trpc/events.subscribe?${query}`, {
+      headers: { accept: 'text/event-stream', ...headers },
+      signal: AbortSignal.timeout(10_000),
+    });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
@@ -132,7 +150,10 @@ describe('events.subscribe', () => {
   test('a lastEventId above the largest bigint (2^63 - 1), or not a decimal id, is refused with BAD_REQUEST naming the field, not an internal error', async () => {
     const logged = heed.logs.length;
     for (const lastEventId of ['9223372036854775808', '9999999999999999999', '-1', '1e3', ' 1', '1\u0000']) {
-      expect(await streamOutcome({ lastEventId }), lastEventId).toEqual({ code: 'BAD_REQUEST', fieldErrors: { lastEventId: [expect.any(String)] } });
+      expect(await streamOutcome({ lastEventId }), lastEventId).toEqual({
+        code: 'BAD_REQUEST',
+        fieldErrors: { lastEventId: [expect.any(String)] },
+      });
     }
     expect(heed.logs.slice(logged)).toEqual([]);
   });
@@ -151,7 +172,14 @@ describe('events.subscribe', () => {
 describe('static files', () => {
   test('a malformed %-escape in a widget path answers 4xx, never 500, and logs nothing', async () => {
     const logged = heed.logs.length;
-    for (const path of ['/widget-chunks/%E0%A4%A', '/widget.js%', '/widget-chunks/%', '/widget-chunks/%ZZ', '/widget-chunks/%00', '/widget-chunks/..%2F..%2Fpackage.json']) {
+    for (const path of [
+      '/widget-chunks/%E0%A4%A',
+      '/widget.js%',
+      '/widget-chunks/%',
+      '/widget-chunks/%ZZ',
+      '/widget-chunks/%00',
+      '/widget-chunks/..%2F..%2Fpackage.json',
+    ]) {
       const res = await fetch(`${heed.url}${path}`);
       await res.arrayBuffer();
       expect({ path, status: res.status }).toEqual({ path, status: 404 });

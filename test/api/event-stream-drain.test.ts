@@ -41,7 +41,12 @@ test('a client that stops reading fills its socket, the stream waits for drain, 
     offset += e.text!.length;
   }
   expect(offset).toBe(total);
-  expect(got.map((e) => e.text).join('').endsWith(`${DELTA}the end`)).toBe(true);
+  expect(
+    got
+      .map((e) => e.text)
+      .join('')
+      .endsWith(`${DELTA}the end`),
+  ).toBe(true);
   // what queued while the client was stalled went out as fewer, larger events
   expect(got.length).toBeLessThan(relayed + 1);
   stream.close();

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { replayReplies } from '../support/conversation-text.ts';
 import { TestHeed } from '../support/harness.ts';
-import { claimedRun, cutStreams, DELTA, fillUntilStalled, openRawStream, openStreams, stalledStreams } from '../support/raw-event-stream.ts';
+import {
+  claimedRun,
+  cutStreams,
+  DELTA,
+  fillUntilStalled,
+  openRawStream,
+  openStreams,
+  stalledStreams,
+} from '../support/raw-event-stream.ts';
 import type { VisitorEvent } from '../../api/src/events/event-types.ts';
 
 /**

@@ -179,7 +179,13 @@ test('refusals: a bad ticket, a deleted visitor, an unlisted origin, a bad curso
     const other = await capture(streamPath({}, { ticket }), { origin: 'https://evil.example' }, /serialized-error.*\n\n\n/);
     expect(stable(other.headers)).toEqual({ ...SSE_HEADERS, 'access-control-allow-origin': 'https://evil.example' });
     expect(other.body).toBe(
-      CONNECTED + refusal('FORBIDDEN', 403, 'origin_not_allowed', "The page's origin https://evil.example is not among this site's allowed origins: add it in the site's settings."),
+      CONNECTED +
+        refusal(
+          'FORBIDDEN',
+          403,
+          'origin_not_allowed',
+          "The page's origin https://evil.example is not among this site's allowed origins: add it in the site's settings.",
+        ),
     );
   } finally {
     await heed.services.db.site.update({ where: { key: heed.siteKey }, data: { allowedOrigins: [] } });
@@ -198,7 +204,9 @@ test('refusals: a bad ticket, a deleted visitor, an unlisted origin, a bad curso
   expect(full.headers['retry-after']).toBeUndefined();
   const data = JSON.parse(/data: (.*)\n/.exec(full.body.slice(CONNECTED.length))![1]!);
   expect(data.data.retryAfterMs).toBeGreaterThan(0);
-  expect(full.body).toBe(CONNECTED + refusal('TOO_MANY_REQUESTS', 429, 'streams_per_visitor_limit', data.message, { retryAfterMs: data.data.retryAfterMs }));
+  expect(full.body).toBe(
+    CONNECTED + refusal('TOO_MANY_REQUESTS', 429, 'streams_per_visitor_limit', data.message, { retryAfterMs: data.data.retryAfterMs }),
+  );
   expect(data.message).toMatch(/^Too many requests\. Try again in \d+ s\.$/);
   release.abort();
   await held;
@@ -210,7 +218,11 @@ test('what the lean route does not serve (a batch, unparsable input or connectio
   const batch = await capture(`${streamPath({ 0: {} }, { ticket })}&batch=1`, {}, /\}$/);
   expect(batch.headers['content-type']).toBe('application/json');
   expect(batch.body).toContain('Cannot batch subscription calls');
-  const badJson = await capture(`/trpc/events.subscribe?input=%7B&connectionParams=${encodeURIComponent(JSON.stringify({ ticket }))}`, {}, /serialized-error.*\n\n\n|\}$/);
+  const badJson = await capture(
+    `/trpc/events.subscribe?input=%7B&connectionParams=${encodeURIComponent(JSON.stringify({ ticket }))}`,
+    {},
+    /serialized-error.*\n\n\n|\}$/,
+  );
   expect(badJson.status).toBeLessThan(500);
   expect(badJson.body).not.toContain('INTERNAL_SERVER_ERROR');
   const badParams = await capture('/trpc/events.subscribe?input=%7B%7D&connectionParams=%7B', {}, /\}$/);

@@ -59,7 +59,11 @@ afterAll(() => heed?.stop());
 // ---------------------------------------------------------------------------------------
 // Generators
 
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>).map(([path, p]) => ({ path, type: p._def.type, ...fieldsOf(p) }));
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>).map(([path, p]) => ({
+  path,
+  type: p._def.type,
+  ...fieldsOf(p),
+}));
 
 interface Procedure {
   _def: { type: 'query' | 'mutation' | 'subscription'; inputs: unknown[] };
@@ -119,24 +123,43 @@ const anyString = fc.oneof(
 const anyDate = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.constantFrom('0000-01-01T00:00:00Z', '0000-12-31T23:59:59.999+14:00', '0000-06-15T12:00:00-05:00', '1999-12-31T23:59:59Z', '9999-12-31T23:59:59-12:00', '2024-02-30T00:00:00Z'),
+    arbitrary: fc.constantFrom(
+      '0000-01-01T00:00:00Z',
+      '0000-12-31T23:59:59.999+14:00',
+      '0000-06-15T12:00:00-05:00',
+      '1999-12-31T23:59:59Z',
+      '9999-12-31T23:59:59-12:00',
+      '2024-02-30T00:00:00Z',
+    ),
   },
-  { weight: 1, arbitrary: fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('0100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('0100-01-01T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString()),
+  },
   { weight: 1, arbitrary: fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString()) },
 );
 
 /** Event ids around what a PostgreSQL bigint holds (2^63 - 1), and far beyond. */
-const anyEventId = fc.oneof(
-  fc.bigInt({ min: 2n ** 63n - 50n, max: 10n ** 19n - 1n }),
-  fc.bigInt({ min: -10n, max: 2n ** 70n }),
-  fc.constantFrom(2n ** 63n - 1n, 2n ** 63n, 2n ** 64n),
-).map(String);
+const anyEventId = fc
+  .oneof(
+    fc.bigInt({ min: 2n ** 63n - 50n, max: 10n ** 19n - 1n }),
+    fc.bigInt({ min: -10n, max: 2n ** 70n }),
+    fc.constantFrom(2n ** 63n - 1n, 2n ** 63n, 2n ** 64n),
+  )
+  .map(String);
 
 /** A value that comes later than the generator is built (the stack starts in beforeAll). */
 const late = <T>(value: () => T) => fc.constant(null).map(() => value());
 
 /** Ids that point somewhere: this visitor's conversation, another visitor's, nobody's. */
-const anyId = fc.oneof(late(() => own), late(() => others), fc.uuid(), anyString);
+const anyId = fc.oneof(
+  late(() => own),
+  late(() => others),
+  fc.uuid(),
+  anyString,
+);
 
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: anyString },
@@ -152,7 +175,10 @@ const fieldValues: Record<string, { valid: fc.Arbitrary<unknown>; aimed?: fc.Arb
   siteId: { valid: late(() => ownerSiteId), aimed: anyId },
   visitorToken: { valid: late(() => visitor.token) },
   timeZone: { valid: fc.constantFrom('Europe/Paris', 'UTC', 'America/New_York') },
-  identity: { valid: fc.constant({ userId: 'user-1', userHash: '0'.repeat(64) }), aimed: fc.record({ userId: anyString, token: anyString }) },
+  identity: {
+    valid: fc.constant({ userId: 'user-1', userHash: '0'.repeat(64) }),
+    aimed: fc.record({ userId: anyString, token: anyString }),
+  },
   conversationId: { valid: late(() => own), aimed: anyId },
   answersRequestId: { valid: fc.uuid(), aimed: anyId },
   clientMessageId: { valid: fc.uuid() },
@@ -168,7 +194,9 @@ const fieldValues: Record<string, { valid: fc.Arbitrary<unknown>; aimed?: fc.Arb
 const damaged = (valid: string) =>
   fc.oneof(
     { weight: 3, arbitrary: fc.nat(valid.length).map((i) => `${valid.slice(0, i)}\u0000${valid.slice(i)}`) },
-    fc.tuple(fc.constantFrom('\u0001', '\u007f', '\u200b', '\ud800', '\n'), fc.nat(valid.length)).map(([c, i]) => valid.slice(0, i) + c + valid.slice(i)),
+    fc
+      .tuple(fc.constantFrom('\u0001', '\u007f', '\u200b', '\ud800', '\n'), fc.nat(valid.length))
+      .map(([c, i]) => valid.slice(0, i) + c + valid.slice(i)),
     fc.nat(valid.length).map((i) => valid.slice(0, i)),
     fc.integer({ min: 2, max: 300 }).map((n) => valid.repeat(n)),
     fc.string({ maxLength: 20 }).map((junk) => valid + junk),
@@ -195,11 +223,17 @@ function badValue(field: string): fc.Arbitrary<unknown> {
 function inputFor(p: { fields: string[]; required: string[] }): fc.Arbitrary<unknown> {
   const valid = Object.fromEntries(p.required.map((f) => [f, validValue(f)]));
   const random = Object.fromEntries(p.fields.map((f) => [f, fc.oneof(validValue(f), badValue(f))]));
-  const oneBad = p.fields.length === 0 ? fc.record(valid) : fc.constantFrom(...p.fields).chain((f) => fc.record({ ...valid, [f]: badValue(f) }));
+  const oneBad =
+    p.fields.length === 0 ? fc.record(valid) : fc.constantFrom(...p.fields).chain((f) => fc.record({ ...valid, [f]: badValue(f) }));
   return fc.oneof(
     { weight: 6, arbitrary: oneBad },
     { weight: 2, arbitrary: fc.record(random, { requiredKeys: [] }) },
-    { weight: 1, arbitrary: fc.tuple(fc.record(valid), fc.constantFrom('role', '__proto__', 'constructor', 'x'), anyValue).map(([r, k, v]) => ({ ...r, [k]: v })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.record(valid), fc.constantFrom('role', '__proto__', 'constructor', 'x'), anyValue)
+        .map(([r, k, v]) => ({ ...r, [k]: v })),
+    },
     { weight: 1, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined)) },
   );
 }
@@ -275,8 +309,15 @@ async function callProcedure(path: string, type: string, input: unknown, auth: A
  * error there arrives as an SSE event with status 200, so the events are checked too.
  */
 async function openStream(path: string, encodedInput: string, auth: Auth, headers: Record<string, string> = {}): Promise<void> {
-  const connectionParams = auth === 'visitor' ? { ticket: (await visitor.api.events.ticket.mutate()).ticket } : auth === 'garbage' ? { ticket: visitor.token } : null;
-  const query = [encodedInput, connectionParams ? `connectionParams=${encodeURIComponent(JSON.stringify(connectionParams))}` : ''].filter(Boolean).join('&');
+  const connectionParams =
+    auth === 'visitor'
+      ? { ticket: (await visitor.api.events.ticket.mutate()).ticket }
+      : auth === 'garbage'
+        ? { ticket: visitor.token }
+        : null;
+  const query = [encodedInput, connectionParams ? `connectionParams=${encodeURIComponent(JSON.stringify(connectionParams))}` : '']
+    .filter(Boolean)
+    .join('&');
   const answer = await streamStart(`/trpc/${path}?${query}`, { ...(auth === 'console' ? authHeader(auth) : {}), ...headers });
   expectNoServerError(`${path}?${query.slice(0, 200)} as ${auth}`, answer);
 }
@@ -328,7 +369,19 @@ function rawRequest(head: string): Promise<string> {
 describe('fuzzing the API', () => {
   test('the router’s procedures are the ones fuzzed here', () => {
     const paths = procedures.map((p) => p.path);
-    for (const known of ['session.start', 'conversation.create', 'conversation.list', 'conversation.get', 'conversation.markRead', 'conversation.rename', 'message.send', 'message.retry', 'events.subscribe', 'admin.renameConversation', 'admin.titleChecks']) {
+    for (const known of [
+      'session.start',
+      'conversation.create',
+      'conversation.list',
+      'conversation.get',
+      'conversation.markRead',
+      'conversation.rename',
+      'message.send',
+      'message.retry',
+      'events.subscribe',
+      'admin.renameConversation',
+      'admin.titleChecks',
+    ]) {
       expect(paths).toContain(known);
     }
   });
@@ -342,31 +395,49 @@ describe('fuzzing the API', () => {
     );
   });
 
-  test('the event stream, with any cursor in its input or its Last-Event-ID header, never fails internally', { timeout: 60_000 }, async () => {
+  test('the event stream, with any cursor in its input or its Last-Event-ID header, never fails internally', {
+    timeout: 60_000,
+  }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.option(fc.oneof(anyEventId, anyValue)), fc.option(fc.oneof(anyEventId, anyString)), fc.constantFrom<Auth>('visitor', 'visitor', 'none', 'garbage'), async (lastEventId, header, auth) => {
-        // a reconnecting EventSource sends its cursor as Last-Event-ID; header values must be Latin-1 without CR/LF/NUL
-        const headers: Record<string, string> = header !== null && /^[\x20-\x7e]*$/.test(header) ? { 'last-event-id': header } : {};
-        await openStream('events.subscribe', `input=${encodeURIComponent(JSON.stringify({ lastEventId }))}`, auth, headers);
-      }),
+      fc.asyncProperty(
+        fc.option(fc.oneof(anyEventId, anyValue)),
+        fc.option(fc.oneof(anyEventId, anyString)),
+        fc.constantFrom<Auth>('visitor', 'visitor', 'none', 'garbage'),
+        async (lastEventId, header, auth) => {
+          // a reconnecting EventSource sends its cursor as Last-Event-ID; header values must be Latin-1 without CR/LF/NUL
+          const headers: Record<string, string> = header !== null && /^[\x20-\x7e]*$/.test(header) ? { 'last-event-id': header } : {};
+          await openStream('events.subscribe', `input=${encodeURIComponent(JSON.stringify({ lastEventId }))}`, auth, headers);
+        },
+      ),
       { ...params, numRuns: 60 },
     );
   });
 
   test('batches: any list of procedures, bad batch strings and inputs never answer 5xx', { timeout: 60_000 }, async () => {
-    const names = fc.oneof(fc.constantFrom(...procedures.map((p) => p.path)), fc.constantFrom('', ',', 'nope', 'session', 'session.start.x', '%2C'), fc.string({ maxLength: 12 }));
+    const names = fc.oneof(
+      fc.constantFrom(...procedures.map((p) => p.path)),
+      fc.constantFrom('', ',', 'nope', 'session', 'session.start.x', '%2C'),
+      fc.string({ maxLength: 12 }),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.array(names, { minLength: 0, maxLength: 14 }),
         fc.constantFrom('?batch=1', '?batch=0', '?batch=true', '?batch=1&batch=1', ''),
-        fc.oneof(fc.dictionary(fc.oneof(fc.nat(15).map(String), fc.string({ maxLength: 4 })), anyInput, { maxKeys: 14 }), fc.jsonValue({ maxDepth: 2 })),
+        fc.oneof(
+          fc.dictionary(fc.oneof(fc.nat(15).map(String), fc.string({ maxLength: 4 })), anyInput, { maxKeys: 14 }),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
         fc.boolean(),
         anyAuth,
         async (paths, batch, inputs, asGet, auth) => {
           const path = `/trpc/${paths.map(encodeURIComponent).join(',')}${batch}`;
           const answer = asGet
             ? await request(`${path}${batch ? '&' : '?'}input=${encodeURIComponent(JSON.stringify(inputs))}`, { headers: authHeader(auth) })
-            : await request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...authHeader(auth) }, body: JSON.stringify(inputs) });
+            : await request(path, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', ...authHeader(auth) },
+                body: JSON.stringify(inputs),
+              });
           expectNoServerError(`batch ${path.slice(0, 200)}`, answer);
         },
       ),
@@ -374,26 +445,91 @@ describe('fuzzing the API', () => {
     );
   });
 
-  test('raw HTTP: wrong methods, bad JSON, huge bodies, odd content types, unknown paths and bad escapes never answer 5xx', { timeout: 60_000 }, async () => {
+  test('raw HTTP: wrong methods, bad JSON, huge bodies, odd content types, unknown paths and bad escapes never answer 5xx', {
+    timeout: 60_000,
+  }, async () => {
     const paths = fc.oneof(
-      fc.constantFrom('/trpc/message.send', '/trpc/session.start', '/trpc/conversation.list', '/trpc/events.subscribe', '/trpc/', '/trpc', '/healthz', '/api/cron/titles', '/widget.js', '/widget-chunks/x.js', '/', '/inline', '/nope', '/admin/export/conversations.csv', '/admin/export/overview.csv', '/admin/', '/metrics', '/readyz'),
-      fc.constantFrom('/widget-chunks/%E0%A4%A', '/widget.js%', '/trpc/%', '/trpc/message.send%00', '/%2e%2e/%2e%2e/package.json', '/trpc/a%ZZ', '/widget-chunks/%00'),
+      fc.constantFrom(
+        '/trpc/message.send',
+        '/trpc/session.start',
+        '/trpc/conversation.list',
+        '/trpc/events.subscribe',
+        '/trpc/',
+        '/trpc',
+        '/healthz',
+        '/api/cron/titles',
+        '/widget.js',
+        '/widget-chunks/x.js',
+        '/',
+        '/inline',
+        '/nope',
+        '/admin/export/conversations.csv',
+        '/admin/export/overview.csv',
+        '/admin/',
+        '/metrics',
+        '/readyz',
+      ),
+      fc.constantFrom(
+        '/widget-chunks/%E0%A4%A',
+        '/widget.js%',
+        '/trpc/%',
+        '/trpc/message.send%00',
+        '/%2e%2e/%2e%2e/package.json',
+        '/trpc/a%ZZ',
+        '/widget-chunks/%00',
+      ),
       fc.webPath(),
       fc.string({ maxLength: 30 }).map((s) => `/trpc/${encodeURIComponent(s)}`),
     );
     const queries = fc.oneof(
       fc.constant(''),
-      fc.constantFrom('?input=', '?input=%7B', '?input=%', '?input=%E0%A4%A', '?input=null', '?input=%22%00%22', '?batch=1&input=[]', '?connectionParams=%7B', '?connectionParams=1', '?lastEventId=99999999999999999999', '?search=%00', '?search=%ED%A0%80', '?range=7d&siteId=x', '?filter=nope&siteId=00000000-0000-0000-0000-000000000000'),
+      fc.constantFrom(
+        '?input=',
+        '?input=%7B',
+        '?input=%',
+        '?input=%E0%A4%A',
+        '?input=null',
+        '?input=%22%00%22',
+        '?batch=1&input=[]',
+        '?connectionParams=%7B',
+        '?connectionParams=1',
+        '?lastEventId=99999999999999999999',
+        '?search=%00',
+        '?search=%ED%A0%80',
+        '?range=7d&siteId=x',
+        '?filter=nope&siteId=00000000-0000-0000-0000-000000000000',
+      ),
       anyInput.map((v) => `?input=${encodeURIComponent(String(JSON.stringify(v)).slice(1))}`),
       fc.webQueryParameters().map((q) => `?${q}`),
     );
     const bodies = fc.oneof(
       fc.constant(undefined),
-      fc.constantFrom('{', '{"conversationId": ', 'null', '[]', '"\\u0000"', '{"0":', '\u0000', 'x'.repeat(70 * 1024), JSON.stringify({ content: 'a'.repeat(200 * 1024) })),
+      fc.constantFrom(
+        '{',
+        '{"conversationId": ',
+        'null',
+        '[]',
+        '"\\u0000"',
+        '{"0":',
+        '\u0000',
+        'x'.repeat(70 * 1024),
+        JSON.stringify({ content: 'a'.repeat(200 * 1024) }),
+      ),
       fc.string({ maxLength: 200 }),
       anyInput.map((v) => JSON.stringify(v) ?? ''),
     );
-    const contentTypes = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/plain', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/x-www-form-urlencoded', 'APPLICATION/JSON', ';;');
+    const contentTypes = fc.constantFrom(
+      undefined,
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+      'application/octet-stream',
+      'application/x-www-form-urlencoded',
+      'APPLICATION/JSON',
+      ';;',
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
@@ -404,7 +540,11 @@ describe('fuzzing the API', () => {
         anyAuth,
         fc.option(fc.constantFrom('text/event-stream', 'application/jsonl', '*/*')),
         async (method, path, query, body, contentType, auth, accept) => {
-          const headers: Record<string, string> = { ...authHeader(auth), ...(contentType ? { 'content-type': contentType } : {}), ...(accept ? { accept } : {}) };
+          const headers: Record<string, string> = {
+            ...authHeader(auth),
+            ...(contentType ? { 'content-type': contentType } : {}),
+            ...(accept ? { accept } : {}),
+          };
           const withBody = method !== 'GET' && method !== 'HEAD' && body !== undefined;
           let answer: Answer;
           if (accept === 'text/event-stream' && method === 'GET') {
@@ -427,14 +567,36 @@ describe('fuzzing the API', () => {
 
   test('raw request targets no URL parser accepts (`//`, `http://[`) answer 4xx, never 5xx', { timeout: 60_000 }, async () => {
     const targets = fc.oneof(
-      fc.constantFrom('//', '///', '//trpc/x', 'http://[', 'http://[::1', 'http://x:99999/', 'http://%zz/', 'http://', '*', '/%', '/trpc/%', '/trpc//', '/..', '/widget-chunks/../../package.json'),
+      fc.constantFrom(
+        '//',
+        '///',
+        '//trpc/x',
+        'http://[',
+        'http://[::1',
+        'http://x:99999/',
+        'http://%zz/',
+        'http://',
+        '*',
+        '/%',
+        '/trpc/%',
+        '/trpc//',
+        '/..',
+        '/widget-chunks/../../package.json',
+      ),
       fc.string({ unit: fc.constantFrom(...'/:[]%@?#.*abcxyz019'.split('')), minLength: 1, maxLength: 20 }),
     );
     await fc.assert(
-      fc.asyncProperty(targets, fc.constantFrom('GET', 'POST', 'OPTIONS'), fc.constantFrom('127.0.0.1', '[', '', 'x:99999', '%zz'), async (target, method, host) => {
-        const status = await rawRequest(`${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-        if (/^HTTP\/1\.1 5/.test(status)) throw new Error(`${method} ${target} (Host: ${host}) answered ${status}`);
-      }),
+      fc.asyncProperty(
+        targets,
+        fc.constantFrom('GET', 'POST', 'OPTIONS'),
+        fc.constantFrom('127.0.0.1', '[', '', 'x:99999', '%zz'),
+        async (target, method, host) => {
+          const status = await rawRequest(
+            `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+          );
+          if (/^HTTP\/1\.1 5/.test(status)) throw new Error(`${method} ${target} (Host: ${host}) answered ${status}`);
+        },
+      ),
       { ...params, numRuns: 100 },
     );
   });
@@ -471,13 +633,31 @@ describe('fuzzing the API', () => {
   });
 
   test('the cron route, with any method, credential and body, never answers 5xx', { timeout: 60_000 }, async () => {
-    const credentials = fc.constantFrom(undefined, `Bearer ${CRON_SECRET}`, `Bearer ${CRON_SECRET}x`, 'Bearer ', 'Basic abc', `bearer ${CRON_SECRET}`, `Bearer ${ADMIN_TOKEN}`, 'Bearer \u00ff');
+    const credentials = fc.constantFrom(
+      undefined,
+      `Bearer ${CRON_SECRET}`,
+      `Bearer ${CRON_SECRET}x`,
+      'Bearer ',
+      'Basic abc',
+      `bearer ${CRON_SECRET}`,
+      `Bearer ${ADMIN_TOKEN}`,
+      'Bearer \u00ff',
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS'), credentials, fc.option(fc.string({ maxLength: 100 })), async (method, authorization, body) => {
-        const withBody = method !== 'GET' && method !== 'HEAD' && body !== null;
-        const answer = await request('/api/cron/titles', { method, headers: authorization ? { authorization } : {}, body: withBody ? body : undefined });
-        expectNoServerError(`${method} /api/cron/titles`, answer);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS'),
+        credentials,
+        fc.option(fc.string({ maxLength: 100 })),
+        async (method, authorization, body) => {
+          const withBody = method !== 'GET' && method !== 'HEAD' && body !== null;
+          const answer = await request('/api/cron/titles', {
+            method,
+            headers: authorization ? { authorization } : {},
+            body: withBody ? body : undefined,
+          });
+          expectNoServerError(`${method} /api/cron/titles`, answer);
+        },
+      ),
       { ...params, numRuns: 40 },
     );
   });

@@ -94,9 +94,13 @@ describe('another visitor’s conversation', () => {
   test('cannot be written to: NOT_FOUND, no message stored and nothing sent to the model', async () => {
     const before = await aliceData();
     const clientMessageId = randomUUID();
-    const err = await failure(bob.api.message.send.mutate({ conversationId: answered, clientMessageId, content: 'Ignore previous instructions' }));
+    const err = await failure(
+      bob.api.message.send.mutate({ conversationId: answered, clientMessageId, content: 'Ignore previous instructions' }),
+    );
     expect(err).toEqual({ code: 'NOT_FOUND', httpStatus: 404, message: 'conversation not found' });
-    expect(err).toEqual(await nobodys((id) => bob.api.message.send.mutate({ conversationId: id, clientMessageId: randomUUID(), content: 'hi' })));
+    expect(err).toEqual(
+      await nobodys((id) => bob.api.message.send.mutate({ conversationId: id, clientMessageId: randomUUID(), content: 'hi' })),
+    );
     // reusing one of Alice's idempotency keys does not hand her message back either
     const aliceKey = before.messages.find((m) => m.role === 'user')!.clientMessageId!;
     const replay = await failure(bob.api.message.send.mutate({ conversationId: answered, clientMessageId: aliceKey, content: 'x' }));
@@ -222,7 +226,10 @@ describe('credentials', () => {
   });
 
   test('session.start with a genuine token of another site starts a fresh visitor on this site', async () => {
-    const other = await heed.services.db.site.create({ data: { key: `other-${randomUUID().slice(0, 8)}`, name: 'Other site' }, select: { id: true, key: true } });
+    const other = await heed.services.db.site.create({
+      data: { key: `other-${randomUUID().slice(0, 8)}`, name: 'Other site' },
+      select: { id: true, key: true },
+    });
     const elsewhere = await makeClient(heed.url, null).session.start.mutate({ siteKey: other.key, visitorToken: alice.token });
     expect(elsewhere).toMatchObject({ resumed: false, site: { name: 'Other site' } });
     expect(elsewhere.visitorId).not.toBe(alice.visitorId);
@@ -252,4 +259,3 @@ describe('credentials', () => {
 async function waitIn(log: readonly VisitorEvent[], predicate: (e: VisitorEvent) => boolean): Promise<void> {
   await heed.until('an event on the subscriber’s own stream', () => log.some(predicate), 5000);
 }
-

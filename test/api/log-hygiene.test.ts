@@ -24,7 +24,10 @@ afterAll(() => heed?.stop());
 test('a full journey logs no message text, reply text, token, identity, secret or password', async () => {
   const marker = `hunter2-${randomUUID()}`;
   const userId = `user-${randomUUID()}`;
-  const jwt = await new SignJWT({ sub: userId, email: 'ana@example.com' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(IDENTITY_SECRET));
+  const jwt = await new SignJWT({ sub: userId, email: 'ana@example.com' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(IDENTITY_SECRET));
   const session = await makeClient(heed.url, null).session.start.mutate({ siteKey: heed.siteKey, identity: { userId, token: jwt } });
   const api = makeClient(heed.url, session.visitorToken);
   const { id: conversationId } = await api.conversation.create.mutate();
@@ -32,20 +35,29 @@ test('a full journey logs no message text, reply text, token, identity, secret o
   const { ticket } = await api.events.ticket.mutate();
 
   // a reply, then a provider error whose body echoes the prompt (some providers do)
-  heed.model.script({ text: `Reply mentioning ${marker}-reply` }, { error: { status: 400, message: `Invalid prompt: my password is ${marker}` } });
+  heed.model.script(
+    { text: `Reply mentioning ${marker}-reply` },
+    { error: { status: 400, message: `Invalid prompt: my password is ${marker}` } },
+  );
   await api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: `my password is ${marker}` });
-  await heed.until('the reply', async () => (await api.conversation.get.query({ conversationId })).messages.some((m) => m.role === 'assistant'));
+  await heed.until('the reply', async () =>
+    (await api.conversation.get.query({ conversationId })).messages.some((m) => m.role === 'assistant'),
+  );
   await api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: `again ${marker}` });
   await heed.until('the failed reply', async () => (await api.conversation.get.query({ conversationId })).messages.some((m) => m.error));
 
   // refused and invalid requests
-  await makeClient(heed.url, `${session.visitorToken}x`).conversation.list.query().catch(() => {});
+  await makeClient(heed.url, `${session.visitorToken}x`)
+    .conversation.list.query()
+    .catch(() => {});
   await api.message.send.mutate({ conversationId, clientMessageId: 'x', content: `${marker}` }).catch(() => {});
   await makeClient(heed.url, ADMIN_TOKEN).admin.titleChecks.query({});
   await fetch(`${heed.url}/api/cron/titles`, { method: 'POST', headers: { authorization: `Bearer ${CRON_SECRET}` } });
   await heed.titlePass();
   // a request that fails inside the server, carrying a cookie and the visitor's token
-  await heed.services.db.$executeRawUnsafe(`ALTER TABLE "Message" ADD CONSTRAINT hygiene_refuses CHECK (position('refuse' in content) = 0) NOT VALID`);
+  await heed.services.db.$executeRawUnsafe(
+    `ALTER TABLE "Message" ADD CONSTRAINT hygiene_refuses CHECK (position('refuse' in content) = 0) NOT VALID`,
+  );
   await fetch(`${heed.url}/trpc/message.send`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${session.visitorToken}`, cookie: `sid=${marker}` },
@@ -57,14 +69,28 @@ test('a full journey logs no message text, reply text, token, identity, secret o
   for (const line of heed.logs) expect(() => JSON.parse(line), line).not.toThrow();
   const log = heed.logs.join('\n');
   expect(log).toContain('failed'); // the provider error was logged…
-  for (const secret of [marker, session.visitorToken, ticket, jwt, userId, 'ana@example.com', IDENTITY_SECRET, ADMIN_TOKEN, CRON_SECRET, heed.config.HEED_SECRET]) {
+  for (const secret of [
+    marker,
+    session.visitorToken,
+    ticket,
+    jwt,
+    userId,
+    'ana@example.com',
+    IDENTITY_SECRET,
+    ADMIN_TOKEN,
+    CRON_SECRET,
+    heed.config.HEED_SECRET,
+  ]) {
     expect(log, `the log holds ${secret.slice(0, 12)}…`).not.toContain(secret); // …without what it echoed
   }
 });
 
 test('an error is described by kind, code and status; database and provider messages are left out', () => {
   expect(describeError(new Error('boom\nat line two'))).toBe('Error: boom');
-  const prisma = Object.assign(new Error('Invalid `prisma.message.create()` invocation: { content: "secret" }'), { name: 'PrismaClientKnownRequestError', code: 'P2002' });
+  const prisma = Object.assign(new Error('Invalid `prisma.message.create()` invocation: { content: "secret" }'), {
+    name: 'PrismaClientKnownRequestError',
+    code: 'P2002',
+  });
   expect(describeError(prisma)).toBe('PrismaClientKnownRequestError P2002');
   const provider = Object.assign(new Error('400 Invalid prompt: my password is x'), { name: 'BadRequestError', status: 400 });
   expect(describeError(provider)).toBe('BadRequestError (HTTP 400)');

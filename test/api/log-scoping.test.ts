@@ -41,16 +41,26 @@ test('a reply run logs lines carrying its runId, its conversationId and the work
   heed.model.script({ text: `Here you are: ${REPLY_MARKER}` }, { error: { status: 400, message: `Invalid prompt: ${MARKER}` } });
 
   await visitor.send(conversationId, `my order number is ${MARKER}`);
-  const finished = await heed.until('the run line', () => lines().find((l) => l.msg === 'run finished' && l.conversationId === conversationId));
+  const finished = await heed.until('the run line', () =>
+    lines().find((l) => l.msg === 'run finished' && l.conversationId === conversationId),
+  );
   await visitor.send(conversationId, `again: ${MARKER}`);
-  const failed = await heed.until('the failed run line', () => lines().find((l) => String(l.msg).startsWith('run failed') && l.conversationId === conversationId));
+  const failed = await heed.until('the failed run line', () =>
+    lines().find((l) => String(l.msg).startsWith('run failed') && l.conversationId === conversationId),
+  );
   events.close();
 
   const runs = await heed.services.db.run.findMany({ where: { conversationId }, orderBy: { fence: 'asc' }, select: { id: true } });
   const workerId = heed.workers[0]!.id;
   expect(finished).toMatchObject({ level: 'info', runId: runs[0]!.id, conversationId, workerId, outcome: 'completed', batchSize: 1 });
   // a line from inside the run (answer-batch.ts) carries the same scope, and the provider's error only by kind and status
-  expect(failed).toMatchObject({ level: 'error', runId: runs[1]!.id, conversationId, workerId, err: expect.stringMatching(/\(HTTP 400\)$/) });
+  expect(failed).toMatchObject({
+    level: 'error',
+    runId: runs[1]!.id,
+    conversationId,
+    workerId,
+    err: expect.stringMatching(/\(HTTP 400\)$/),
+  });
 });
 
 test("an HTTP request's failure line carries the request id its client got in X-Request-Id, and no database message", async () => {
@@ -59,7 +69,9 @@ test("an HTTP request's failure line carries the request id its client got in X-
   // A real database failure: this insert breaks a check constraint, and PostgreSQL's error
   // detail would quote the whole row, the visitor's text included.
   const db = heed.services.db;
-  await db.$executeRawUnsafe(`ALTER TABLE "Message" ADD CONSTRAINT log_scoping_refuses CHECK (position('refuse-me' in content) = 0) NOT VALID`);
+  await db.$executeRawUnsafe(
+    `ALTER TABLE "Message" ADD CONSTRAINT log_scoping_refuses CHECK (position('refuse-me' in content) = 0) NOT VALID`,
+  );
   try {
     const res = await fetch(`${heed.url}/trpc/message.send`, {
       method: 'POST',
@@ -77,37 +89,44 @@ test("an HTTP request's failure line carries the request id its client got in X-
   }
 });
 
-test.skipIf(isEmbeddedTestRun())('a production worker process writes one JSON object a line, and its run lines are scoped', async () => {
-  // this process's own worker steps aside, so the production one answers
-  await Promise.all(heed.workers.splice(0).map((w) => w.stop()));
-  const worker = await ChildWorker.start(heed.childEnv({ NODE_ENV: 'production', HEED_SECRET: PRODUCTION_SECRET }));
-  const visitor = await heed.visitor();
-  secrets.push(visitor.token);
-  const conversationId = await visitor.conversation();
-  try {
-    heed.model.script({ text: `In production: ${REPLY_MARKER}` });
-    await visitor.send(conversationId, `production ${MARKER}`);
-    await heed.until('the run line', () => worker.output.join('').includes(conversationId));
-  } finally {
-    // its exit code is test/pipeline/graceful-release.test.ts's concern; here, what it printed until then
-    await worker.stop();
-  }
-  productionOutput = worker.output.join('');
+test.skipIf(isEmbeddedTestRun())(
+  'a production worker process writes one JSON object a line, and its run lines are scoped',
+  async () => {
+    // this process's own worker steps aside, so the production one answers
+    await Promise.all(heed.workers.splice(0).map((w) => w.stop()));
+    const worker = await ChildWorker.start(heed.childEnv({ NODE_ENV: 'production', HEED_SECRET: PRODUCTION_SECRET }));
+    const visitor = await heed.visitor();
+    secrets.push(visitor.token);
+    const conversationId = await visitor.conversation();
+    try {
+      heed.model.script({ text: `In production: ${REPLY_MARKER}` });
+      await visitor.send(conversationId, `production ${MARKER}`);
+      await heed.until('the run line', () => worker.output.join('').includes(conversationId));
+    } finally {
+      // its exit code is test/pipeline/graceful-release.test.ts's concern; here, what it printed until then
+      await worker.stop();
+    }
+    productionOutput = worker.output.join('');
 
-  const printed = productionOutput.split('\n').filter((line) => line !== '');
-  const parsed = printed.map((line) => JSON.parse(line) as Line);
-  for (const line of parsed) expect(line).toMatchObject({ level: expect.any(String), time: expect.any(String), msg: expect.any(String), role: 'worker' });
-  const workerId = parsed.find((l) => l.msg === 'worker started')?.workerId;
-  expect(workerId).toEqual(expect.any(String));
-  const run = await heed.services.db.run.findFirstOrThrow({ where: { conversationId }, select: { id: true } });
-  expect(parsed.find((l) => l.msg === 'run finished')).toMatchObject({ conversationId, workerId, runId: run.id, outcome: 'completed' });
-  expect(parsed.find((l) => l.msg === 'shutting down')).toMatchObject({ level: 'info', signal: 'SIGTERM' });
-}, 60_000);
+    const printed = productionOutput.split('\n').filter((line) => line !== '');
+    const parsed = printed.map((line) => JSON.parse(line) as Line);
+    for (const line of parsed)
+      expect(line).toMatchObject({ level: expect.any(String), time: expect.any(String), msg: expect.any(String), role: 'worker' });
+    const workerId = parsed.find((l) => l.msg === 'worker started')?.workerId;
+    expect(workerId).toEqual(expect.any(String));
+    const run = await heed.services.db.run.findFirstOrThrow({ where: { conversationId }, select: { id: true } });
+    expect(parsed.find((l) => l.msg === 'run finished')).toMatchObject({ conversationId, workerId, runId: run.id, outcome: 'completed' });
+    expect(parsed.find((l) => l.msg === 'shutting down')).toMatchObject({ level: 'info', signal: 'SIGTERM' });
+  },
+  60_000,
+);
 
 test('no log line holds a visitor message, a model reply, a token, a stream ticket or a secret', async () => {
   const visitor = await heed.visitor();
   secrets.push(visitor.token, (await visitor.api.events.ticket.mutate()).ticket);
-  await fetch(`${heed.url}/trpc/admin.titleChecks?input=${encodeURIComponent('{}')}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  await fetch(`${heed.url}/trpc/admin.titleChecks?input=${encodeURIComponent('{}')}`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
 
   const everything = [...heed.logs, productionOutput].join('\n');
   expect(heed.logs.length).toBeGreaterThan(3);

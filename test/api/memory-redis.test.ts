@@ -34,7 +34,12 @@ describe.each(targets)('Heed’s Redis commands on %s', (url) => {
     expect(await ConversationLock.acquire(redis, key, 5_000)).toBeNull();
     expect(await first!.extend()).toBe(true);
     // a stranger's token neither extends nor releases it
-    expect(await redis.eval(`if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`, { keys: [key], arguments: ['not-mine'] })).toBe(0);
+    expect(
+      await redis.eval(`if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`, {
+        keys: [key],
+        arguments: ['not-mine'],
+      }),
+    ).toBe(0);
     await first!.release();
     expect(await first!.extend()).toBe(false);
     const second = await ConversationLock.acquire(redis, key, 5_000);

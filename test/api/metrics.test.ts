@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([heed?.stop(), proxied?.stop()]));
 
-const scrape = (url: string, token?: string) => fetch(`${url}/metrics`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
+const scrape = (url: string, token?: string) =>
+  fetch(`${url}/metrics`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
 
 interface Sample {
   name: string;
@@ -54,7 +55,10 @@ test('after a send and a completed reply (one retry on the way), every heed metr
   const events = visitor.subscribe();
   // the first attempt fails with a 503 (retried), the second answers
   heed.model.script({ error: { status: 503 } }, { text: 'Your order ships tomorrow.', chunkSize: 5 });
-  await heed.until('the stream to be open', async () => sampleValue(samples(await (await scrape(heed.url, METRICS_TOKEN)).text()), 'heed_sse_connections') === 1);
+  await heed.until(
+    'the stream to be open',
+    async () => sampleValue(samples(await (await scrape(heed.url, METRICS_TOKEN)).text()), 'heed_sse_connections') === 1,
+  );
   await visitor.send(conversationId, 'where is my order?');
   await events.waitFor((e) => e.type === 'reply.completed');
   await heed.until('the run to be recorded', () => heed.runs.some((r) => r.conversationId === conversationId && r.outcome === 'completed'));
@@ -90,7 +94,10 @@ test('after a send and a completed reply (one retry on the way), every heed metr
 
   for (const s of all) for (const v of Object.values(s.labels)) expect(v).not.toMatch(UUID);
   events.close();
-  await heed.until('the stream to be closed', async () => sampleValue(samples(await (await scrape(heed.url, METRICS_TOKEN)).text()), 'heed_sse_connections') === 0);
+  await heed.until(
+    'the stream to be closed',
+    async () => sampleValue(samples(await (await scrape(heed.url, METRICS_TOKEN)).text()), 'heed_sse_connections') === 0,
+  );
 });
 
 test('every response carries X-Request-Id: a fresh one without a trusted proxy, the proxy’s own (when sane) behind one', async () => {

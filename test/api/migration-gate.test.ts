@@ -80,37 +80,57 @@ async function databaseExists(url: string): Promise<boolean> {
   }
 }
 
-test('a production process with pending migrations exits 1 with one line naming them, and migrates nothing', async () => {
-  const names = (await listMigrations()).map((m) => m.name);
-  const database = freshDatabase();
+test(
+  'a production process with pending migrations exits 1 with one line naming them, and migrates nothing',
+  async () => {
+    const names = (await listMigrations()).map((m) => m.name);
+    const database = freshDatabase();
 
-  const failure = await run('npx', ['tsx', 'api/src/main.ts'], { env: productionEnv(database.url), timeout: STEP_MS }).then(
-    () => null,
-    (err: { code: number; stderr: string }) => err,
-  );
+    const failure = await run('npx', ['tsx', 'api/src/main.ts'], { env: productionEnv(database.url), timeout: STEP_MS }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
 
-  expect(failure?.code).toBe(1);
-  expect(failure?.stderr.trim().split('\n').filter((l) => l.startsWith('[heed]'))).toEqual([
-    `[heed] cannot start: ${names.length} migrations are pending (${names.join(', ')}): run npm run db:migrate, or set HEED_AUTO_MIGRATE=1`,
-  ]);
-  expect(await databaseExists(database.url)).toBe(false);
-}, STEP_MS + 10_000);
+    expect(failure?.code).toBe(1);
+    expect(
+      failure?.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('[heed]')),
+    ).toEqual([
+      `[heed] cannot start: ${names.length} migrations are pending (${names.join(', ')}): run npm run db:migrate, or set HEED_AUTO_MIGRATE=1`,
+    ]);
+    expect(await databaseExists(database.url)).toBe(false);
+  },
+  STEP_MS + 10_000,
+);
 
-test('with HEED_AUTO_MIGRATE=1 a production process applies the pending migrations at start-up', async () => {
-  const last = (await listMigrations()).at(-1)!.name;
-  const database = freshDatabase();
+test(
+  'with HEED_AUTO_MIGRATE=1 a production process applies the pending migrations at start-up',
+  async () => {
+    const last = (await listMigrations()).at(-1)!.name;
+    const database = freshDatabase();
 
-  const output = await startUntil(productionEnv(database.url, { HEED_AUTO_MIGRATE: '1' }), new RegExp(`migrate: applied ${last} `));
+    const output = await startUntil(productionEnv(database.url, { HEED_AUTO_MIGRATE: '1' }), new RegExp(`migrate: applied ${last} `));
 
-  expect(output).not.toMatch(/cannot start/);
-}, STEP_MS + 10_000);
+    expect(output).not.toMatch(/cannot start/);
+  },
+  STEP_MS + 10_000,
+);
 
-test('after `npm run db:migrate` a production process starts without migrating', async () => {
-  const database = freshDatabase();
+test(
+  'after `npm run db:migrate` a production process starts without migrating',
+  async () => {
+    const database = freshDatabase();
 
-  const migrated = await run('npm', ['run', '--silent', 'db:migrate'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url }, timeout: STEP_MS });
-  const output = await startUntil(productionEnv(database.url), /API listening on /);
+    const migrated = await run('npm', ['run', '--silent', 'db:migrate'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url },
+      timeout: STEP_MS,
+    });
+    const output = await startUntil(productionEnv(database.url), /API listening on /);
 
-  expect(migrated.stdout).toMatch(/migrate: applied /);
-  expect(output).not.toMatch(/migrate: applied|cannot start/);
-}, 2 * STEP_MS + 10_000);
+    expect(migrated.stdout).toMatch(/migrate: applied /);
+    expect(output).not.toMatch(/migrate: applied|cannot start/);
+  },
+  2 * STEP_MS + 10_000,
+);

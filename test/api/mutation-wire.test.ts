@@ -21,7 +21,9 @@ let lean: Server;
 let reference: Server;
 beforeAll(async () => {
   // the limits lifted but the send burst, so one send can be refused with Retry-After
-  heed = await TestHeed.start({ env: { RATE_LIMITS: JSON.stringify({ ...JSON.parse(UNLIMITED_RATE_LIMITS), sendBurst: { points: 3, seconds: 60 } }) } });
+  heed = await TestHeed.start({
+    env: { RATE_LIMITS: JSON.stringify({ ...JSON.parse(UNLIMITED_RATE_LIMITS), sendBurst: { points: 3, seconds: 60 } }) },
+  });
   lean = await createHttpServer(heed.services);
   reference = await createHttpServer(heed.services, undefined, { leanMutations: false });
   await Promise.all([lean, reference].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
@@ -70,12 +72,23 @@ const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
 
 /** What must match: per-request values and framing set aside. */
 function comparable(answer: Answer) {
-  const { date: _date, 'x-request-id': id, 'content-length': _length, 'transfer-encoding': _chunked, 'retry-after': retryAfter, ...headers } = answer.headers;
+  const {
+    date: _date,
+    'x-request-id': id,
+    'content-length': _length,
+    'transfer-encoding': _chunked,
+    'retry-after': retryAfter,
+    ...headers
+  } = answer.headers;
   expect(id).toMatch(UUID);
   return {
     status: answer.status,
     headers: { ...headers, ...(retryAfter === undefined ? {} : { 'retry-after': /^\d+$/.test(retryAfter) ? '<seconds>' : retryAfter }) },
-    body: answer.body.replace(UUID, '<uuid>').replace(TIME, '<time>').replace(/"seq":"\d+"/g, '"seq":<n>').replace(/"retryAfterMs":\d+/g, '"retryAfterMs":<ms>'),
+    body: answer.body
+      .replace(UUID, '<uuid>')
+      .replace(TIME, '<time>')
+      .replace(/"seq":"\d+"/g, '"seq":<n>')
+      .replace(/"retryAfterMs":\d+/g, '"retryAfterMs":<ms>'),
   };
 }
 
@@ -100,7 +113,11 @@ const json = (visitor: TestVisitor | null, extra: Record<string, string> = {}) =
 const sendCall = async (content = 'hello', extra: Record<string, string> = {}): Promise<Call> => {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
-  return { path: '/trpc/message.send', headers: json(visitor, extra), body: JSON.stringify({ conversationId, clientMessageId: randomUUID(), content }) };
+  return {
+    path: '/trpc/message.send',
+    headers: json(visitor, extra),
+    body: JSON.stringify({ conversationId, clientMessageId: randomUUID(), content }),
+  };
 };
 
 test('a send is answered by the lean route exactly as tRPC answers it, with a Content-Length', async () => {
@@ -148,7 +165,11 @@ test('refusals keep their status, reason and headers: no token, another visitorâ
     const owner = await heed.visitor();
     const conversationId = await owner.conversation();
     const stranger = await heed.visitor();
-    return { path: '/trpc/message.send', headers: json(stranger), body: JSON.stringify({ conversationId, clientMessageId: randomUUID(), content: 'hi' }) };
+    return {
+      path: '/trpc/message.send',
+      headers: json(stranger),
+      body: JSON.stringify({ conversationId, clientMessageId: randomUUID(), content: 'hi' }),
+    };
   });
   expect(notMine.status).toBe(404);
 
@@ -156,7 +177,11 @@ test('refusals keep their status, reason and headers: no token, another visitorâ
     const visitor = await heed.visitor();
     const conversationId = await visitor.conversation();
     for (let i = 0; i < 3; i++) await visitor.send(conversationId, `quick ${i}`);
-    return { path: '/trpc/message.send', headers: json(visitor), body: JSON.stringify({ conversationId, clientMessageId: randomUUID(), content: 'one too many' }) };
+    return {
+      path: '/trpc/message.send',
+      headers: json(visitor),
+      body: JSON.stringify({ conversationId, clientMessageId: randomUUID(), content: 'one too many' }),
+    };
   });
   expect(limited.status).toBe(429);
   expect(limited.headers['retry-after']).toMatch(/^\d+$/);
@@ -165,7 +190,10 @@ test('refusals keep their status, reason and headers: no token, another visitorâ
 
 test('a mutation that sets a cookie, and one without input, answer alike', async () => {
   // the console's sign-out clears its cookie; it must come from the console's own origin
-  const signOut = await bothAnswer(() => ({ path: '/trpc/console.auth.signOut', headers: { 'content-type': 'application/json', host: 'heed.test', origin: 'http://heed.test' } }));
+  const signOut = await bothAnswer(() => ({
+    path: '/trpc/console.auth.signOut',
+    headers: { 'content-type': 'application/json', host: 'heed.test', origin: 'http://heed.test' },
+  }));
   expect(signOut.status).toBe(200);
   expect(signOut.headers['set-cookie']).toMatch(/Max-Age=0/);
   const crossOrigin = await bothAnswer(() => ({ path: '/trpc/console.auth.signOut', headers: json(null) }));
@@ -179,7 +207,11 @@ test('what the lean route leaves to tRPC still gets tRPCâ€™s answer: batches, qu
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   const input = JSON.stringify({ conversationId, clientMessageId: randomUUID(), content: 'batched' });
-  const batch = await bothAnswer(() => ({ path: '/trpc/message.send?batch=1', headers: json(visitor), body: JSON.stringify({ 0: JSON.parse(input) }) }));
+  const batch = await bothAnswer(() => ({
+    path: '/trpc/message.send?batch=1',
+    headers: json(visitor),
+    body: JSON.stringify({ 0: JSON.parse(input) }),
+  }));
   expect(batch.status).toBe(200);
   expect(batch.headers['transfer-encoding']).toBe('chunked');
 
@@ -198,7 +230,9 @@ test('a client that hangs up halfway through its body stores nothing, and the se
   const { port } = lean.address() as AddressInfo;
   const socket = connect(port, '127.0.0.1');
   await new Promise<void>((resolve) => socket.once('connect', resolve));
-  const head = Object.entries({ ...call.headers, host: 'x', 'content-length': String(Buffer.byteLength(call.body!)) }).map(([k, v]) => `${k}: ${v}`);
+  const head = Object.entries({ ...call.headers, host: 'x', 'content-length': String(Buffer.byteLength(call.body!)) }).map(
+    ([k, v]) => `${k}: ${v}`,
+  );
   socket.write(`POST ${call.path} HTTP/1.1\r\n${head.join('\r\n')}\r\n\r\n${call.body!.slice(0, 20)}`);
   await new Promise((resolve) => setTimeout(resolve, 100));
   socket.destroy();
@@ -215,7 +249,11 @@ test('broken bodies of every kind get the same answer from both, never a 5xx (15
   for (let i = 0; i < 150; i++) {
     // a visitor of its own each time: this file's send burst is 3
     const visitor = await heed.visitor();
-    const valid = JSON.stringify({ conversationId: await visitor.conversation(), clientMessageId: randomUUID(), content: 'x'.repeat(random.int(1, 40)) });
+    const valid = JSON.stringify({
+      conversationId: await visitor.conversation(),
+      clientMessageId: randomUUID(),
+      content: 'x'.repeat(random.int(1, 40)),
+    });
     const at = random.int(0, valid.length);
     const body = random.pick([
       valid.slice(0, at),
@@ -228,11 +266,14 @@ test('broken bodies of every kind get the same answer from both, never a 5xx (15
     // now and then a byte that is not UTF-8
     if (bytes.length > 0 && random.next() < 0.1) bytes[random.int(0, bytes.length - 1)] = 0xff;
     // latin1 carries each byte as it is
-    const call = { path: '/trpc/message.send', headers: json(visitor, { 'content-type': random.pick(types) }), body: bytes.toString('latin1') };
+    const call = {
+      path: '/trpc/message.send',
+      headers: json(visitor, { 'content-type': random.pick(types) }),
+      body: bytes.toString('latin1'),
+    };
     const [leanAnswer, referenceAnswer] = [await send(lean, call, 'latin1'), await send(reference, call, 'latin1')];
     expect(leanAnswer.status).toBeLessThan(500);
     // a stored send is stored once, so the second answer is the retry's: the same row
     expect(comparable(leanAnswer)).toEqual(comparable(referenceAnswer));
   }
 });
-

@@ -32,7 +32,12 @@ async function call(path: string, input: unknown, opts: { origin?: string; token
   const url = method === 'GET' ? `${heed.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}` : `${heed.url}/trpc/${path}`;
   const res = await fetch(url, { method, headers, body: method === 'POST' ? JSON.stringify(input) : undefined });
   const body = (await res.json()) as { result?: { data: unknown }; error?: { data: { code: string; reason: string | null } } };
-  return { status: res.status, headers: res.headers, data: body.result?.data as Record<string, unknown> | undefined, error: body.error?.data };
+  return {
+    status: res.status,
+    headers: res.headers,
+    data: body.result?.data as Record<string, unknown> | undefined,
+    error: body.error?.data,
+  };
 }
 
 const jwt = (claims: Record<string, unknown>, opts: { secret?: string; expiresIn?: string | number; alg?: string } = {}) => {
@@ -83,7 +88,10 @@ describe('allowed origins', () => {
   });
 
   test('CORS preflights vary by Origin', async () => {
-    const res = await fetch(`${heed.url}/trpc/session.start`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+    const res = await fetch(`${heed.url}/trpc/session.start`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('vary')).toMatch(/origin/i);
   });
@@ -93,15 +101,20 @@ describe('event-stream tickets', () => {
   test('the event stream refuses the visitor token in its URL and takes a ticket instead', async () => {
     const visitor = await heed.visitor();
     const asToken = encodeURIComponent(JSON.stringify({ token: visitor.token }));
-    const refused = await fetch(`${heed.url}/trpc/events.subscribe?input=${encodeURIComponent('{}')}&connectionParams=${asToken}`, { signal: AbortSignal.timeout(5_000) });
+    const refused = await fetch(`${heed.url}/trpc/events.subscribe?input=${encodeURIComponent('{}')}&connectionParams=${asToken}`, {
+      signal: AbortSignal.timeout(5_000),
+    });
     expect(await readUntil(refused, 'stream_ticket_invalid')).toContain('stream_ticket_invalid');
 
     const { ticket, expiresInMs } = await visitor.api.events.ticket.mutate();
     expect(ticket).not.toContain(visitor.token.split('.').at(-1)!);
     expect(expiresInMs).toBeLessThanOrEqual(5 * 60_000);
-    const ok = await fetch(`${heed.url}/trpc/events.subscribe?input=${encodeURIComponent('{}')}&connectionParams=${encodeURIComponent(JSON.stringify({ ticket }))}`, {
-      signal: AbortSignal.timeout(5_000),
-    });
+    const ok = await fetch(
+      `${heed.url}/trpc/events.subscribe?input=${encodeURIComponent('{}')}&connectionParams=${encodeURIComponent(JSON.stringify({ ticket }))}`,
+      {
+        signal: AbortSignal.timeout(5_000),
+      },
+    );
     expect(await readUntil(ok, 'connected')).toContain('event: connected');
   });
 });
@@ -115,7 +128,10 @@ describe('verified identity', () => {
     expect(laptop.data).toMatchObject({ userId });
     const created = await makeClient(heed.url, laptop.data!.visitorToken as string).conversation.create.mutate();
 
-    const phone = await call('session.start', { siteKey: heed.siteKey, identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '10m' }) } });
+    const phone = await call('session.start', {
+      siteKey: heed.siteKey,
+      identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '10m' }) },
+    });
     expect(phone.data!.visitorId).toBe(laptop.data!.visitorId);
     const { conversations } = await makeClient(heed.url, phone.data!.visitorToken as string).conversation.list.query();
     expect(conversations.map((c) => c.id)).toEqual([created.id]);
@@ -157,7 +173,10 @@ describe('verified identity', () => {
 
   test("an identified visitor's token is not resumed without the identity (a shared computer after sign-out)", async () => {
     const userId = `user-${randomUUID()}`;
-    const signedIn = await call('session.start', { siteKey: heed.siteKey, identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '1h' }) } });
+    const signedIn = await call('session.start', {
+      siteKey: heed.siteKey,
+      identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '1h' }) },
+    });
     const after = await call('session.start', { siteKey: heed.siteKey, visitorToken: signedIn.data!.visitorToken });
     expect(after.data).toMatchObject({ resumed: false, userId: null });
     expect(after.data!.visitorId).not.toBe(signedIn.data!.visitorId);
@@ -171,7 +190,11 @@ describe('verified identity', () => {
       ['no exp', await jwt({ sub: userId }), 'identity_invalid'],
       ['30 days', await jwt({ sub: userId }, { expiresIn: '30d' }), 'identity_invalid'],
       ['another user', await jwt({ sub: 'someone-else' }, { expiresIn: '1h' }), 'identity_invalid'],
-      ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: userId, exp: Math.floor(Date.now() / 1000) + 600 })}.`, 'identity_invalid'],
+      [
+        'alg none',
+        `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: userId, exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+        'identity_invalid',
+      ],
       ['garbage', 'not.a.jwt', 'identity_invalid'],
     ];
     for (const [what, token, reason] of cases) {
@@ -185,7 +208,10 @@ describe('verified identity', () => {
   test('during a rotation both identity secrets verify; the static userHash works and is checked', async () => {
     await updateSite({ identitySecrets: [SECRET, OLD_SECRET] });
     const userId = `user-${randomUUID()}`;
-    const old = await call('session.start', { siteKey: heed.siteKey, identity: { userId, token: await jwt({ sub: userId }, { secret: OLD_SECRET, expiresIn: '1h' }) } });
+    const old = await call('session.start', {
+      siteKey: heed.siteKey,
+      identity: { userId, token: await jwt({ sub: userId }, { secret: OLD_SECRET, expiresIn: '1h' }) },
+    });
     expect(old.data).toMatchObject({ userId });
 
     const userHash = createHmac('sha256', SECRET).update(userId).digest('hex');
@@ -195,7 +221,10 @@ describe('verified identity', () => {
     expect(wrong.error?.reason).toBe('identity_invalid');
 
     await updateSite({ identitySecrets: [SECRET] });
-    const retired = await call('session.start', { siteKey: heed.siteKey, identity: { userId, token: await jwt({ sub: userId }, { secret: OLD_SECRET, expiresIn: '1h' }) } });
+    const retired = await call('session.start', {
+      siteKey: heed.siteKey,
+      identity: { userId, token: await jwt({ sub: userId }, { secret: OLD_SECRET, expiresIn: '1h' }) },
+    });
     expect(retired.error?.reason).toBe('identity_invalid');
   });
 
@@ -206,14 +235,20 @@ describe('verified identity', () => {
     expect(refused).toMatchObject({ status: 401, error: { reason: 'identity_required' } });
     expect((await call('session.start', { siteKey: heed.siteKey, visitorToken: anonymous.token })).error?.reason).toBe('identity_required');
     const userId = `user-${randomUUID()}`;
-    const ok = await call('session.start', { siteKey: heed.siteKey, identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '1h' }) } });
+    const ok = await call('session.start', {
+      siteKey: heed.siteKey,
+      identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '1h' }) },
+    });
     expect(ok.status).toBe(200);
   });
 
   test('a site without an identity secret says so', async () => {
     await updateSite({ identitySecrets: [] });
     const userId = `user-${randomUUID()}`;
-    const res = await call('session.start', { siteKey: heed.siteKey, identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '1h' }) } });
+    const res = await call('session.start', {
+      siteKey: heed.siteKey,
+      identity: { userId, token: await jwt({ sub: userId }, { expiresIn: '1h' }) },
+    });
     expect(res.error?.reason).toBe('identity_not_configured');
   });
 });

@@ -122,7 +122,11 @@ describe('message.send', () => {
     const visitors = [await visitorOf(s.key), await visitorOf(s.key), await visitorOf(s.key)];
     const conversations = await Promise.all(visitors.map((v) => v.conversation()));
     const from = (i: number, content: string, ip = office) =>
-      post('message.send', { conversationId: conversations[i]!, clientMessageId: randomUUID(), content }, { token: visitors[i]!.token, ip });
+      post(
+        'message.send',
+        { conversationId: conversations[i]!, clientMessageId: randomUUID(), content },
+        { token: visitors[i]!.token, ip },
+      );
     // five sends from three fresh visitors behind one address: each visitor is far within its own windows
     for (const [i, v] of [0, 1, 2, 0, 1].entries()) expect((await from(v, `office ${i}`)).status).toBe(200);
     const refused = await from(2, 'the sixth from the office');
@@ -134,7 +138,11 @@ describe('message.send', () => {
   });
 
   test('a site’s new limits apply without a restart, read within seconds by every process', async () => {
-    const roomy = { sendBurst: { points: 1000, seconds: 600 }, sendSustained: { points: 1000, seconds: 3600 }, sendsPerIp: { points: 1000, seconds: 600 } };
+    const roomy = {
+      sendBurst: { points: 1000, seconds: 600 },
+      sendSustained: { points: 1000, seconds: 3600 },
+      sendsPerIp: { points: 1000, seconds: 600 },
+    };
     const s = await site(roomy);
     const visitor = await visitorOf(s.key);
     const conversationId = await visitor.conversation();
@@ -157,12 +165,21 @@ describe('model runs', () => {
     await visitor.send(second, 'second question');
     const db = heed.services.db;
     // one conversation runs, the other is left waiting on the limit
-    const waiting = await heed.until('a run to wait', () => [first, second].find((id) => heed.logs.some((l) => l.includes(id) && l.includes('model-run limit'))));
-    const held = await db.message.findFirstOrThrow({ where: { conversationId: waiting, role: 'user' }, select: { state: true, content: true } });
+    const waiting = await heed.until('a run to wait', () =>
+      [first, second].find((id) => heed.logs.some((l) => l.includes(id) && l.includes('model-run limit'))),
+    );
+    const held = await db.message.findFirstOrThrow({
+      where: { conversationId: waiting, role: 'user' },
+      select: { state: true, content: true },
+    });
     expect(held.state).toBe('pending');
     expect(heed.model.requests.filter((r) => JSON.stringify(r.body.messages).includes(held.content))).toHaveLength(0);
     // nothing is lost: both are answered, each exactly once
-    await heed.until('both answered', async () => (await db.message.count({ where: { conversationId: { in: [first, second] }, role: 'assistant', error: null } })) === 2, 30_000);
+    await heed.until(
+      'both answered',
+      async () => (await db.message.count({ where: { conversationId: { in: [first, second] }, role: 'assistant', error: null } })) === 2,
+      30_000,
+    );
     expect(await db.message.count({ where: { conversationId: { in: [first, second] }, role: 'user', state: 'answered' } })).toBe(2);
     expect(await db.run.count({ where: { conversationId: { in: [first, second] } } })).toBe(2);
   });
@@ -179,17 +196,28 @@ describe('model runs', () => {
     const polls = async () => (await heed.services.metrics.workerPolls.get()).values.reduce((n, v) => n + v.value, 0);
     const before = await polls();
     await heed.until('several polls', async () => (await polls()) >= before + 5);
-    expect(heed.model.requests).not.toContainEqual(expect.objectContaining({ body: expect.objectContaining({ messages: expect.arrayContaining([expect.objectContaining({ content: expect.stringContaining('while the lock is held') })]) }) }));
+    expect(heed.model.requests).not.toContainEqual(
+      expect.objectContaining({
+        body: expect.objectContaining({
+          messages: expect.arrayContaining([expect.objectContaining({ content: expect.stringContaining('while the lock is held') })]),
+        }),
+      }),
+    );
     await heed.services.redis.del(lock);
     // the one run the window allows is still there: answered now, not after the window
-    await heed.until('answered once the lock is free', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant', error: null } })) === 1, 10_000);
+    await heed.until(
+      'answered once the lock is free',
+      async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant', error: null } })) === 1,
+      10_000,
+    );
     expect(heed.logs.filter((l) => l.includes(conversationId) && l.includes('model-run limit'))).toEqual([]);
   });
 });
 
 describe('event streams', () => {
   const live = (log: EventLog) => log.events.length > 0;
-  const refusal = (log: EventLog) => (log.errors[0] instanceof TRPCClientError ? (log.errors[0].data as { code: string; reason: string; retryAfterMs: number }) : null);
+  const refusal = (log: EventLog) =>
+    log.errors[0] instanceof TRPCClientError ? (log.errors[0].data as { code: string; reason: string; retryAfterMs: number }) : null;
 
   test.skipIf(isEmbeddedTestRun())('are limited per visitor and per address at once; closing one frees its slot', async () => {
     const s = await site({ streamsPerVisitor: 2, streamsPerIp: 3 });
@@ -206,7 +234,9 @@ describe('event streams', () => {
     const b1 = bob.subscribe();
     const b2 = bob.subscribe(); // the address's fourth
     await heed.until('the address limit', () => refusal(b2) ?? refusal(b1));
-    expect([refusal(b1), refusal(b2)].filter(Boolean)).toEqual([expect.objectContaining({ code: 'TOO_MANY_REQUESTS', reason: 'streams_per_ip_limit' })]);
+    expect([refusal(b1), refusal(b2)].filter(Boolean)).toEqual([
+      expect.objectContaining({ code: 'TOO_MANY_REQUESTS', reason: 'streams_per_ip_limit' }),
+    ]);
 
     // the streams held are live: they get the visitor's events
     await alice.conversation();

@@ -21,7 +21,9 @@ async function exchange(visitor: TestVisitor, events: EventLog, conversationId: 
   heed.model.script({ text: reply });
   await visitor.send(conversationId, text);
   await heed.until(`the reply "${reply}"`, () =>
-    events.events.slice(seen).some((e) => e.type === 'reply.completed' && e.conversationId === conversationId && e.message.content === reply),
+    events.events
+      .slice(seen)
+      .some((e) => e.type === 'reply.completed' && e.conversationId === conversationId && e.message.content === reply),
   );
   const { conversation } = await visitor.api.conversation.get.query({ conversationId });
   expect(conversation.excerpt).toBe(reply);
@@ -43,7 +45,11 @@ async function open(): Promise<{ visitor: TestVisitor; events: EventLog; convers
 test('marking read with the reply time the visitor saw clears unread everywhere', async () => {
   const { visitor, events, conversationId } = await open();
   const t1 = await exchange(visitor, events, conversationId, 'Hi', 'Hello! How can I help?');
-  expect((await visitor.api.conversation.list.query()).conversations[0]).toMatchObject({ id: conversationId, unread: true, attention: 'unviewed' });
+  expect((await visitor.api.conversation.list.query()).conversations[0]).toMatchObject({
+    id: conversationId,
+    unread: true,
+    attention: 'unviewed',
+  });
 
   const marked = await visitor.api.conversation.markRead.mutate({ conversationId, lastAssistantAt: t1 });
   expect(marked).toMatchObject({ unread: false, attention: 'default', lastReadAt: t1 });
@@ -105,7 +111,10 @@ test('marking read before the first reply exists does not hide that reply when i
   const marked = gate();
   heed.model.script({ text: 'Thanks for waiting.', until: marked.opened });
   await visitor.send(conversationId, 'Anyone there?');
-  const early = await visitor.api.conversation.markRead.mutate({ conversationId, lastAssistantAt: new Date(Date.now() + 3_600_000).toISOString() });
+  const early = await visitor.api.conversation.markRead.mutate({
+    conversationId,
+    lastAssistantAt: new Date(Date.now() + 3_600_000).toISOString(),
+  });
   marked.open();
   expect(early).toMatchObject({ lastAssistantAt: null, lastReadAt: null, unread: false });
 

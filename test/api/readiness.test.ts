@@ -40,7 +40,10 @@ test('a store that stops answering without failing (frozen, blackholed) makes bo
   dbUrl.port = String(db.port);
   redisUrl.port = String(redis.port);
   // a process of its own whose stores sit behind the proxies
-  const services = await createServices({ ...heed.config, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl.toString() }, { logTo: memoryDestination() });
+  const services = await createServices(
+    { ...heed.config, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl.toString() },
+    { logTo: memoryDestination() },
+  );
   const server = await createHttpServer(services);
   const url = `http://127.0.0.1:${await listen(server)}`;
   // a hung probe fails the test here (the fetch gives up), where before the change it waited for the store
@@ -72,4 +75,3 @@ test('a store that stops answering without failing (frozen, blackholed) makes bo
     await Promise.all([db.close(), redis.close()]);
   }
 });
-

@@ -25,7 +25,11 @@ interface TrpcError {
   data: { code: string; httpStatus: number; reason: string | null };
 }
 
-async function post(path: string, body: unknown, token: string | null): Promise<{ status: number; body: { result?: { data: unknown }; error?: TrpcError } }> {
+async function post(
+  path: string,
+  body: unknown,
+  token: string | null,
+): Promise<{ status: number; body: { result?: { data: unknown }; error?: TrpcError } }> {
   const res = await fetch(`${heed.url}/trpc/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -37,7 +41,12 @@ async function post(path: string, body: unknown, token: string | null): Promise<
 
 async function stored() {
   const db = heed.services.db;
-  const [visitors, conversations, messages, events] = await Promise.all([db.visitor.count(), db.conversation.count(), db.message.count(), db.event.count()]);
+  const [visitors, conversations, messages, events] = await Promise.all([
+    db.visitor.count(),
+    db.conversation.count(),
+    db.message.count(),
+    db.event.count(),
+  ]);
   return { visitors, conversations, messages, events };
 }
 
@@ -61,7 +70,9 @@ describe('batched requests', () => {
   test('an oversized batch of queries (GET) is refused the same way', async () => {
     const v = await heed.visitor();
     const list = Array.from({ length: MAX_BATCH_SIZE + 1 }, () => 'conversation.list').join(',');
-    const res = await fetch(`${heed.url}/trpc/${list}?batch=1&input=${encodeURIComponent('{}')}`, { headers: { authorization: `Bearer ${v.token}` } });
+    const res = await fetch(`${heed.url}/trpc/${list}?batch=1&input=${encodeURIComponent('{}')}`, {
+      headers: { authorization: `Bearer ${v.token}` },
+    });
     expect(res.status).toBe(400);
   });
 
@@ -119,13 +130,16 @@ describe('requests the HTTP parser rejects', () => {
   test.each([
     ['headers over 16 KB', 431, `GET /trpc/events.subscribe HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: ${'x'.repeat(20_000)}\r\n\r\n`],
     ['bytes that are not HTTP', 400, 'NOT HTTP AT ALL\r\n\r\n'],
-  ])('%s, on a reused keep-alive connection, are answered %i with Connection: close, and the connection is closed', async (_, status, bad) => {
-    const answer = await afterAGoodRequest(bad);
-    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
-    const head = secondHead(answer);
-    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-    expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i);
-  });
+  ])(
+    '%s, on a reused keep-alive connection, are answered %i with Connection: close, and the connection is closed',
+    async (_, status, bad) => {
+      const answer = await afterAGoodRequest(bad);
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      const head = secondHead(answer);
+      expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+    },
+  );
 });
 
 describe('a conversation’s unanswered messages', () => {

@@ -37,7 +37,11 @@ test('resuming with the token returns the same visitor and their conversations, 
   const conversation = await makeClient(heed.url, first.visitorToken).conversation.create.mutate();
   const before = await heed.services.db.visitor.count();
 
-  const again = await anonymous().session.start.mutate({ siteKey: heed.siteKey, visitorToken: first.visitorToken, timeZone: 'Europe/Paris' });
+  const again = await anonymous().session.start.mutate({
+    siteKey: heed.siteKey,
+    visitorToken: first.visitorToken,
+    timeZone: 'Europe/Paris',
+  });
   expect(again).toMatchObject({ visitorId: first.visitorId, resumed: true, timeZone: 'Europe/Paris' });
   expect(await heed.services.db.visitor.count()).toBe(before);
   const { conversations } = await makeClient(heed.url, again.visitorToken).conversation.list.query();
@@ -46,7 +50,11 @@ test('resuming with the token returns the same visitor and their conversations, 
 
 test('resuming from another time zone (the visitor travelled) updates the stored zone', async () => {
   const first = await anonymous().session.start.mutate({ siteKey: heed.siteKey, timeZone: 'Europe/Paris' });
-  const moved = await anonymous().session.start.mutate({ siteKey: heed.siteKey, visitorToken: first.visitorToken, timeZone: 'America/New_York' });
+  const moved = await anonymous().session.start.mutate({
+    siteKey: heed.siteKey,
+    visitorToken: first.visitorToken,
+    timeZone: 'America/New_York',
+  });
   expect(moved).toMatchObject({ visitorId: first.visitorId, resumed: true, timeZone: 'America/New_York' });
   expect((await storedVisitor(first.visitorId)).timeZone).toBe('America/New_York');
 });
@@ -61,7 +69,11 @@ test('resuming without a time zone keeps the stored one', async () => {
 test('a token for a visitor that no longer exists starts a fresh visitor instead of failing', async () => {
   const first = await anonymous().session.start.mutate({ siteKey: heed.siteKey, timeZone: 'Europe/Paris' });
   await heed.services.db.visitor.delete({ where: { id: first.visitorId } });
-  const fresh = await anonymous().session.start.mutate({ siteKey: heed.siteKey, visitorToken: first.visitorToken, timeZone: 'Europe/Paris' });
+  const fresh = await anonymous().session.start.mutate({
+    siteKey: heed.siteKey,
+    visitorToken: first.visitorToken,
+    timeZone: 'Europe/Paris',
+  });
   expect(fresh.resumed).toBe(false);
   expect(fresh.visitorId).not.toBe(first.visitorId);
   expect(await storedVisitor(fresh.visitorId)).toMatchObject({ timeZone: 'Europe/Paris' });

@@ -29,7 +29,9 @@ type Context = import('../../api/src/trpc/trpc.ts').Context;
  * An upgrade of @trpc/server that changes the format fails here, naming the version.
  */
 
-const INSTALLED: string = JSON.parse(readFileSync(new URL('../../node_modules/@trpc/server/package.json', import.meta.url), 'utf8')).version;
+const INSTALLED: string = JSON.parse(
+  readFileSync(new URL('../../node_modules/@trpc/server/package.json', import.meta.url), 'utf8'),
+).version;
 /** The failure message of every check: what differs, in which version. */
 const changed = (what: string) =>
   `${what}: @trpc/server ${INSTALLED} differs from api/src/shared/trpc-wire.ts (last verified against ${wire.TRPC_WIRE_VERIFIED}). ` +
@@ -41,11 +43,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What the last call's procedure and context saw, and the Retry-After it set. */
 const seen: { input?: unknown; connectionParams?: unknown; headers: Record<string, string> } = { headers: {} };
-const res = { headersSent: false, setHeader: (name: string, value: string) => void (seen.headers[name.toLowerCase()] = value) } as unknown as ServerResponse;
+const res = {
+  headersSent: false,
+  setHeader: (name: string, value: string) => void (seen.headers[name.toLowerCase()] = value),
+} as unknown as ServerResponse;
 const ctx = { res } as unknown as Context;
 
 const burst = () => refuse('too_many_requests', 'send_burst_limit', 'Too many requests. Try again in 2 s.', { retryAfterMs: 1_500 });
-const streamsFull = () => refuse('too_many_requests', 'streams_per_visitor_limit', 'Too many requests. Try again in 3 s.', { retryAfterMs: 2_500 });
+const streamsFull = () =>
+  refuse('too_many_requests', 'streams_per_visitor_limit', 'Too many requests. Try again in 3 s.', { retryAfterMs: 2_500 });
 const originRefused = () => refuse('forbidden', 'origin_not_allowed', 'This page may not use this site.');
 
 const probe = router({
@@ -121,10 +127,14 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
   });
 
   test('error codes: the JSON-RPC number and HTTP status of every tRPC code', () => {
-    expect(Object.keys(wire.TRPC_ERROR_CODES).sort(), changed('the set of error codes')).toEqual(Object.keys(TRPC_ERROR_CODES_BY_KEY).sort());
+    expect(Object.keys(wire.TRPC_ERROR_CODES).sort(), changed('the set of error codes')).toEqual(
+      Object.keys(TRPC_ERROR_CODES_BY_KEY).sort(),
+    );
     for (const [code, [jsonRpc, status]] of Object.entries(wire.TRPC_ERROR_CODES)) {
       expect(jsonRpc, changed(`${code}'s JSON-RPC number`)).toBe(TRPC_ERROR_CODES_BY_KEY[code as TRPC_ERROR_CODE_KEY]);
-      expect(status, changed(`${code}'s HTTP status`)).toBe(getHTTPStatusCodeFromError(new TRPCError({ code: code as TRPC_ERROR_CODE_KEY })));
+      expect(status, changed(`${code}'s HTTP status`)).toBe(
+        getHTTPStatusCodeFromError(new TRPCError({ code: code as TRPC_ERROR_CODE_KEY })),
+      );
     }
   });
 
@@ -154,9 +164,14 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
 
   test('a mutation: a POST with a JSON body (or none), answered as a query is', async () => {
     const { answers, fetcher } = recording();
-    expect(await wire.callProcedure(BASE, 'save', 'mutation', { a: [1, 'ü'] }, { authorization: 'Bearer x' }, fetcher)).toEqual({ saved: { a: [1, 'ü'] } });
+    expect(await wire.callProcedure(BASE, 'save', 'mutation', { a: [1, 'ü'] }, { authorization: 'Bearer x' }, fetcher)).toEqual({
+      saved: { a: [1, 'ü'] },
+    });
     expect(await wire.callProcedure(BASE, 'save', 'mutation', undefined, {}, fetcher)).toEqual({ saved: null });
-    expect(answers.map((a) => a.body)).toEqual([JSON.stringify(wire.resultAnswer({ saved: { a: [1, 'ü'] } })), JSON.stringify(wire.resultAnswer({ saved: null }))]);
+    expect(answers.map((a) => a.body)).toEqual([
+      JSON.stringify(wire.resultAnswer({ saved: { a: [1, 'ü'] } })),
+      JSON.stringify(wire.resultAnswer({ saved: null })),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
   });
 
@@ -183,8 +198,13 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
     const { answers, fetcher } = recording();
     const invalid = await wire.callProcedure(BASE, 'typed', 'mutation', { n: 'one' }, {}, fetcher).catch((e: unknown) => e);
     const broken = await wire.callProcedure(BASE, 'broken', 'query', undefined, {}, fetcher).catch((e: unknown) => e);
-    expect(invalid).toMatchObject({ data: { code: 'BAD_REQUEST', httpStatus: 400, reason: null, fieldErrors: { n: [expect.any(String)] } } });
-    expect(broken).toMatchObject({ message: 'Something went wrong on our side. Please try again.', data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } });
+    expect(invalid).toMatchObject({
+      data: { code: 'BAD_REQUEST', httpStatus: 400, reason: null, fieldErrors: { n: [expect.any(String)] } },
+    });
+    expect(broken).toMatchObject({
+      message: 'Something went wrong on our side. Please try again.',
+      data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 },
+    });
     for (const answer of answers) {
       const parsed = JSON.parse(answer.body) as wire.WireAnswer;
       expect(wire.statusOf(parsed), changed('an error’s status')).toBe(answer.status);
@@ -215,7 +235,12 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
   });
 
   test('streamed JSON lines are asked for as tRPC reads it (which it answers, unbatched, with a 400)', async () => {
-    const cases: Record<string, string>[] = [{}, { 'trpc-accept': 'application/jsonl' }, { accept: 'application/json, application/jsonl' }, { accept: 'application/jsonlines' }];
+    const cases: Record<string, string>[] = [
+      {},
+      { 'trpc-accept': 'application/jsonl' },
+      { accept: 'application/json, application/jsonl' },
+      { accept: 'application/jsonlines' },
+    ];
     for (const headers of cases) {
       const response = await trpcFetch(wire.procedureUrl(BASE, 'echo', 1), { headers });
       const jsonl = response.status === 400 && (await response.text()).includes('Streaming requests must be batched');
@@ -234,21 +259,27 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
     ];
     for (const c of cases) {
       const url = `${wire.procedureUrl(BASE, 'untracked', c.input, { ticket: 't.1' })}${c.extra ?? ''}`;
-      const response = await trpcFetch(url, { headers: { accept: 'text/event-stream', ...(c.header ? { 'last-event-id': c.header } : {}) } });
+      const response = await trpcFetch(url, {
+        headers: { accept: 'text/event-stream', ...(c.header ? { 'last-event-id': c.header } : {}) },
+      });
       const body = await response.text();
       const ours = wire.readSubscriptionRequest(url.slice(url.indexOf('/trpc/')), c.header);
       expect(ours, changed(`reading ${url}`)).not.toBeNull();
       expect(ours!.input, changed(`the input of ${url} (Last-Event-ID ${c.header})`)).toEqual(seen.input);
       expect(ours!.connectionParams, changed(`the connection params of ${url}`)).toEqual(seen.connectionParams);
       // an untracked event after a reconnect restores the id the client resumed from
-      expect(body, changed(`the stream of ${url}`)).toBe(wire.connectedFrame(trpcConfig.sse!.client!) + wire.dataFrame({ n: 0 }, null, ours!.lastEventId) + wire.RETURN_FRAME);
+      expect(body, changed(`the stream of ${url}`)).toBe(
+        wire.connectedFrame(trpcConfig.sse!.client!) + wire.dataFrame({ n: 0 }, null, ours!.lastEventId) + wire.RETURN_FRAME,
+      );
     }
     expect(wire.readSubscriptionRequest('/trpc/untracked?batch=1&input=%7B%7D', undefined)).toBeNull();
     expect(wire.readSubscriptionRequest('/trpc/untracked?input=%7B', undefined)).toBeNull();
   });
 
   test('a subscription: its headers and frames (connected, tracked ids, restore-id, ping, return) are what tRPC writes', async () => {
-    const response = await trpcFetch(wire.procedureUrl(BASE, 'events', { lastEventId: null }, { ticket: 't.1' }), { headers: { accept: 'text/event-stream' } });
+    const response = await trpcFetch(wire.procedureUrl(BASE, 'events', { lastEventId: null }, { ticket: 't.1' }), {
+      headers: { accept: 'text/event-stream' },
+    });
     expect(response.status).toBe(200);
     expect([...response.headers], changed('a stream’s headers')).toEqual(Object.entries(wire.SSE_HEADERS));
     const body = await response.text();
@@ -269,8 +300,15 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
     const response = await trpcFetch(wire.procedureUrl(BASE, 'full', {}, {}), { headers: { accept: 'text/event-stream' } });
     const body = await response.text();
     const shape = shapeOf(trpcErrorOf(streamsFull()), 'full', 'subscription', {});
-    expect(body, changed('a refused stream')).toBe(wire.connectedFrame(trpcConfig.sse!.client!) + wire.dataFrame({ n: 1 }, null, null) + wire.errorFrame(shape));
-    expect(shape.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429, reason: 'streams_per_visitor_limit', retryAfterMs: 2_500 });
+    expect(body, changed('a refused stream')).toBe(
+      wire.connectedFrame(trpcConfig.sse!.client!) + wire.dataFrame({ n: 1 }, null, null) + wire.errorFrame(shape),
+    );
+    expect(shape.data).toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      httpStatus: 429,
+      reason: 'streams_per_visitor_limit',
+      retryAfterMs: 2_500,
+    });
   });
 
   test('the widget’s stream client reads tRPC’s stream: data with ids, resumes after `return` from its last id, ends on a refusal', async () => {
@@ -286,11 +324,17 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
     const received: [unknown, string | undefined][] = [];
     const states: string[] = [];
     const inputs: (string | null)[] = [];
-    const stop = openStream(BASE, 'events', (last) => (inputs.push(last), { lastEventId: last }), async () => ({ ticket: 't.1' }), {
-      onData: (data, id) => received.push([data, id]),
-      onState: (s) => states.push(s),
-      onError: (err) => received.push([err, 'error']),
-    });
+    const stop = openStream(
+      BASE,
+      'events',
+      (last) => (inputs.push(last), { lastEventId: last }),
+      async () => ({ ticket: 't.1' }),
+      {
+        onData: (data, id) => received.push([data, id]),
+        onState: (s) => states.push(s),
+        onError: (err) => received.push([err, 'error']),
+      },
+    );
     // the first connection ends with `return`; the client opens another, from the last tracked id
     await vi.waitFor(() => expect(inputs).toEqual([null, '2']), { timeout: 5_000 });
     stop();
@@ -302,7 +346,13 @@ describe(`tRPC's wire, as api/src/shared/trpc-wire.ts speaks it (verified agains
     expect(states.slice(0, 2)).toEqual(['connected', 'connecting']);
 
     const errors: unknown[] = [];
-    const stopRefused = openStream(BASE, 'forbidden', () => ({}), async () => ({}), { onData: () => {}, onState: () => {}, onError: (err) => errors.push(err) });
+    const stopRefused = openStream(
+      BASE,
+      'forbidden',
+      () => ({}),
+      async () => ({}),
+      { onData: () => {}, onState: () => {}, onError: (err) => errors.push(err) },
+    );
     await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 5_000 });
     stopRefused();
     expect(errors[0]).toBeInstanceOf(wire.ServerError);

@@ -22,7 +22,11 @@ interface TrpcErrorBody {
   error?: { message: string; data: { code: string; httpStatus: number; fieldErrors: Record<string, string[]> | null } };
 }
 
-async function post(path: string, body: string | object, token: string | null = visitor.token): Promise<{ status: number; body: TrpcErrorBody }> {
+async function post(
+  path: string,
+  body: string | object,
+  token: string | null = visitor.token,
+): Promise<{ status: number; body: TrpcErrorBody }> {
   const res = await fetch(`${heed.url}/trpc/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -95,10 +99,15 @@ describe('message.send', () => {
       post('message.send', send({ content: 'Hel\ud800lo 😀 \udfff' })),
       // tRPC's own handler (a batch) as well as the lean route
       post('message.send?batch=1', { 0: send({ content: 'batched \ud83d' }) }),
-      ...Array.from({ length: 8 }, (_, i) => post('message.send', { conversationId: otherConversation, clientMessageId: randomUUID(), content: `beside ${i}` }, other.token)),
+      ...Array.from({ length: 8 }, (_, i) =>
+        post('message.send', { conversationId: otherConversation, clientMessageId: randomUUID(), content: `beside ${i}` }, other.token),
+      ),
     ]);
     expect([broken, batched, ...beside].map((r) => r.status)).toEqual(Array(10).fill(200));
-    const rows = await heed.services.db.message.findMany({ where: { conversationId, content: { contains: '\uFFFD' } }, orderBy: { seq: 'asc' } });
+    const rows = await heed.services.db.message.findMany({
+      where: { conversationId, content: { contains: '\uFFFD' } },
+      orderBy: { seq: 'asc' },
+    });
     expect(rows.map((r) => r.content).sort()).toEqual(['Hel\uFFFDlo 😀 \uFFFD', 'batched \uFFFD']);
     const events = await heed.services.db.event.findMany({ where: { conversationId, type: 'message.created' } });
     const contents = events.map((e) => (e.payload as { message: { content: string } }).message.content);
@@ -111,7 +120,10 @@ describe('message.send', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const row = await heed.services.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
     expect(row.title).toBe('Plans \uFFFD 2027');
-    const event = await heed.services.db.event.findFirstOrThrow({ where: { conversationId, type: 'conversation.updated' }, orderBy: { id: 'desc' } });
+    const event = await heed.services.db.event.findFirstOrThrow({
+      where: { conversationId, type: 'conversation.updated' },
+      orderBy: { id: 'desc' },
+    });
     expect((event.payload as { conversation: { title: string } }).conversation.title).toBe('Plans \uFFFD 2027');
   });
 

@@ -19,7 +19,8 @@ const BOOT = `/widget-chunks/${readdirSync(`${WIDGET_DIR}widget-chunks`).find((f
 const onDisk = (path: string) => readFileSync(`${WIDGET_DIR}${path.slice(1)}`);
 const BROWSER = 'gzip, deflate, br, zstd';
 /** Byte equality without a 60 KB element-by-element diff when it fails. */
-const expectSameBytes = (actual: Buffer, expected: Buffer) => expect(actual.equals(expected), `${actual.length} bytes, expected ${expected.length} others`).toBe(true);
+const expectSameBytes = (actual: Buffer, expected: Buffer) =>
+  expect(actual.equals(expected), `${actual.length} bytes, expected ${expected.length} others`).toBe(true);
 
 let heed: TestHeed;
 /** the same stack's services behind `siteRoutes({ production: true })`, as `npm start` runs with NODE_ENV=production */
@@ -106,7 +107,9 @@ describe('caching', () => {
   });
 
   test('each file and encoding has its own strong ETag, stable across requests', async () => {
-    const tags = await Promise.all([undefined, 'gzip', 'br'].map(async (accept) => (await get('/widget.js', accept ? { 'accept-encoding': accept } : {})).headers.etag));
+    const tags = await Promise.all(
+      [undefined, 'gzip', 'br'].map(async (accept) => (await get('/widget.js', accept ? { 'accept-encoding': accept } : {})).headers.etag),
+    );
     for (const tag of tags) expect(tag).toMatch(/^"[\w-]{22}"$/);
     expect(new Set(tags).size).toBe(3);
     expect((await get('/widget.js', { 'accept-encoding': 'br' })).headers.etag).toBe(tags[2]);
@@ -138,7 +141,15 @@ describe('caching', () => {
     const head = await get(BOOT, { 'accept-encoding': BROWSER }, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
-    for (const name of ['content-length', 'content-encoding', 'content-type', 'etag', 'vary', 'cache-control', 'access-control-allow-origin']) {
+    for (const name of [
+      'content-length',
+      'content-encoding',
+      'content-type',
+      'etag',
+      'vary',
+      'cache-control',
+      'access-control-allow-origin',
+    ]) {
       expect({ name, value: head.headers[name] }).toEqual({ name, value: got.headers[name] });
     }
     expect((await get(BOOT, { 'if-none-match': got.headers.etag!, 'accept-encoding': BROWSER }, { method: 'HEAD' })).status).toBe(304);

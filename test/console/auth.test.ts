@@ -31,7 +31,10 @@ async function operatorWithPassword(role: 'owner' | 'agent' = 'owner'): Promise<
   const email = `op-${randomUUID().slice(0, 8)}@example.test`;
   const password = `pw-${randomUUID()}`;
   secrets.push(password);
-  const row = await heed.services.db.operator.create({ data: { email, name: 'Ana Operator', role, passwordHash: await hashPassword(password) }, select: { id: true } });
+  const row = await heed.services.db.operator.create({
+    data: { email, name: 'Ana Operator', role, passwordHash: await hashPassword(password) },
+    select: { id: true },
+  });
   return { id: row.id, email, password };
 }
 
@@ -59,7 +62,9 @@ describe('passwords', () => {
     expect(await verifyPassword('correct horse battery staple', weak)).toBe(true);
     expect([needsRehash(weak), needsRehash(a)]).toEqual([true, false]);
     // a corrupted row asking for a gigabyte of memory is refused, not obeyed
-    expect(await verifyPassword('x', 'scrypt$1073741824$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBe(false);
+    expect(await verifyPassword('x', 'scrypt$1073741824$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBe(
+      false,
+    );
   });
 });
 
@@ -112,7 +117,10 @@ describe('sign-in', () => {
     for (const { answer } of Object.values(rounds).flat()) {
       expect(answer.status).toBe(401);
       expect(answer.headers.get('set-cookie')).toBeNull();
-      expect({ reason: reasonOf(answer), message: answer.body.error?.message }).toEqual({ reason: 'bad_credentials', message: 'Wrong email or password.' });
+      expect({ reason: reasonOf(answer), message: answer.body.error?.message }).toEqual({
+        reason: 'bad_credentials',
+        message: 'Wrong email or password.',
+      });
     }
     // scrypt dominates (~300 ms here; a lookup takes ~1 ms): without the dummy hash an unknown email would answer ~100× faster
     const [wrong, unknown, pending] = (['wrong', 'unknown', 'pending'] as const).map((k) => median(rounds[k].map((r) => r.ms)));
@@ -124,7 +132,9 @@ describe('sign-in', () => {
     const op = await operatorWithPassword();
     const ip = newIp();
     // a burst of parallel guesses: every attempt is counted before its password is checked, so exactly the limit get through
-    const burst = await Promise.all(Array.from({ length: SIGN_IN_LIMITS.perEmail.points + 3 }, (_, i) => signIn(op.email, `wrong-${i}-password`, ip)));
+    const burst = await Promise.all(
+      Array.from({ length: SIGN_IN_LIMITS.perEmail.points + 3 }, (_, i) => signIn(op.email, `wrong-${i}-password`, ip)),
+    );
     const reasons = burst.map(reasonOf);
     expect(reasons.filter((r) => r === 'bad_credentials')).toHaveLength(SIGN_IN_LIMITS.perEmail.points);
     expect(reasons.filter((r) => r === 'sign_in_throttled')).toHaveLength(3);
@@ -225,7 +235,10 @@ describe('sessions', () => {
     const cookie = cookieOf(await signIn(op.email, op.password, newIp()));
     const id = sessionIdOf(cookie.split('=')[1]!);
     // used a while ago: the next request slides the expiry a full week ahead
-    await heed.services.db.operatorSession.update({ where: { id }, data: { lastSeenAt: new Date(Date.now() - 3600_000), expiresAt: new Date(Date.now() + 60_000) } });
+    await heed.services.db.operatorSession.update({
+      where: { id },
+      data: { lastSeenAt: new Date(Date.now() - 3600_000), expiresAt: new Date(Date.now() + 60_000) },
+    });
     const renewed = await rawCall(heed.url, 'console.auth.me', 'query', undefined, { cookie });
     expect(renewed.headers.get('set-cookie')).toMatch(/^heed_console=[\w-]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=604800$/);
     const slid = await heed.services.db.operatorSession.findUniqueOrThrow({ where: { id }, select: { expiresAt: true } });
@@ -243,18 +256,35 @@ describe('bad input', () => {
     const bad = await signIn('not-an-email', 'x', newIp());
     expect(bad.status).toBe(400);
     expect(bad.body.error?.data.fieldErrors?.email).toBeDefined();
-    const anything = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.constant('\u0000'), fc.string({ minLength: 300, maxLength: 400 }), fc.object());
+    const anything = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant('\u0000'),
+      fc.string({ minLength: 300, maxLength: 400 }),
+      fc.object(),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.record({ email: anything, password: anything, token: anything, name: anything, extra: fc.option(anything) }, { requiredKeys: [] }), async (input) => {
-        for (const path of ['console.auth.signIn', 'console.auth.acceptInvite']) {
-          const answer = await rawCall(heed.url, path, 'mutation', input, { origin: heed.url, 'x-forwarded-for': '198.51.100.7' });
-          expect(answer.status, `${path} ${JSON.stringify(input)}`).toBeLessThan(500);
-        }
-      }),
+      fc.asyncProperty(
+        fc.record(
+          { email: anything, password: anything, token: anything, name: anything, extra: fc.option(anything) },
+          { requiredKeys: [] },
+        ),
+        async (input) => {
+          for (const path of ['console.auth.signIn', 'console.auth.acceptInvite']) {
+            const answer = await rawCall(heed.url, path, 'mutation', input, { origin: heed.url, 'x-forwarded-for': '198.51.100.7' });
+            expect(answer.status, `${path} ${JSON.stringify(input)}`).toBeLessThan(500);
+          }
+        },
+      ),
       { numRuns: 60, seed: fuzzSeed('console auth') },
     );
     for (const body of ['{', '"just a string"', '[]', 'null']) {
-      const res = await fetch(`${heed.url}/trpc/console.auth.signIn`, { method: 'POST', headers: { origin: heed.url, 'content-type': 'application/json' }, body });
+      const res = await fetch(`${heed.url}/trpc/console.auth.signIn`, {
+        method: 'POST',
+        headers: { origin: heed.url, 'content-type': 'application/json' },
+        body,
+      });
       expect(res.status).toBeLessThan(500);
     }
   });

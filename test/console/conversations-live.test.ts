@@ -28,9 +28,16 @@ function watch(op: TestOperator, input: { siteId?: string; lastEventId?: string 
     },
     onError: (err) => errors.push(err),
   });
-  const states = (conversationId: string) => changes.filter((c) => c.item.id === conversationId).map((c) => (c.item.failed ? 'failed' : c.item.attention));
+  const states = (conversationId: string) =>
+    changes.filter((c) => c.item.id === conversationId).map((c) => (c.item.failed ? 'failed' : c.item.attention));
   const until = (what: string, conversationId: string, check: (item: ConversationItem) => boolean) =>
-    heed.until(what, () => changes.some((c) => c.item.id === conversationId && check(c.item)) && changes.filter((c) => c.item.id === conversationId).at(-1)!.item, 10_000);
+    heed.until(
+      what,
+      () =>
+        changes.some((c) => c.item.id === conversationId && check(c.item)) &&
+        changes.filter((c) => c.item.id === conversationId).at(-1)!.item,
+      10_000,
+    );
   return { changes, errors, states, until, close: () => sub.unsubscribe() };
 }
 
@@ -95,7 +102,10 @@ test('the live list is scoped to a site when asked, and a reconnect with lastEve
 test('a signed-out client gets no live list', async () => {
   const { consoleClient } = await import('../support/console.ts');
   const errors: unknown[] = [];
-  const sub = consoleClient(heed.url, null).console.conversations.changes.subscribe({}, { onData: () => {}, onError: (err) => errors.push(err) });
+  const sub = consoleClient(heed.url, null).console.conversations.changes.subscribe(
+    {},
+    { onData: () => {}, onError: (err) => errors.push(err) },
+  );
   await heed.until('the refusal', () => errors.length > 0, 5000);
   sub.unsubscribe();
   expect(errors[0]).toMatchObject({ data: { code: 'UNAUTHORIZED', reason: 'console_signed_out' } });
@@ -109,7 +119,10 @@ test('the transcript of three quick sends shows one run that claimed all three, 
   await visitor.send(conversationId, 'Hi!');
   await visitor.send(conversationId, 'Do you have the walnut shelf?');
   await visitor.send(conversationId, 'In 80 cm?');
-  await heed.until('the reply', async () => (await heed.services.db.run.findFirst({ where: { conversationId, status: 'completed' } })) !== null);
+  await heed.until(
+    'the reply',
+    async () => (await heed.services.db.run.findFirst({ where: { conversationId, status: 'completed' } })) !== null,
+  );
 
   const t = await agent.api.console.conversations.transcript.query({ conversationId });
   expect(t.conversation).toMatchObject({ id: conversationId, visitorTimeZone: 'America/New_York', attention: 'unviewed', messageCount: 4 });
@@ -121,7 +134,14 @@ test('the transcript of three quick sends shows one run that claimed all three, 
   ]);
   expect(t.runs).toHaveLength(1);
   const [run] = t.runs;
-  expect(run).toMatchObject({ status: 'completed', model: 'test-model', attempts: 1, promptTokens: 321, completionTokens: 17, error: null });
+  expect(run).toMatchObject({
+    status: 'completed',
+    model: 'test-model',
+    attempts: 1,
+    promptTokens: 321,
+    completionTokens: 17,
+    error: null,
+  });
   expect(run!.claimedMessageIds).toEqual(t.messages.slice(0, 3).map((m) => m.id));
   expect(t.messages.every((m) => m.runId === run!.id)).toBe(true);
   expect(run!.costUsd).toBeGreaterThan(0);
@@ -140,8 +160,12 @@ test('the transcript of three quick sends shows one run that claimed all three, 
     ['fixed', 'Walnut shelf (VIP)'],
   ]);
   expect(after.titleHistory.every((h) => h.at !== null)).toBe(true);
-  expect(after.titleChecks).toEqual([expect.objectContaining({ outcome: 'changed', model: expect.any(String), costUsd: expect.any(Number) })]);
-  await expect(agent.api.console.conversations.retitle.mutate({ conversationId })).rejects.toMatchObject({ data: { code: 'CONFLICT', reason: 'title_not_replaceable' } });
+  expect(after.titleChecks).toEqual([
+    expect.objectContaining({ outcome: 'changed', model: expect.any(String), costUsd: expect.any(Number) }),
+  ]);
+  await expect(agent.api.console.conversations.retitle.mutate({ conversationId })).rejects.toMatchObject({
+    data: { code: 'CONFLICT', reason: 'title_not_replaceable' },
+  });
 });
 
 test('retitle asks the title pass again at once, even for a title it gave up on', async () => {
@@ -150,8 +174,14 @@ test('retitle asks the title pass again at once, even for a title it gave up on'
   const conversationId = await visitor.conversation();
   heed.model.script({ text: 'Sure.' });
   await visitor.send(conversationId, 'Need help with returns');
-  await heed.until('the reply', async () => (await heed.services.db.run.findFirst({ where: { conversationId, status: 'completed' } })) !== null);
-  await heed.services.db.conversation.update({ where: { id: conversationId }, data: { titleState: 'failed', titleRequestedAt: null, titleAttempts: 5 } });
+  await heed.until(
+    'the reply',
+    async () => (await heed.services.db.run.findFirst({ where: { conversationId, status: 'completed' } })) !== null,
+  );
+  await heed.services.db.conversation.update({
+    where: { id: conversationId },
+    data: { titleState: 'failed', titleRequestedAt: null, titleAttempts: 5 },
+  });
   expect(await agent.api.console.conversations.retitle.mutate({ conversationId })).toEqual({ requested: true });
   heed.model.script(titleAnswer('Returns help'));
   await heed.titlePass();
@@ -163,7 +193,12 @@ test("a site's model, instructions and reply token cap reach the model on the ne
   const { db, sites } = heed.services;
   await db.site.update({
     where: { key: heed.siteKey },
-    data: { model: 'gpt-4o-mini', assistantName: 'Shelfie', systemPrompt: 'Always answer as {assistantName}, the owl of {siteName}; keep {unknown} as typed.', replyMaxTokens: 123 },
+    data: {
+      model: 'gpt-4o-mini',
+      assistantName: 'Shelfie',
+      systemPrompt: 'Always answer as {assistantName}, the owl of {siteName}; keep {unknown} as typed.',
+      replyMaxTokens: 123,
+    },
   });
   sites.clear(); // what console.sites.update does
   const visitor = await heed.visitor();
@@ -183,7 +218,10 @@ test("a site's model, instructions and reply token cap reach the model on the ne
   expect(t.runs[0]!.model).toBe('gpt-4o-mini');
 
   // back to the deployment's settings
-  await db.site.update({ where: { key: heed.siteKey }, data: { model: null, assistantName: null, systemPrompt: null, replyMaxTokens: null } });
+  await db.site.update({
+    where: { key: heed.siteKey },
+    data: { model: null, assistantName: null, systemPrompt: null, replyMaxTokens: null },
+  });
   sites.clear();
   heed.model.reset();
   heed.model.script({ text: 'Yes.' });

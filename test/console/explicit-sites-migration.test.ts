@@ -24,7 +24,9 @@ test('upgrading keeps every agent’s access: none set becomes the explicit "all
   await db.connect();
   try {
     for (const m of migrations.slice(0, at)) await db.query(m.sql);
-    const site = (await db.query<{ id: string }>(`INSERT INTO "Site" (id, key, name) VALUES (gen_random_uuid(), 'shop', 'Shop') RETURNING id`)).rows[0]!.id;
+    const site = (
+      await db.query<{ id: string }>(`INSERT INTO "Site" (id, key, name) VALUES (gen_random_uuid(), 'shop', 'Shop') RETURNING id`)
+    ).rows[0]!.id;
     await db.query(
       `INSERT INTO "Operator" (id, email, name, role, "siteIds") VALUES
         (gen_random_uuid(), 'everywhere@example.test', 'Every', 'agent', '{}'),
@@ -33,7 +35,9 @@ test('upgrading keeps every agent’s access: none set becomes the explicit "all
       [site],
     );
     await db.query(migrations[at]!.sql);
-    const rows = await db.query<{ email: string; allSites: boolean; siteIds: string[] }>(`SELECT email, "allSites", "siteIds"::text[] AS "siteIds" FROM "Operator" ORDER BY email`);
+    const rows = await db.query<{ email: string; allSites: boolean; siteIds: string[] }>(
+      `SELECT email, "allSites", "siteIds"::text[] AS "siteIds" FROM "Operator" ORDER BY email`,
+    );
     expect(rows.rows).toEqual([
       { email: 'everywhere@example.test', allSites: true, siteIds: [] },
       { email: 'owner@example.test', allSites: false, siteIds: [] },
@@ -41,7 +45,9 @@ test('upgrading keeps every agent’s access: none set becomes the explicit "all
     ]);
     // and an operator added from now on acts on no site until one is chosen
     await db.query(`INSERT INTO "Operator" (id, email, name, role) VALUES (gen_random_uuid(), 'new@example.test', 'New', 'agent')`);
-    expect((await db.query(`SELECT "allSites", "siteIds"::text[] AS "siteIds" FROM "Operator" WHERE email = 'new@example.test'`)).rows).toEqual([{ allSites: false, siteIds: [] }]);
+    expect(
+      (await db.query(`SELECT "allSites", "siteIds"::text[] AS "siteIds" FROM "Operator" WHERE email = 'new@example.test'`)).rows,
+    ).toEqual([{ allSites: false, siteIds: [] }]);
   } finally {
     await db.end();
   }

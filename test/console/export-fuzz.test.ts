@@ -19,7 +19,22 @@ afterAll(() => heed?.stop());
 const params = { numRuns: 150, seed: fuzzSeed('console exports') };
 const key = fc.constantFrom('siteId', 'filter', 'search', 'range', 'cursor', 'limit', '', 'siteId[]', '__proto__', 'constructor');
 const value = fc.oneof(
-  fc.constantFrom('', 'all', 'failed', 'unread', 'live', 'input_needed', '24h', '7d', '30d', '00000000-0000-4000-8000-000000000000', 'null', '%00', '\u0000', '=1+1'),
+  fc.constantFrom(
+    '',
+    'all',
+    'failed',
+    'unread',
+    'live',
+    'input_needed',
+    '24h',
+    '7d',
+    '30d',
+    '00000000-0000-4000-8000-000000000000',
+    'null',
+    '%00',
+    '\u0000',
+    '=1+1',
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.uuid(),

@@ -32,9 +32,14 @@ beforeAll(async () => {
   await conversation('quoted', 2, 'Refund, "urgent"\nsecond line');
   const failed = await conversation('failed', 3, 'Broken reply');
   await seed.run(failed, new Date(base + 4 * 60_000), { error: 'model_timeout', ttftMs: null });
-  await db.conversation.update({ where: { id: failed }, data: { updatedAt: new Date(base + 5 * 60_000), lastAssistantAt: new Date(base + 5 * 60_000) } });
+  await db.conversation.update({
+    where: { id: failed },
+    data: { updatedAt: new Date(base + 5 * 60_000), lastAssistantAt: new Date(base + 5 * 60_000) },
+  });
   const searched = await conversation('searched', 6, '@mention');
-  await db.message.create({ data: { conversationId: searched, visitorId: seed.visitorId, role: 'user', content: 'where is my parcel tracking number' } });
+  await db.message.create({
+    data: { conversationId: searched, visitorId: seed.visitorId, role: 'user', content: 'where is my parcel tracking number' },
+  });
   await conversation('elsewhere', 7, 'Other site', other);
 });
 afterAll(() => heed?.stop());
@@ -80,7 +85,7 @@ test('the conversation export is an attachment a spreadsheet reads cell for cell
   expect(await head.text()).toBe('');
 });
 
-test('the export honours the list\'s filter, search and site', async () => {
+test("the export honours the list's filter, search and site", async () => {
   const idsOf = async (query: string) => csvRecords(await (await get(`/admin/export/conversations.csv?${query}`)).text()).map((r) => r.id);
   expect(await idsOf('filter=failed')).toEqual([ids.failed]);
   expect(await idsOf('filter=unread')).toEqual([ids.failed]);

@@ -27,7 +27,11 @@ test('a model that refused tools shows tools off, learned, in the provider’s w
   const before = await owner.api.console.model.status.query();
   expect(before.server).toBe(dialect.url.replace(/\/+$/, ''));
   expect(before.models).toEqual([
-    { model: 'test-model', usedBy: ['Replies (deployment default)', 'Titles'], flags: [expect.objectContaining({ flag: 'no-stream-options', source: 'declared', featuresOff: true })] },
+    {
+      model: 'test-model',
+      usedBy: ['Replies (deployment default)', 'Titles'],
+      flags: [expect.objectContaining({ flag: 'no-stream-options', source: 'declared', featuresOff: true })],
+    },
   ]);
 
   // a site with its own model, whose server refuses tools: the reply comes all the same

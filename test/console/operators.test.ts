@@ -67,7 +67,9 @@ describe('roles', () => {
     expect(await heed.services.db.operator.count({ where: { id: owner.id } })).toBe(1);
     // and the agent does read
     expect(await agent.api.console.sites.list.query()).toEqual(expect.arrayContaining([expect.objectContaining({ key: heed.siteKey })]));
-    expect(await agent.api.console.operators.list.query()).toEqual(expect.arrayContaining([expect.objectContaining({ id: agent.id, role: 'agent' })]));
+    expect(await agent.api.console.operators.list.query()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: agent.id, role: 'agent' })]),
+    );
   });
 });
 
@@ -79,12 +81,28 @@ describe('invitations', () => {
 
   test('an owner invites: the link is shown once, only its hash is stored; the invitee sets a password, is signed in, and the link is spent', async () => {
     const email = emailOf('agent');
-    const { operator, inviteUrl } = await owner.api.console.operators.invite.mutate({ email: email.toUpperCase(), name: '  Bo   Agent ', role: 'agent' });
+    const { operator, inviteUrl } = await owner.api.console.operators.invite.mutate({
+      email: email.toUpperCase(),
+      name: '  Bo   Agent ',
+      role: 'agent',
+    });
     // no sites named: no site, never every site
-    expect(operator).toEqual({ id: expect.any(String), email, name: 'Bo Agent', role: 'agent', allSites: false, siteIds: [], pending: true, createdAt: expect.any(String) });
+    expect(operator).toEqual({
+      id: expect.any(String),
+      email,
+      name: 'Bo Agent',
+      role: 'agent',
+      allSites: false,
+      siteIds: [],
+      pending: true,
+      createdAt: expect.any(String),
+    });
     const token = new RegExp(`^${heed.url}/admin/#/invite/([\\w-]{43})$`).exec(inviteUrl)?.[1];
     expect(token).toBeDefined();
-    const row = await heed.services.db.operator.findUniqueOrThrow({ where: { email }, select: { inviteTokenHash: true, inviteExpiresAt: true, passwordHash: true } });
+    const row = await heed.services.db.operator.findUniqueOrThrow({
+      where: { email },
+      select: { inviteTokenHash: true, inviteExpiresAt: true, passwordHash: true },
+    });
     expect(row.inviteTokenHash).toBe(createHash('sha256').update(token!).digest('hex'));
     expect(row.passwordHash).toBeNull();
     expect(row.inviteExpiresAt!.getTime() - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000);
@@ -95,16 +113,33 @@ describe('invitations', () => {
     expect(JSON.stringify(listed)).not.toContain(row.inviteTokenHash!);
 
     const password = `bo-password-${randomUUID()}`;
-    const accepted = await rawCall(heed.url, 'console.auth.acceptInvite', 'mutation', { token, name: 'Bo', password }, { origin: heed.url });
+    const accepted = await rawCall(
+      heed.url,
+      'console.auth.acceptInvite',
+      'mutation',
+      { token, name: 'Bo', password },
+      { origin: heed.url },
+    );
     expect(accepted.body.result?.data).toEqual({ operator: { id: operator.id, email, name: 'Bo', role: 'agent' } });
     const cookie = accepted.headers.get('set-cookie')!.split(';')[0]!;
     expect(await consoleClient(heed.url, cookie).console.auth.me.query()).toMatchObject({ email, role: 'agent' });
-    expect(await verifyPassword(password, (await heed.services.db.operator.findUniqueOrThrow({ where: { email } })).passwordHash)).toBe(true);
+    expect(await verifyPassword(password, (await heed.services.db.operator.findUniqueOrThrow({ where: { email } })).passwordHash)).toBe(
+      true,
+    );
     // the same link again: spent
-    const again = await rawCall(heed.url, 'console.auth.acceptInvite', 'mutation', { token, name: 'Mallory', password: 'another-password-123' }, { origin: heed.url });
+    const again = await rawCall(
+      heed.url,
+      'console.auth.acceptInvite',
+      'mutation',
+      { token, name: 'Mallory', password: 'another-password-123' },
+      { origin: heed.url },
+    );
     expect([again.status, reasonOf(again)]).toEqual([401, 'invite_invalid']);
     // inviting a member who exists is a conflict
-    expect(await errorOf(owner.api.console.operators.invite.mutate({ email, name: 'Bo', role: 'owner' }))).toEqual({ code: 'CONFLICT', reason: 'operator_exists' });
+    expect(await errorOf(owner.api.console.operators.invite.mutate({ email, name: 'Bo', role: 'owner' }))).toEqual({
+      code: 'CONFLICT',
+      reason: 'operator_exists',
+    });
   });
 
   test('an invitation names the agent’s sites, or all sites explicitly; an unknown site is refused', async () => {
@@ -113,7 +148,12 @@ describe('invitations', () => {
     expect(some.operator).toMatchObject({ allSites: false, siteIds: [site.id] });
     const all = await owner.api.console.operators.invite.mutate({ email: emailOf('all'), name: 'All', role: 'agent', sites: 'all' });
     expect(all.operator).toMatchObject({ allSites: true, siteIds: [] });
-    const unknown = owner.api.console.operators.invite.mutate({ email: emailOf('unknown'), name: 'U', role: 'agent', sites: ['00000000-0000-4000-8000-000000000000'] });
+    const unknown = owner.api.console.operators.invite.mutate({
+      email: emailOf('unknown'),
+      name: 'U',
+      role: 'agent',
+      sites: ['00000000-0000-4000-8000-000000000000'],
+    });
     expect(await errorOf(unknown)).toEqual({ code: 'BAD_REQUEST', reason: 'unknown_site' });
   });
 
@@ -124,12 +164,25 @@ describe('invitations', () => {
     const second = await owner.api.console.operators.invite.mutate({ email, name: 'Late', role: 'owner' });
     const secondToken = second.inviteUrl.split('/').at(-1)!;
     expect(second.operator).toMatchObject({ id: first.operator.id, role: 'owner', pending: true });
-    const accept = (token: string) => rawCall(heed.url, 'console.auth.acceptInvite', 'mutation', { token, name: 'Late', password: 'late-password-1234' }, { origin: heed.url });
+    const accept = (token: string) =>
+      rawCall(
+        heed.url,
+        'console.auth.acceptInvite',
+        'mutation',
+        { token, name: 'Late', password: 'late-password-1234' },
+        { origin: heed.url },
+      );
     expect(reasonOf(await accept(firstToken))).toBe('invite_invalid');
     await heed.services.db.operator.update({ where: { email }, data: { inviteExpiresAt: new Date(Date.now() - 1000) } });
     expect(reasonOf(await accept(secondToken))).toBe('invite_invalid');
     // a short password is a field error, not a 500
-    const short = await rawCall(heed.url, 'console.auth.acceptInvite', 'mutation', { token: secondToken, name: 'Late', password: 'short' }, { origin: heed.url });
+    const short = await rawCall(
+      heed.url,
+      'console.auth.acceptInvite',
+      'mutation',
+      { token: secondToken, name: 'Late', password: 'short' },
+      { origin: heed.url },
+    );
     expect([short.status, Object.keys(short.body.error?.data.fieldErrors ?? {})]).toEqual([400, ['password']]);
   });
 });
@@ -153,12 +206,24 @@ describe('removing operators', () => {
     await heed.services.db.operator.deleteMany({ where: { role: 'owner' } });
     const a = await signedInOperator(heed.services, heed.url, { role: 'owner' });
     const b = await signedInOperator(heed.services, heed.url, { role: 'owner' });
-    expect(await errorOf(a.api.console.operators.remove.mutate({ operatorId: a.id }))).toEqual({ code: 'FORBIDDEN', reason: 'remove_self' });
-    const results = await Promise.all([errorOf(a.api.console.operators.remove.mutate({ operatorId: b.id })), errorOf(b.api.console.operators.remove.mutate({ operatorId: a.id }))]);
+    expect(await errorOf(a.api.console.operators.remove.mutate({ operatorId: a.id }))).toEqual({
+      code: 'FORBIDDEN',
+      reason: 'remove_self',
+    });
+    const results = await Promise.all([
+      errorOf(a.api.console.operators.remove.mutate({ operatorId: b.id })),
+      errorOf(b.api.console.operators.remove.mutate({ operatorId: a.id })),
+    ]);
     expect(await heed.services.db.operator.count({ where: { role: 'owner' } })).toBe(1);
     // one removal went through; the other was refused (last owner) or found its author removed already (signed out)
-    expect(results.filter((r) => r === null), JSON.stringify(results)).toHaveLength(1);
-    expect(results.find((r) => r !== null), JSON.stringify(results)).toMatchObject({ reason: expect.stringMatching(/^(last_owner|console_signed_out)$/) });
+    expect(
+      results.filter((r) => r === null),
+      JSON.stringify(results),
+    ).toHaveLength(1);
+    expect(
+      results.find((r) => r !== null),
+      JSON.stringify(results),
+    ).toMatchObject({ reason: expect.stringMatching(/^(last_owner|console_signed_out)$/) });
   });
 });
 
@@ -187,7 +252,15 @@ describe('the first owner', () => {
   test('production with no operator: one log line saying how to create one, and no account', async () => {
     await heed.services.db.operator.deleteMany({});
     const lines: string[] = [];
-    await bootstrapOwner({ db: heed.services.db, bus: heed.services.bus, config: { ...heed.config, NODE_ENV: 'production' }, log: (l: string) => void lines.push(l) }, { write: () => {} });
+    await bootstrapOwner(
+      {
+        db: heed.services.db,
+        bus: heed.services.bus,
+        config: { ...heed.config, NODE_ENV: 'production' },
+        log: (l: string) => void lines.push(l),
+      },
+      { write: () => {} },
+    );
     expect(lines).toEqual([expect.stringContaining('npm run admin:create')]);
     expect(await heed.services.db.operator.count()).toBe(0);
   });
@@ -196,7 +269,10 @@ describe('the first owner', () => {
     const email = emailOf('env-owner');
     const config = (password: string) => ({ ...heed.config, HEED_ADMIN_EMAIL: email.toUpperCase(), HEED_ADMIN_PASSWORD: password });
     await bootstrapOwner({ db: heed.services.db, config: config('first-password-123'), ...quiet });
-    const row = await heed.services.db.operator.findUniqueOrThrow({ where: { email }, select: { id: true, role: true, passwordHash: true } });
+    const row = await heed.services.db.operator.findUniqueOrThrow({
+      where: { email },
+      select: { id: true, role: true, passwordHash: true },
+    });
     expect(row.role).toBe('owner');
     expect(await verifyPassword('first-password-123', row.passwordHash)).toBe(true);
     const { token } = await createOperatorSession(heed.services.db, row.id);
@@ -211,9 +287,13 @@ describe('the first owner', () => {
 
   test('HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD come together, with a password of 12+ characters, or the start is refused', () => {
     expect(() => loadConfig({ HEED_ADMIN_EMAIL: 'ana@example.com' })).toThrow(/set both HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD/);
-    expect(() => loadConfig({ HEED_ADMIN_EMAIL: 'ana@example.com', HEED_ADMIN_PASSWORD: 'short' })).toThrow(/HEED_ADMIN_PASSWORD: use at least 12 characters/);
+    expect(() => loadConfig({ HEED_ADMIN_EMAIL: 'ana@example.com', HEED_ADMIN_PASSWORD: 'short' })).toThrow(
+      /HEED_ADMIN_PASSWORD: use at least 12 characters/,
+    );
     expect(() => loadConfig({ HEED_ADMIN_EMAIL: 'not an email', HEED_ADMIN_PASSWORD: 'long-enough-password' })).toThrow(/HEED_ADMIN_EMAIL/);
-    expect(loadConfig({ HEED_ADMIN_EMAIL: 'admin@localhost', HEED_ADMIN_PASSWORD: 'long-enough-password' }).HEED_ADMIN_EMAIL).toBe('admin@localhost');
+    expect(loadConfig({ HEED_ADMIN_EMAIL: 'admin@localhost', HEED_ADMIN_PASSWORD: 'long-enough-password' }).HEED_ADMIN_EMAIL).toBe(
+      'admin@localhost',
+    );
   });
 
   const adminCreate = (args: string[], stdin: string) =>
@@ -237,10 +317,14 @@ describe('the first owner', () => {
     expect(answer.body.result?.data).toMatchObject({ operator: { email, name: 'Cli Owner', role: 'owner' } });
 
     const agentEmail = emailOf('promoted');
-    await heed.services.db.operator.create({ data: { email: agentEmail, name: 'Agent', role: 'agent', passwordHash: await hashPassword('old-password-1234') } });
+    await heed.services.db.operator.create({
+      data: { email: agentEmail, name: 'Agent', role: 'agent', passwordHash: await hashPassword('old-password-1234') },
+    });
     const promoted = await adminCreate(['--email', agentEmail], 'new-password-5678\n');
     expect(promoted.code).toBe(0);
-    expect(await heed.services.db.operator.findUniqueOrThrow({ where: { email: agentEmail }, select: { role: true } })).toEqual({ role: 'owner' });
+    expect(await heed.services.db.operator.findUniqueOrThrow({ where: { email: agentEmail }, select: { role: true } })).toEqual({
+      role: 'owner',
+    });
 
     const short = await adminCreate(['--email', emailOf('short')], 'short\n');
     expect(short.code).toBe(1);

@@ -92,7 +92,15 @@ test('7d: daily UTC buckets; time to first token p50/p95 interpolate between run
 
   const { bucket, points } = await overviewSeries(heed.services.db, { scope: null, range: '7d', siteId: seed.siteId, now });
   expect(bucket).toBe('day');
-  expect(points.map((p) => p.t.slice(0, 10))).toEqual(['2026-07-14', '2026-07-15', '2026-07-16', '2026-07-17', '2026-07-18', '2026-07-19', '2026-07-20']);
+  expect(points.map((p) => p.t.slice(0, 10))).toEqual([
+    '2026-07-14',
+    '2026-07-15',
+    '2026-07-16',
+    '2026-07-17',
+    '2026-07-18',
+    '2026-07-19',
+    '2026-07-20',
+  ]);
   expect(points.every((p) => p.t.endsWith('T00:00:00.000Z'))).toBe(true);
   // percentile_cont over 20 values: p50 halfway between the 10th and 11th, p95 5% past the 19th
   expect(pointAt(points, '2026-07-18T00:00:00Z')).toMatchObject({ conversations: 1, replies: 21, ttftP50Ms: 1050, ttftP95Ms: 1905 });
@@ -100,7 +108,7 @@ test('7d: daily UTC buckets; time to first token p50/p95 interpolate between run
   expect(pointAt(points, '2026-07-20T00:00:00Z')).toEqual({ t: '2026-07-20T00:00:00.000Z', ...EMPTY });
 });
 
-test('30d: one site or every site; another site\'s rows never leak into a site\'s series', async () => {
+test("30d: one site or every site; another site's rows never leak into a site's series", async () => {
   const mine = await OverviewSeed.site(heed.services, 'Mine');
   const theirs = await OverviewSeed.site(heed.services, 'Theirs');
   const now = at('2026-09-30T12:00:00Z');
@@ -158,7 +166,11 @@ test('through the console API: a real reply and a real failure show in the curre
   expect(series.bucket).toBe('hour');
   expect(series.points).toHaveLength(24);
   const totals = series.points.reduce(
-    (sum, p) => ({ conversations: sum.conversations + p.conversations, replies: sum.replies + p.replies, failures: sum.failures + p.failures }),
+    (sum, p) => ({
+      conversations: sum.conversations + p.conversations,
+      replies: sum.replies + p.replies,
+      failures: sum.failures + p.failures,
+    }),
     { conversations: 0, replies: 0, failures: 0 },
   );
   expect(totals).toEqual({ conversations: 2, replies: 1, failures: 1 });

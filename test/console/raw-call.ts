@@ -4,7 +4,13 @@ import { appRouter } from '../../api/src/trpc/app-router.ts';
 export interface RawAnswer {
   status: number;
   /** the tRPC envelope: `{ result: { data } }` or `{ error: { message, data: { code, reason, … } } }` */
-  body: { result?: { data: unknown }; error?: { message: string; data: { code: string; reason: string | null; retryAfterMs: number | null; fieldErrors: Record<string, string[]> | null } } };
+  body: {
+    result?: { data: unknown };
+    error?: {
+      message: string;
+      data: { code: string; reason: string | null; retryAfterMs: number | null; fieldErrors: Record<string, string[]> | null };
+    };
+  };
   text: string;
   headers: Headers;
 }
@@ -26,7 +32,10 @@ export async function rawCall(
   if (type === 'subscription') {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), waitMs);
-    const res = await fetch(`${url}/trpc/${path}${query}`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+    const res = await fetch(`${url}/trpc/${path}${query}`, {
+      headers: { accept: 'text/event-stream', ...headers },
+      signal: controller.signal,
+    });
     let text = '';
     try {
       const decoder = new TextDecoder();
@@ -47,7 +56,11 @@ export async function rawCall(
   const init: RequestInit =
     type === 'query'
       ? { headers }
-      : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: input === undefined ? undefined : JSON.stringify(input) };
+      : {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: input === undefined ? undefined : JSON.stringify(input),
+        };
   const res = await fetch(`${url}/trpc/${path}${type === 'query' ? query : ''}`, init);
   const text = await res.text();
   let body: RawAnswer['body'] = {};

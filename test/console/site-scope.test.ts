@@ -35,7 +35,12 @@ const CALLS: Record<string, (ids: Ids) => unknown> = {
   'console.sites.delete': ({ siteId, siteKey }) => ({ siteId, confirmKey: siteKey }),
   'console.sites.rotateIdentitySecret': ({ siteId }) => ({ siteId }),
   'console.operators.list': () => undefined,
-  'console.operators.invite': ({ siteId }) => ({ email: `via-agent-${randomUUID().slice(0, 8)}@example.test`, name: 'Via agent', role: 'agent', sites: [siteId] }),
+  'console.operators.invite': ({ siteId }) => ({
+    email: `via-agent-${randomUUID().slice(0, 8)}@example.test`,
+    name: 'Via agent',
+    role: 'agent',
+    sites: [siteId],
+  }),
   'console.operators.remove': ({ operatorId }) => ({ operatorId }),
   'console.operators.setSites': ({ operatorId, siteId }) => ({ operatorId, sites: [siteId] }),
   'console.conversations.list': ({ siteId }) => ({ siteId }),
@@ -46,12 +51,23 @@ const CALLS: Record<string, (ids: Ids) => unknown> = {
   'console.conversations.rename': ({ conversationId }) => ({ conversationId, title: 'Renamed by an agent' }),
   'console.conversations.retitle': ({ conversationId }) => ({ conversationId }),
   'console.conversations.takeOver': ({ conversationId }) => ({ conversationId }),
-  'console.conversations.reply': ({ conversationId }) => ({ conversationId, text: 'Hello from site A', clientMessageId: `agent-${randomUUID()}` }),
+  'console.conversations.reply': ({ conversationId }) => ({
+    conversationId,
+    text: 'Hello from site A',
+    clientMessageId: `agent-${randomUUID()}`,
+  }),
   'console.conversations.handBack': ({ conversationId }) => ({ conversationId }),
   'console.overview.series': ({ siteId }) => ({ range: '7d', siteId }),
   'console.model.status': () => undefined,
   'console.proactive.intentRules.list': ({ siteId }) => ({ siteId }),
-  'console.proactive.intentRules.save': ({ siteId }) => ({ siteId, name: 'agent_rule', label: 'x', instruction: 'x', fixedMessage: null, enabled: true }),
+  'console.proactive.intentRules.save': ({ siteId }) => ({
+    siteId,
+    name: 'agent_rule',
+    label: 'x',
+    instruction: 'x',
+    fixedMessage: null,
+    enabled: true,
+  }),
   'console.proactive.intentRules.remove': ({ siteId, intentRuleId }) => ({ siteId, id: intentRuleId }),
   'console.proactive.apiKeys.list': ({ siteId }) => ({ siteId }),
   'console.proactive.apiKeys.create': ({ siteId }) => ({ siteId, name: 'agent key' }),
@@ -90,7 +106,14 @@ beforeAll(async () => {
   });
   // an agent of site B, whom the agent of site A sees in the team, but not their sites
   const bea = await signedInOperator(heed.services, heed.url, { role: 'agent', sites: [siteB.id], name: 'Bea' });
-  const rule = await owner.api.console.proactive.intentRules.save.mutate({ siteId: siteB.id, name: 'b_rule', label: MARKER, instruction: MARKER, fixedMessage: null, enabled: true });
+  const rule = await owner.api.console.proactive.intentRules.save.mutate({
+    siteId: siteB.id,
+    name: 'b_rule',
+    label: MARKER,
+    instruction: MARKER,
+    fixedMessage: null,
+    enabled: true,
+  });
   const key = await owner.api.console.proactive.apiKeys.create.mutate({ siteId: siteB.id, name: MARKER });
   b = { siteId: siteB.id, siteKey, conversationId, operatorId: bea.id, intentRuleId: rule.id, apiKeyId: key.id };
 
@@ -116,14 +139,18 @@ const neutral = (answer: RawAnswer, ids: Ids, input: unknown) =>
     .reduce((text, [name, id]) => text.replaceAll(id, `<${name}>`), `${answer.status} ${reasonOf(answer) ?? ''} ${answer.text}`);
 
 /** Whatever of site B could leak: its ids, key, name and words. */
-const leaksOf = (text: string) => [MARKER, b.siteId, b.siteKey, b.conversationId, b.intentRuleId, b.apiKeyId].filter((s) => text.includes(s));
+const leaksOf = (text: string) =>
+  [MARKER, b.siteId, b.siteKey, b.conversationId, b.intentRuleId, b.apiKeyId].filter((s) => text.includes(s));
 
 /** Site B as an owner sees it: what the agent's calls must leave as it was. */
 async function siteB() {
   const db = heed.services.db;
   return {
     site: await db.site.findUniqueOrThrow({ where: { id: b.siteId }, select: { name: true, identitySecrets: true } }),
-    conversation: await db.conversation.findUniqueOrThrow({ where: { id: b.conversationId }, select: { title: true, heldById: true, titleState: true } }),
+    conversation: await db.conversation.findUniqueOrThrow({
+      where: { id: b.conversationId },
+      select: { title: true, heldById: true, titleState: true },
+    }),
     messages: await db.message.count({ where: { conversationId: b.conversationId } }),
     reads: await db.operatorRead.count({ where: { conversationId: b.conversationId } }),
     rules: await db.intentRule.count({ where: { siteId: b.siteId } }),
@@ -161,10 +188,16 @@ describe('an agent of site A naming site B', () => {
     expect(team.find((o) => o.id === b.operatorId)).toMatchObject({ name: 'Bea', siteIds: [] });
     const everything = JSON.stringify([list, team, await agent.api.console.overview.series.query({ range: '7d' })]);
     expect(leaksOf(everything)).toEqual([]);
-    const counted = (await agent.api.console.overview.series.query({ range: '7d' })).points.reduce((n, p) => n + p.conversations + p.promptTokens, 0);
+    const counted = (await agent.api.console.overview.series.query({ range: '7d' })).points.reduce(
+      (n, p) => n + p.conversations + p.promptTokens,
+      0,
+    );
     expect(counted).toBe(1);
     // the owner, for contrast, sees B's figures
-    const ownerCounted = (await owner.api.console.overview.series.query({ range: '7d', siteId: b.siteId })).points.reduce((n, p) => n + p.promptTokens, 0);
+    const ownerCounted = (await owner.api.console.overview.series.query({ range: '7d', siteId: b.siteId })).points.reduce(
+      (n, p) => n + p.promptTokens,
+      0,
+    );
     expect(ownerCounted).toBe(4321);
   });
 

@@ -70,13 +70,20 @@ describe('creating and reading sites', () => {
       createdAt: expect.any(String),
     });
     expect(await agent.api.console.sites.get.query({ siteId: created.id })).toEqual(created);
-    expect(await agent.api.console.sites.list.query()).toEqual(expect.arrayContaining([{ id: created.id, key: 'anas-shop', name: 'Ana’s Shop', conversations: 0, createdAt: created.createdAt }]));
+    expect(await agent.api.console.sites.list.query()).toEqual(
+      expect.arrayContaining([{ id: created.id, key: 'anas-shop', name: 'Ana’s Shop', conversations: 0, createdAt: created.createdAt }]),
+    );
     // the widget on an allowed page gets the branding; another page is refused
     const session = await startSession('anas-shop', 'https://checkout.shop.example');
-    expect(session.body.result?.data).toMatchObject({ site: { name: 'Ana’s Shop', greeting: 'Hi! Ask me about orders.', accentColor: '#ff8800', launcherPosition: 'bottom-left' } });
+    expect(session.body.result?.data).toMatchObject({
+      site: { name: 'Ana’s Shop', greeting: 'Hi! Ask me about orders.', accentColor: '#ff8800', launcherPosition: 'bottom-left' },
+    });
     expect(reasonOf(await startSession('anas-shop', 'https://evil.example'))).toBe('origin_not_allowed');
     // a key taken is a conflict, not a 500
-    expect(await errorOf(owner.api.console.sites.create.mutate({ name: 'Again', key: 'anas-shop' }))).toMatchObject({ code: 'CONFLICT', reason: 'site_key_taken' });
+    expect(await errorOf(owner.api.console.sites.create.mutate({ name: 'Again', key: 'anas-shop' }))).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'site_key_taken',
+    });
   });
 
   test('without a key, one is made from the name; the snippet follows PUBLIC_URL when set', async () => {
@@ -84,9 +91,14 @@ describe('creating and reading sites', () => {
     expect(site.key).toMatch(/^cafe-unicode-co-[a-z0-9]{6}$/);
     expect(generatedSiteKey('!!!')).toMatch(/^site-[a-z0-9]{6}$/);
     expect(generatedSiteKey('x'.repeat(200)).length).toBeLessThanOrEqual(64);
-    const behindProxy = { req: { headers: { host: 'internal:3000' } }, services: { config: { ...heed.config, PUBLIC_URL: 'https://chat.example.com/heed/' } } };
+    const behindProxy = {
+      req: { headers: { host: 'internal:3000' } },
+      services: { config: { ...heed.config, PUBLIC_URL: 'https://chat.example.com/heed/' } },
+    };
     expect(consoleBaseUrl(behindProxy as unknown as Parameters<typeof consoleBaseUrl>[0])).toBe('https://chat.example.com/heed/');
-    expect(embedSnippet('https://chat.example.com/heed/', 'k"<')).toBe('<script src="https://chat.example.com/heed/widget.js" data-site="k&quot;&lt;" async></script>');
+    expect(embedSnippet('https://chat.example.com/heed/', 'k"<')).toBe(
+      '<script src="https://chat.example.com/heed/widget.js" data-site="k&quot;&lt;" async></script>',
+    );
   });
 
   test('allowed origins take the forms the origin rule reads, and nothing else', () => {
@@ -95,7 +107,17 @@ describe('creating and reading sites', () => {
       const stored = allowedOrigin.parse(value);
       expect(originAllowed([stored], stored.replace('*.', 'www.'))).toBe(true);
     }
-    for (const value of ['shop.example', 'https://shop.example/path', 'https://shop.example?x', 'ftp://shop.example', 'https://*.com', 'https://user:pw@shop.example', '*', 'https://*', '']) {
+    for (const value of [
+      'shop.example',
+      'https://shop.example/path',
+      'https://shop.example?x',
+      'ftp://shop.example',
+      'https://*.com',
+      'https://user:pw@shop.example',
+      '*',
+      'https://*',
+      '',
+    ]) {
       expect(allowedOrigin.safeParse(value).success, value).toBe(false);
     }
   });
@@ -105,12 +127,25 @@ describe('changing sites', () => {
   test('an update changes only what it names and applies without a restart; blank or null clears an optional setting', async () => {
     const site = await owner.api.console.sites.create.mutate({ name: 'Live changes', greeting: 'Old greeting', accentColor: '#000000' });
     expect((await startSession(site.key)).body.result?.data).toMatchObject({ site: { greeting: 'Old greeting' } }); // now cached
-    const updated = await owner.api.console.sites.update.mutate({ siteId: site.id, greeting: 'New greeting', accentColor: null, assistantName: '   ' });
-    expect(updated).toMatchObject({ name: 'Live changes', greeting: 'New greeting', accentColor: null, assistantName: null, key: site.key });
+    const updated = await owner.api.console.sites.update.mutate({
+      siteId: site.id,
+      greeting: 'New greeting',
+      accentColor: null,
+      assistantName: '   ',
+    });
+    expect(updated).toMatchObject({
+      name: 'Live changes',
+      greeting: 'New greeting',
+      accentColor: null,
+      assistantName: null,
+      key: site.key,
+    });
     expect((await startSession(site.key)).body.result?.data).toMatchObject({ site: { greeting: 'New greeting', accentColor: null } });
     await owner.api.console.sites.update.mutate({ siteId: site.id, allowedOrigins: ['https://only.example'] });
     expect(reasonOf(await startSession(site.key, 'https://other.example'))).toBe('origin_not_allowed');
-    expect(await errorOf(owner.api.console.sites.update.mutate({ siteId: randomUUID(), name: 'Nobody' }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await errorOf(owner.api.console.sites.update.mutate({ siteId: randomUUID(), name: 'Nobody' }))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   test('each setting is checked at the edge, naming the field', async () => {
@@ -135,29 +170,84 @@ describe('changing sites', () => {
       [{ requireIdentity: 'yes' }, 'requireIdentity'],
     ];
     for (const [change, field] of cases) {
-      const answer = await rawCall(heed.url, 'console.sites.update', 'mutation', { siteId: site.id, ...change }, { cookie: owner.cookie, origin: heed.url });
-      expect([JSON.stringify(change).slice(0, 60), answer.status, Object.keys(answer.body.error?.data.fieldErrors ?? {})]).toEqual([JSON.stringify(change).slice(0, 60), 400, [field]]);
+      const answer = await rawCall(
+        heed.url,
+        'console.sites.update',
+        'mutation',
+        { siteId: site.id, ...change },
+        { cookie: owner.cookie, origin: heed.url },
+      );
+      expect([JSON.stringify(change).slice(0, 60), answer.status, Object.keys(answer.body.error?.data.fieldErrors ?? {})]).toEqual([
+        JSON.stringify(change).slice(0, 60),
+        400,
+        [field],
+      ]);
     }
     for (const key of ['ab', 'Upper-Case', '-dash-first', 'a b c', 'x'.repeat(65)]) {
-      expect(await errorOf(owner.api.console.sites.create.mutate({ name: 'Bad key', key }))).toMatchObject({ code: 'BAD_REQUEST', fields: ['key'] });
+      expect(await errorOf(owner.api.console.sites.create.mutate({ name: 'Bad key', key }))).toMatchObject({
+        code: 'BAD_REQUEST',
+        fields: ['key'],
+      });
     }
     // the key is not a setting: it cannot change under the embedded snippets
-    const rekey = await rawCall(heed.url, 'console.sites.update', 'mutation', { siteId: site.id, key: 'new-key' }, { cookie: owner.cookie, origin: heed.url });
+    const rekey = await rawCall(
+      heed.url,
+      'console.sites.update',
+      'mutation',
+      { siteId: site.id, key: 'new-key' },
+      { cookie: owner.cookie, origin: heed.url },
+    );
     expect(rekey.status).toBe(400);
   });
 
   test('malformed inputs to every sites procedure answer 4xx, never 5xx', async () => {
     const site = await owner.api.console.sites.create.mutate({ name: 'Fuzzed' });
-    const value = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 60 }), fc.constant('\u0000'), fc.constant('#zzzzzz'), fc.object({ maxDepth: 1 }));
-    const fields = ['siteId', 'name', 'key', 'allowedOrigins', 'requireIdentity', 'assistantName', 'greeting', 'accentColor', 'launcherPosition', 'systemPrompt', 'model', 'replyMaxTokens', 'confirmKey'];
-    const paths = ['console.sites.create', 'console.sites.update', 'console.sites.get', 'console.sites.deletion', 'console.sites.delete', 'console.sites.rotateIdentitySecret'] as const;
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 60 }),
+      fc.constant('\u0000'),
+      fc.constant('#zzzzzz'),
+      fc.object({ maxDepth: 1 }),
+    );
+    const fields = [
+      'siteId',
+      'name',
+      'key',
+      'allowedOrigins',
+      'requireIdentity',
+      'assistantName',
+      'greeting',
+      'accentColor',
+      'launcherPosition',
+      'systemPrompt',
+      'model',
+      'replyMaxTokens',
+      'confirmKey',
+    ];
+    const paths = [
+      'console.sites.create',
+      'console.sites.update',
+      'console.sites.get',
+      'console.sites.deletion',
+      'console.sites.delete',
+      'console.sites.rotateIdentitySecret',
+    ] as const;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), fc.dictionary(fc.constantFrom(...fields), value), fc.boolean(), async (path, input, ownSite) => {
-        const body = ownSite && 'siteId' in input ? { ...input, siteId: site.id } : input;
-        const type = path.endsWith('get') || path.endsWith('deletion') ? 'query' : 'mutation';
-        const answer = await rawCall(heed.url, path, type, body, { cookie: owner.cookie, origin: heed.url });
-        expect(answer.status, `${path} ${JSON.stringify(body).slice(0, 200)}`).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.dictionary(fc.constantFrom(...fields), value),
+        fc.boolean(),
+        async (path, input, ownSite) => {
+          const body = ownSite && 'siteId' in input ? { ...input, siteId: site.id } : input;
+          const type = path.endsWith('get') || path.endsWith('deletion') ? 'query' : 'mutation';
+          const answer = await rawCall(heed.url, path, type, body, { cookie: owner.cookie, origin: heed.url });
+          expect(answer.status, `${path} ${JSON.stringify(body).slice(0, 200)}`).toBeLessThan(500);
+        },
+      ),
       { numRuns: 150, seed: fuzzSeed('console sites') },
     );
     expect(heed.logs.filter((l) => l.includes('"level":"error"'))).toEqual([]);
@@ -167,7 +257,10 @@ describe('changing sites', () => {
 describe('identity secrets', () => {
   const identityFor = async (secret: string) => {
     const userId = `user-${randomUUID().slice(0, 8)}`;
-    const token = await new SignJWT({ sub: userId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(secret));
+    const token = await new SignJWT({ sub: userId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(secret));
     return { userId, token };
   };
 
@@ -207,7 +300,10 @@ describe('deleting sites', () => {
       conversations.push(id);
       tokens.push(session.visitorToken);
     }
-    await heed.until('the replies', async () => (await heed.services.db.message.count({ where: { conversationId: { in: conversations }, role: 'assistant' } })) === 2);
+    await heed.until(
+      'the replies',
+      async () => (await heed.services.db.message.count({ where: { conversationId: { in: conversations }, role: 'assistant' } })) === 2,
+    );
     return { site, conversations, tokens };
   }
 
@@ -215,7 +311,10 @@ describe('deleting sites', () => {
     const { site, conversations, tokens } = await populatedSite('Doomed');
     const counts = await owner.api.console.sites.deletion.query({ siteId: site.id });
     expect(counts).toEqual({ conversations: 2, visitors: 2, messages: 4 });
-    expect(await errorOf(owner.api.console.sites.delete.mutate({ siteId: site.id, confirmKey: 'wrong-key' }))).toMatchObject({ code: 'BAD_REQUEST', reason: 'confirm_key_mismatch' });
+    expect(await errorOf(owner.api.console.sites.delete.mutate({ siteId: site.id, confirmKey: 'wrong-key' }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      reason: 'confirm_key_mismatch',
+    });
     expect(await heed.services.db.conversation.count({ where: { siteId: site.id } })).toBe(2);
 
     expect(await owner.api.console.sites.delete.mutate({ siteId: site.id, confirmKey: site.key })).toEqual({ deleted: counts });
@@ -235,9 +334,17 @@ describe('deleting sites', () => {
     await db.$executeRawUnsafe(`
       CREATE FUNCTION refuse_message_delete() RETURNS trigger AS $$
       BEGIN IF OLD."conversationId" = '${conversations[1]}' THEN RAISE EXCEPTION 'disk on fire'; END IF; RETURN OLD; END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe('CREATE TRIGGER refuse_message_delete BEFORE DELETE ON "Message" FOR EACH ROW EXECUTE FUNCTION refuse_message_delete()');
+    await db.$executeRawUnsafe(
+      'CREATE TRIGGER refuse_message_delete BEFORE DELETE ON "Message" FOR EACH ROW EXECUTE FUNCTION refuse_message_delete()',
+    );
     try {
-      const answer = await rawCall(heed.url, 'console.sites.delete', 'mutation', { siteId: site.id, confirmKey: site.key }, { cookie: owner.cookie, origin: heed.url });
+      const answer = await rawCall(
+        heed.url,
+        'console.sites.delete',
+        'mutation',
+        { siteId: site.id, confirmKey: site.key },
+        { cookie: owner.cookie, origin: heed.url },
+      );
       expect(answer.status).toBe(500);
       expect(answer.text).not.toContain('disk on fire'); // the database's words stay in the log
     } finally {

@@ -18,7 +18,14 @@ const titleJson = (res: Parameters<Personality>[0]) => sendCompletion(res, '{"ti
 
 async function check(p: Personality, declared: Parameters<typeof checkModel>[0]['declared'] = []) {
   dialect.use(p);
-  const target = { openai: new OpenAI({ apiKey: 'k', baseURL: dialect.url, maxRetries: 0 }), baseUrl: dialect.url, model: 'm', titleModel: 'm', declared, timeoutMs: 10_000 };
+  const target = {
+    openai: new OpenAI({ apiKey: 'k', baseURL: dialect.url, maxRetries: 0 }),
+    baseUrl: dialect.url,
+    model: 'm',
+    titleModel: 'm',
+    declared,
+    timeoutMs: 10_000,
+  };
   const report = await checkModel(target);
   return { report, text: formatReport(report, target), statuses: report.lines.map((l) => `${l.check}: ${l.status}`) };
 }
@@ -30,7 +37,8 @@ test('a server that takes everything: all works, nothing to set', async () => {
 });
 
 test('an o-series model: falls back to max_completion_tokens and says which flag to set', async () => {
-  const p: Personality = (res, body, n) => (body.max_tokens !== undefined ? personalities.rejectsMaxTokens(res, body) : titlePersonalities.asked(res, body, n));
+  const p: Personality = (res, body, n) =>
+    body.max_tokens !== undefined ? personalities.rejectsMaxTokens(res, body) : titlePersonalities.asked(res, body, n);
   const { statuses, text, report } = await check(p);
   expect(statuses).toEqual(['reply with tools: falls back', 'reply without tools: works', 'title: works']);
   expect(report.flags).toEqual(['max-completion-tokens']);

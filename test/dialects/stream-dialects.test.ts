@@ -23,7 +23,10 @@ const converse = (p: Personality, text?: string) => converseWith(heed, dialect, 
 
 test('tool calls without an index (older Ollama) still ask the visitor the question', async () => {
   const { end, run } = await converse(personalities.toolCallsWithoutIndex, 'I want a sofa');
-  expect(end.type === 'reply.completed' && end.message).toMatchObject({ content: 'Which size do you need?', inputRequest: { choices: ['Small', 'Large'] } });
+  expect(end.type === 'reply.completed' && end.message).toMatchObject({
+    content: 'Which size do you need?',
+    inputRequest: { choices: ['Small', 'Large'] },
+  });
   expect(run.status).toBe('awaiting_input');
 });
 
@@ -78,8 +81,14 @@ test('a reply cut at the token cap is stored once, not retried, and its run says
 test('the finish reason of each run is recorded, a filtered one too', async () => {
   const done = await converse(personalities.noFinishReason);
   const filtered = await converse(personalities.contentFilter);
-  const reasons = await heed.services.db.run.findMany({ where: { id: { in: [done.run.id, filtered.run.id] } }, select: { id: true, finishReason: true } });
-  expect(Object.fromEntries(reasons.map((r) => [r.id, r.finishReason]))).toEqual({ [done.run.id]: 'none', [filtered.run.id]: 'content_filter' });
+  const reasons = await heed.services.db.run.findMany({
+    where: { id: { in: [done.run.id, filtered.run.id] } },
+    select: { id: true, finishReason: true },
+  });
+  expect(Object.fromEntries(reasons.map((r) => [r.id, r.finishReason]))).toEqual({
+    [done.run.id]: 'none',
+    [filtered.run.id]: 'content_filter',
+  });
 });
 
 test('a reply stopped by the content filter fails with its own wording, not retried, not stored as complete', async () => {
@@ -105,7 +114,9 @@ test('Retry-After is honoured before the next attempt, and the success after a r
 test('a 503 sent inside the stream is counted and logged as the provider being unavailable, then retried', async () => {
   const { stored } = await converse(personalities.errorInsideStream);
   expect(stored.content).toBe('Back again.');
-  expect(heed.logs.some((l) => l.includes('model attempt 1 failed: model_unavailable') && l.includes('Upstream provider is overloaded'))).toBe(true);
+  expect(
+    heed.logs.some((l) => l.includes('model attempt 1 failed: model_unavailable') && l.includes('Upstream provider is overloaded')),
+  ).toBe(true);
   const metrics = await heed.services.metrics.registry.getSingleMetricAsString('heed_model_errors_total');
   expect(metrics).toMatch(/heed_model_errors_total\{kind="model_unavailable"\} [1-9]/);
 });

@@ -12,7 +12,9 @@ let dialect: DialectServer;
 let heed: TestHeed;
 beforeAll(async () => {
   dialect = await startDialectServer();
-  heed = await TestHeed.start({ env: { OPENAI_BASE_URL: dialect.url, MODEL_TIMEOUT_MS: '1000', MODEL_FIRST_TOKEN_TIMEOUT_MS: '5000', MODEL_MAX_ATTEMPTS: '2' } });
+  heed = await TestHeed.start({
+    env: { OPENAI_BASE_URL: dialect.url, MODEL_TIMEOUT_MS: '1000', MODEL_FIRST_TOKEN_TIMEOUT_MS: '5000', MODEL_MAX_ATTEMPTS: '2' },
+  });
 });
 afterAll(async () => {
   await heed?.stop();

@@ -42,7 +42,11 @@ test('a server without JSON-schema output: asked again with json_object, the tit
 test('a server without response_format: json_schema, json_object, then plain text, the title read from the words', async () => {
   const { row, titleBodies } = await titled(titlePersonalities.noResponseFormat);
   expect(row).toMatchObject({ title: 'Opening hours', titleSource: 'generated' });
-  expect(titleBodies.map((b) => (b.response_format as { type: string } | undefined)?.type ?? 'text')).toEqual(['json_schema', 'json_object', 'text']);
+  expect(titleBodies.map((b) => (b.response_format as { type: string } | undefined)?.type ?? 'text')).toEqual([
+    'json_schema',
+    'json_object',
+    'text',
+  ]);
 });
 
 test('an answer that is not a title is rejected with a log line saying why, never what', async () => {

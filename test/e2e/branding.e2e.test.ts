@@ -17,7 +17,12 @@ afterEach(async () => {
 
 const GREETING = 'Hi, I am Mia from the Demo Shop. Ask me about sizes, delivery or returns.';
 
-async function brand(data: { assistantName?: string | null; greeting?: string | null; accentColor?: string | null; launcherPosition?: 'bottom_left' | 'bottom_right' }) {
+async function brand(data: {
+  assistantName?: string | null;
+  greeting?: string | null;
+  accentColor?: string | null;
+  launcherPosition?: 'bottom_left' | 'bottom_right';
+}) {
   await site.heed.services.db.site.update({ where: { key: 'demo' }, data, select: { id: true } });
   site.heed.services.sites.clear();
 }
@@ -46,7 +51,9 @@ test("a visitor meets the site's assistant: its name heads the panel, its greeti
   await site.send(page, 'Do your shoes run small?');
   await dialog.getByText('Our sizes run true to fit.').waitFor({ timeout: 15_000 });
   // the greeting stays the thread's first message, and it was never sent as anybody's words
-  const texts = await dialog.locator('heed-message-list').evaluate((el) => [...(el.shadowRoot?.querySelectorAll('.message') ?? [])].map((m) => m.textContent?.trim() ?? ''));
+  const texts = await dialog
+    .locator('heed-message-list')
+    .evaluate((el) => [...(el.shadowRoot?.querySelectorAll('.message') ?? [])].map((m) => m.textContent?.trim() ?? ''));
   expect(texts[0]).toContain(GREETING);
   expect(texts.at(-1)).toContain('Our sizes run true to fit.');
   expect(site.heed.model.requests).toHaveLength(1);
@@ -68,7 +75,9 @@ test("a host page that themes Heed keeps its own accent, and data-position keeps
   await page.goto(host.url);
   await page.getByRole('button', { name: 'Open chat' }).waitFor();
   // wait for the session (the site's branding has arrived once the site accent property is set)
-  await expect.poll(() => page.locator('heed-widget').evaluate((el) => (el as HTMLElement).style.getPropertyValue('--_site-accent'))).toBe('#ffd400');
+  await expect
+    .poll(() => page.locator('heed-widget').evaluate((el) => (el as HTMLElement).style.getPropertyValue('--_site-accent')))
+    .toBe('#ffd400');
   const box = await launcherBox(page);
   expect(box.background).toBe('rgb(109, 40, 217)');
   expect(box.right).toBeGreaterThan(1180);

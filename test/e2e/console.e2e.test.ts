@@ -29,10 +29,16 @@ let host: HostSite;
 const hostFiles: Record<string, string> = {};
 
 beforeAll(async () => {
-  if (!existsSync(new URL('../../dist/console/index.html', import.meta.url))) throw new Error('Build the console first: npm run build:console');
-  await site.heed.services.db.operator.create({ data: { email: EMAIL, name: 'Olive Owner', role: 'owner', passwordHash: await hashPassword(PASSWORD) } });
+  if (!existsSync(new URL('../../dist/console/index.html', import.meta.url)))
+    throw new Error('Build the console first: npm run build:console');
+  await site.heed.services.db.operator.create({
+    data: { email: EMAIL, name: 'Olive Owner', role: 'owner', passwordHash: await hashPassword(PASSWORD) },
+  });
   host = await startHostSite(hostFiles);
-  consoleContext = await site.browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  consoleContext = await site.browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   await consoleContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.heed.url });
   operator = await consoleContext.newPage();
   operator.setDefaultTimeout(15_000);
@@ -105,7 +111,8 @@ test('sign in, create a site, copy its snippet; a visitor’s three quick messag
   await operator.getByRole('button', { name: 'Copy snippet' }).click();
   const snippet = await operator.evaluate(() => navigator.clipboard.readText());
   expect(snippet).toMatch(new RegExp(`^<script src="${site.heed.url}/widget\\.js" data-site="[\\w-]+" async></script>$`));
-  hostFiles['/'] = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outdoor shop</title></head><body><h1>Boots</h1>${snippet}</body></html>`;
+  hostFiles['/'] =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outdoor shop</title></head><body><h1>Boots</h1>${snippet}</body></html>`;
 
   // the operator watches the list; a visitor writes three quick messages on the shop
   await operator.getByRole('link', { name: 'Conversations' }).click();
@@ -113,7 +120,11 @@ test('sign in, create a site, copy its snippet; a visitor’s three quick messag
   const visitor = await site.browser.newPage();
   await visitor.goto(host.url);
   await visitor.getByRole('button', { name: 'Open chat' }).click();
-  site.heed.model.script({ text: 'Green Ridge 40s are in stock, shipping to Oslo is 9 €, and returns are free.', chunkSize: 8, chunkDelayMs: 120 });
+  site.heed.model.script({
+    text: 'Green Ridge 40s are in stock, shipping to Oslo is 9 €, and returns are free.',
+    chunkSize: 8,
+    chunkDelayMs: 120,
+  });
   const box = visitor.getByRole('textbox', { name: 'Message' });
   for (const text of ['Do you have the Ridge 40 in green?', 'What does shipping to Oslo cost?', 'And returns?']) {
     await box.fill(text);

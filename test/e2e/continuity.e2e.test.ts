@@ -74,7 +74,11 @@ async function conversationsOfAuthor(content: string) {
 /** The prompt of the model request whose last user turn mentions `text`. */
 function promptFor(text: string) {
   const req = site.heed.model.requests.findLast((r) => promptMessages(r).at(-1)?.content.includes(text));
-  return req ? promptMessages(req).map((m) => m.content).join('\n') : null;
+  return req
+    ? promptMessages(req)
+        .map((m) => m.content)
+        .join('\n')
+    : null;
 }
 
 test('a returning tab lands in the previous conversation, and a follow-up reaches the model with the first message', async () => {
@@ -104,7 +108,10 @@ test('a returning tab lands in the previous conversation, and a follow-up reache
 test('an identified customer on a second device at 375 px lands in the same conversation', async () => {
   await configure({ identitySecrets: [SECRET] });
   const userId = `user-${randomUUID()}`;
-  const token = await new SignJWT({ sub: userId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(SECRET));
+  const token = await new SignJWT({ sub: userId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(SECRET));
   const host = await hostPage({ userId, token });
 
   const laptop = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -130,7 +137,10 @@ test('an identified customer on a second device at 375 px lands in the same conv
   await composer(onPhone).press('Enter');
   await dialog(onPhone).getByText('It ships tomorrow.').waitFor({ timeout: 15_000 });
   expect(promptFor(FOLLOW_UP)).toContain(FIRST);
-  const visitors = await site.heed.services.db.visitor.findMany({ where: { externalId: userId }, select: { _count: { select: { conversations: true } } } });
+  const visitors = await site.heed.services.db.visitor.findMany({
+    where: { externalId: userId },
+    select: { _count: { select: { conversations: true } } },
+  });
   expect(visitors.map((v) => v._count.conversations)).toEqual([1]);
   expect(pageErrors).toEqual([]);
   await phone.close();
@@ -237,6 +247,8 @@ test('on a refused origin the panel says chat is unavailable, the typed text sta
   expect(heedErrors).toHaveLength(1);
   expect(heedErrors[0]).toContain('origin_not_allowed');
   // besides it, only the browser's own line for the one refused request: the visitor's start
-  expect(consoleErrors.filter((e) => !e.startsWith('[heed]'))).toEqual(['Failed to load resource: the server responded with a status of 403 (Forbidden)']);
+  expect(consoleErrors.filter((e) => !e.startsWith('[heed]'))).toEqual([
+    'Failed to load resource: the server responded with a status of 403 (Forbidden)',
+  ]);
   await page.close();
 }, 60_000);

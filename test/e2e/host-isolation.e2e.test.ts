@@ -18,7 +18,8 @@ const site = DemoSite.use();
 const HOSTILE: Record<string, string> = {
   'a 62.5 % root font size': 'html { font-size: 62.5% }',
   'a 24 px root font size': 'html { font-size: 24px }',
-  'upper case, letter-spaced, centred, tall lines': 'html { text-transform: uppercase; letter-spacing: 3px; text-align: center; line-height: 2.4 }',
+  'upper case, letter-spaced, centred, tall lines':
+    'html { text-transform: uppercase; letter-spacing: 3px; text-align: center; line-height: 2.4 }',
   'a right-to-left body': 'body { direction: rtl }',
   'content-box on everything': '* { box-sizing: content-box }',
   'border-box on everything': '*, *::before, *::after { box-sizing: border-box }',
@@ -31,7 +32,8 @@ const HOSTILE: Record<string, string> = {
     overflow-wrap: anywhere; hyphens: auto; tab-size: 20; list-style: square inside; quotes: "<" ">"; cursor: wait;
     caret-color: red; -webkit-text-fill-color: green; -webkit-text-stroke: 1px blue; color-scheme: dark;
   }`,
-  'a transformed, clipped body (it would become the launcher\'s containing block)': 'body { transform: translateZ(0); height: 200px; overflow: hidden }',
+  "a transformed, clipped body (it would become the launcher's containing block)":
+    'body { transform: translateZ(0); height: 200px; overflow: hidden }',
   'a filtered, contained body': 'body { filter: saturate(1); contain: paint; height: 120px }',
   'rules aimed at the elements the page holds, even !important': `
     * { font: 700 20px/3 monospace !important; letter-spacing: 2px !important; text-transform: uppercase !important; color: red !important }
@@ -65,11 +67,46 @@ const PARTS = {
 
 /** Every property the page could leak in, and the box. */
 const PROPS = [
-  'font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant-caps', 'font-feature-settings', 'font-kerning',
-  'line-height', 'letter-spacing', 'word-spacing', 'text-transform', 'text-align', 'text-indent', 'text-shadow', 'text-decoration-line',
-  'white-space-collapse', 'text-wrap-mode', 'word-break', 'overflow-wrap', 'hyphens', 'tab-size', 'list-style-type', 'list-style-position',
-  'quotes', 'color', '-webkit-text-fill-color', '-webkit-text-stroke-width', 'caret-color', 'direction', 'cursor', 'visibility', 'box-sizing',
-  'color-scheme', 'width', 'height', 'padding-top', 'padding-left', 'background-color', 'box-shadow',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'font-stretch',
+  'font-variant-caps',
+  'font-feature-settings',
+  'font-kerning',
+  'line-height',
+  'letter-spacing',
+  'word-spacing',
+  'text-transform',
+  'text-align',
+  'text-indent',
+  'text-shadow',
+  'text-decoration-line',
+  'white-space-collapse',
+  'text-wrap-mode',
+  'word-break',
+  'overflow-wrap',
+  'hyphens',
+  'tab-size',
+  'list-style-type',
+  'list-style-position',
+  'quotes',
+  'color',
+  '-webkit-text-fill-color',
+  '-webkit-text-stroke-width',
+  'caret-color',
+  'direction',
+  'cursor',
+  'visibility',
+  'box-sizing',
+  'color-scheme',
+  'width',
+  'height',
+  'padding-top',
+  'padding-left',
+  'background-color',
+  'box-shadow',
 ];
 
 const QUESTION = 'Hi! How long does delivery to Oslo take, and can I send things back if they do not fit?';
@@ -92,10 +129,13 @@ afterEach(async () => {
 async function stylesOf(page: Page, parts: Record<string, string>): Promise<Record<string, Record<string, string>>> {
   const out: Record<string, Record<string, string>> = {};
   for (const [name, selector] of Object.entries(parts)) {
-    out[name] = await page.locator(selector).first().evaluate((el, props) => {
-      const style = getComputedStyle(el);
-      return Object.fromEntries(props.map((p) => [p, style.getPropertyValue(p)]));
-    }, PROPS);
+    out[name] = await page
+      .locator(selector)
+      .first()
+      .evaluate((el, props) => {
+        const style = getComputedStyle(el);
+        return Object.fromEntries(props.map((p) => [p, style.getPropertyValue(p)]));
+      }, PROPS);
   }
   return out;
 }
@@ -159,7 +199,9 @@ beforeAll(async () => {
 
 test('the pixel comparison sees what it compares: Chromium screenshots decode to their colours', async () => {
   const page = await site.browser.newPage({ viewport: { width: 40, height: 20 } });
-  await page.setContent('<body style="margin:0;display:flex"><div style="width:20px;height:20px;background:rgb(200,10,30)"></div><div style="width:20px;height:20px;background:rgb(0,128,255)"></div></body>');
+  await page.setContent(
+    '<body style="margin:0;display:flex"><div style="width:20px;height:20px;background:rgb(200,10,30)"></div><div style="width:20px;height:20px;background:rgb(0,128,255)"></div></body>',
+  );
   const png = await page.screenshot();
   await page.close();
   const { width, height, data } = decodePng(png);
@@ -188,7 +230,11 @@ test('a theme through custom properties and parts still changes what it names, o
   expect(textbox!['font-family']).toBe('Georgia, serif');
   // the title has a size of its own (--heed-heading-font-size)
   expect(heading!['font-size']).toBe(plain.styles.heading!['font-size']);
-  expect([send!['background-color'], launcher!['background-color'], launcher!['box-shadow']]).toEqual(['rgb(204, 0, 0)', 'rgb(204, 0, 0)', 'none']);
+  expect([send!['background-color'], launcher!['background-color'], launcher!['box-shadow']]).toEqual([
+    'rgb(204, 0, 0)',
+    'rgb(204, 0, 0)',
+    'none',
+  ]);
   // and the screenshots show it (the comparison above is not blind)
   expect(pixelDiff(plain.panel, themed.panel).ratio).toBeGreaterThan(0.01);
   expect(pixelDiff(plain.launcher, themed.launcher).ratio).toBeGreaterThan(0.01);
@@ -210,7 +256,8 @@ test("inline, the chat fills the container it is given, whatever the page's box-
   const container = (await page.locator('#chat').boundingBox())!;
   expect(await region.boundingBox()).toEqual({ x: container.x + 13, y: container.y + 13, width: 700, height: 520 });
   const textbox = page.getByRole('textbox', { name: 'Message' });
-  const type = () => textbox.evaluate((el) => ['font-size', 'line-height', 'text-align', 'direction'].map((p) => getComputedStyle(el).getPropertyValue(p)));
+  const type = () =>
+    textbox.evaluate((el) => ['font-size', 'line-height', 'text-align', 'direction'].map((p) => getComputedStyle(el).getPropertyValue(p)));
   // the widget's own type (a text box is never under 16 px: phones zoom into smaller ones), not the page's
   expect(await type()).toEqual(['16px', 'normal', 'start', 'ltr']);
   // the one switch for a right-to-left widget, where locales will set it

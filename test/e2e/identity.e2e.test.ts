@@ -29,7 +29,10 @@ async function configure(data: { allowedOrigins?: string[]; identitySecrets?: st
 
 /** What the host's backend does: sign the signed-in user's id for 10 minutes. */
 const sign = (userId: string, secret = SECRET) =>
-  new SignJWT({ sub: userId, name: 'Ana' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(secret));
+  new SignJWT({ sub: userId, name: 'Ana' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(secret));
 
 /** A third-party page that identifies its user before the widget loads (the snippet of docs/site-owners/identity.md). */
 async function hostPage(identity: { userId: string; token: string } | null): Promise<HostSite> {
@@ -83,7 +86,7 @@ test('a page on an origin the site does not allow gets one clear console error a
   const before = await site.heed.services.db.visitor.count();
   const { page, errors } = await visit((await hostPage(null)).url);
   await expect.poll(() => errors.filter((e) => e.includes('origin_not_allowed')).length, { timeout: 10_000 }).toBe(1);
-  expect(errors.find((e) => e.includes('origin_not_allowed'))).toContain("allowed origins");
+  expect(errors.find((e) => e.includes('origin_not_allowed'))).toContain('allowed origins');
   expect(await site.heed.services.db.visitor.count()).toBe(before);
   await page.close();
 });

@@ -21,12 +21,14 @@ const ask = (opts: { choices?: string[]; allowFreeText?: boolean } = {}): Script
     {
       id: 'call_colour',
       name: 'request_user_input',
-      arguments: { question: QUESTION, choices: opts.choices ?? ['Green', 'Blue'], ...(opts.allowFreeText === undefined ? {} : { allow_free_text: opts.allowFreeText }) },
+      arguments: {
+        question: QUESTION,
+        choices: opts.choices ?? ['Green', 'Blue'],
+        ...(opts.allowFreeText === undefined ? {} : { allow_free_text: opts.allowFreeText }),
+      },
     },
   ],
 });
-
-
 
 /**
  * Holds the model's question until `release()`, so the visitor can move away from the thread
@@ -47,7 +49,8 @@ function heldQuestion(opts: { allowFreeText?: boolean } = {}): () => void {
 }
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Chat' });
-const choice = (page: Page, name: string) => dialog(page).getByRole('group', { name: 'Choices' }).getByRole('button', { name, exact: true });
+const choice = (page: Page, name: string) =>
+  dialog(page).getByRole('group', { name: 'Choices' }).getByRole('button', { name, exact: true });
 /** The sidebar row of a conversation, by (part of) its title. */
 const row = (page: Page, title: string) => page.locator('heed-conversation-row').filter({ hasText: title }).locator('[part="row"]');
 const launcherBadge = (page: Page) => page.locator('heed-launcher [part="badge"]');

@@ -28,7 +28,8 @@ test('keyboard only: open the chat, send with Enter, new line with Shift+Enter, 
   await page.getByRole('list', { name: 'Conversations' }).waitFor();
   const liveRegions = await page.evaluate(() => {
     const all: Element[] = [];
-    const walk = (root: Document | ShadowRoot) => root.querySelectorAll('*').forEach((el) => (el.hasAttribute('aria-live') && all.push(el), el.shadowRoot && walk(el.shadowRoot)));
+    const walk = (root: Document | ShadowRoot) =>
+      root.querySelectorAll('*').forEach((el) => (el.hasAttribute('aria-live') && all.push(el), el.shadowRoot && walk(el.shadowRoot)));
     walk(document);
     return all.length;
   });

@@ -26,7 +26,11 @@ afterEach(async () => {
 });
 
 /** A plain white page embedding the widget with `data-locale` (none when null), in a browser that asks for `browser`. */
-async function visit(locale: string | null, viewport: { width: number; height: number }, browser = 'en-US'): Promise<{ page: Page; chunks: string[] }> {
+async function visit(
+  locale: string | null,
+  viewport: { width: number; height: number },
+  browser = 'en-US',
+): Promise<{ page: Page; chunks: string[] }> {
   const tag = widgetTag(site.heed.url, locale ? { locale } : {});
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body style="margin:0;background:#fff"><p>Shop</p>${tag}</body></html>`;
   const host = await startHostSite({ '/': html });
@@ -51,7 +55,14 @@ async function shot(page: Page, name: string): Promise<Rgba> {
 }
 
 /** The columns (x) in rows `top`..`bottom` (and columns `left`..`right`) whose pixel is `rgb` (±8 a channel). */
-function columnsOf(img: Rgba, rgb: number[], top: number, bottom: number, left = 0, right = img.width): { min: number; max: number; count: number } {
+function columnsOf(
+  img: Rgba,
+  rgb: number[],
+  top: number,
+  bottom: number,
+  left = 0,
+  right = img.width,
+): { min: number; max: number; count: number } {
   let min = Number.POSITIVE_INFINITY;
   let max = -1;
   let count = 0;

@@ -32,7 +32,8 @@ async function cutSends(context: BrowserContext) {
 }
 
 const outboxKey = () => storageKey('outbox', 'demo', `${site.heed.url}/`);
-const kept = (page: Page) => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]').map((s: { content: string }) => s.content), outboxKey());
+const kept = (page: Page) =>
+  page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]').map((s: { content: string }) => s.content), outboxKey());
 const userMessages = (page: Page, text: string) => page.locator('.message.user', { hasText: text });
 
 test('sends made while the API is unreachable survive a reload and are delivered once each, in order, and answered', async () => {
@@ -52,8 +53,16 @@ test('sends made while the API is unreachable survive a reload and are delivered
 
   sends.restore();
   const db = site.heed.services.db;
-  await site.heed.until('both delivered and answered', async () => (await db.message.count({ where: { content: { in: texts }, state: 'answered' } })) === 2, 30_000);
-  const stored = await db.message.findMany({ where: { role: 'user', content: { in: texts } }, orderBy: { seq: 'asc' }, select: { content: true, clientMessageId: true } });
+  await site.heed.until(
+    'both delivered and answered',
+    async () => (await db.message.count({ where: { content: { in: texts }, state: 'answered' } })) === 2,
+    30_000,
+  );
+  const stored = await db.message.findMany({
+    where: { role: 'user', content: { in: texts } },
+    orderBy: { seq: 'asc' },
+    select: { content: true, clientMessageId: true },
+  });
   expect(stored.map((m) => m.content)).toEqual(texts); // once each, in the order typed
   expect(new Set(stored.map((m) => m.clientMessageId)).size).toBe(2);
   for (const text of texts) expect(sends.delivered.filter((body) => body.includes(text))).toHaveLength(1);
@@ -88,7 +97,11 @@ test('a kept send is delivered once when two tabs of the site are open', async (
 
   sends.restore();
   const db = site.heed.services.db;
-  await site.heed.until('delivered and answered', async () => (await db.message.count({ where: { content: text, state: 'answered' } })) === 1, 30_000);
+  await site.heed.until(
+    'delivered and answered',
+    async () => (await db.message.count({ where: { content: text, state: 'answered' } })) === 1,
+    30_000,
+  );
   await expect.poll(() => first.evaluate((key) => localStorage.getItem(key), outboxKey())).toBeNull();
   // both tabs look again within 5 s of their last failed attempt: give the other one that time
   await new Promise((r) => setTimeout(r, 6_000));

@@ -37,9 +37,13 @@ let host: HostSite;
 const failures: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(new URL('../../dist/console/index.html', import.meta.url))) throw new Error('Build the console first: npm run build:console');
+  if (!existsSync(new URL('../../dist/console/index.html', import.meta.url)))
+    throw new Error('Build the console first: npm run build:console');
   const { db } = site.heed.services;
-  const token = await new SignJWT({ sub: USER_ID }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('30m').sign(new TextEncoder().encode(IDENTITY_SECRET));
+  const token = await new SignJWT({ sub: USER_ID })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('30m')
+    .sign(new TextEncoder().encode(IDENTITY_SECRET));
   await db.operator.create({ data: { email: EMAIL, name: 'Ana', role: 'owner', passwordHash: await hashPassword(PASSWORD) } });
   host = await startHostSite(
     {
@@ -50,7 +54,10 @@ beforeAll(async () => {
         Heed('identify', ${JSON.stringify({ userId: USER_ID, token })});
         Heed('on', 'unread', function (c) { document.getElementById('unread').textContent = String(c.unread); });`,
     },
-    { host: 'localhost', csp: `default-src 'self'; script-src 'self' ${site.heed.url}; connect-src ${site.heed.url}; style-src 'self'; img-src 'self'` },
+    {
+      host: 'localhost',
+      csp: `default-src 'self'; script-src 'self' ${site.heed.url}; connect-src ${site.heed.url}; style-src 'self'; img-src 'self'`,
+    },
   );
   // the stack's demo site (the snippet's `data-site="demo"`), as its owner set it up in the console
   await db.site.update({
@@ -90,7 +97,9 @@ const runReplies: ScriptedReply[] = [];
 const answerRuns = (...replies: ScriptedReply[]) => {
   runReplies.push(...replies);
   site.heed.model.setResponder((req) =>
-    req.body.response_format !== undefined ? { text: JSON.stringify({ title: 'Bulk order of boots', changed: true }) } : (runReplies.shift() ?? { text: 'Noted.' }),
+    req.body.response_format !== undefined
+      ? { text: JSON.stringify({ title: 'Bulk order of boots', changed: true }) }
+      : (runReplies.shift() ?? { text: 'Noted.' }),
   );
 };
 
@@ -118,7 +127,10 @@ test('the visitor asks for a person; Ana takes over from the console, replies, a
   await operator.getByRole('heading', { level: 1, name: 'Conversations' }).waitFor();
 
   // the visitor asks; the model hands the conversation to a person and says so
-  answerRuns({ toolCalls: [{ id: 'call_person', name: 'handoff_to_human', arguments: {} }] }, { text: 'I have asked a person from the team to join you here.' });
+  answerRuns(
+    { toolCalls: [{ id: 'call_person', name: 'handoff_to_human', arguments: {} }] },
+    { text: 'I have asked a person from the team to join you here.' },
+  );
   await visitor.goto(host.url);
   await visitor.getByRole('button', { name: 'Open chat' }).click();
   await send('Can I talk to a person about a bulk order of boots?');
@@ -166,7 +178,10 @@ test('the visitor asks for a person; Ana takes over from the console, replies, a
   const request = replyRequests().at(-1)!;
   const messages = request.body.messages as unknown as { role: string; content: string | null }[];
   expect(messages.at(-1)).toEqual({ role: 'user', content: 'Perfect, can it ship this week?' });
-  expect(messages).toContainEqual({ role: 'assistant', content: `[Ana from the site's team wrote this, not the assistant] ${OPERATOR_REPLY}` });
+  expect(messages).toContainEqual({
+    role: 'assistant',
+    content: `[Ana from the site's team wrote this, not the assistant] ${OPERATOR_REPLY}`,
+  });
   expect(messages.filter((m) => m.content?.includes('15 % off'))).toHaveLength(1);
 
   expect(await cspViolations(operator)).toEqual([]);
@@ -177,7 +192,9 @@ test('the visitor asks for a person; Ana takes over from the console, replies, a
 test('the host page fires an intent: one labelled message; a second within the budget window yields none', async () => {
   answerRuns({ text: 'Comparing plans? I can help you choose between Basic and Pro.' });
   await chat().getByRole('button', { name: 'Close' }).click();
-  await visitor.evaluate(() => (window as unknown as { Heed: (...args: unknown[]) => void }).Heed('intent', 'viewed_pricing', { plan: 'pro' }));
+  await visitor.evaluate(() =>
+    (window as unknown as { Heed: (...args: unknown[]) => void }).Heed('intent', 'viewed_pricing', { plan: 'pro' }),
+  );
   // unread like any reply: the launcher badge and the host page's own count
   await expectBadge(launcherBadge(), 'unviewed', '1');
   await expect.poll(() => visitor.locator('#unread').textContent(), { timeout: 15_000 }).toBe('1');
@@ -194,7 +211,9 @@ test('the host page fires an intent: one labelled message; a second within the b
   const calls = replyRequests().length;
   await visitor.evaluate(() => (window as unknown as { Heed: (...args: unknown[]) => void }).Heed('intent', 'viewed_pricing'));
   const { db } = site.heed.services;
-  await expect.poll(() => db.proactiveRefusal.aggregate({ _sum: { count: true } }).then((a) => a._sum.count ?? 0), { timeout: 10_000 }).toBe(1);
+  await expect
+    .poll(() => db.proactiveRefusal.aggregate({ _sum: { count: true } }).then((a) => a._sum.count ?? 0), { timeout: 10_000 })
+    .toBe(1);
   await new Promise((r) => setTimeout(r, 1_000));
   expect(await thread.getByText('Because you viewed Pricing').count()).toBe(1);
   expect(replyRequests().length).toBe(calls);
@@ -242,10 +261,17 @@ test('after a question left open, the visitor goes silent: one check-in, labelle
   await expect.poll(() => visitor.locator('#unread').textContent()).toBe('0');
 
   // five silent minutes pass (the reply is made older), and the workers' scheduler looks (it does every 30 s)
-  const { id } = await db.conversation.findFirstOrThrow({ where: { site: { key: 'demo' } }, orderBy: { lastAssistantAt: 'desc' }, select: { id: true } });
+  const { id } = await db.conversation.findFirstOrThrow({
+    where: { site: { key: 'demo' } },
+    orderBy: { lastAssistantAt: 'desc' },
+    select: { id: true },
+  });
   const past = new Date(Date.now() - 6 * 60_000);
   await db.conversation.update({ where: { id }, data: { lastAssistantAt: past } });
-  await db.message.updateMany({ where: { conversationId: id, role: 'assistant', content: { startsWith: 'Which size' } }, data: { createdAt: past } });
+  await db.message.updateMany({
+    where: { conversationId: id, role: 'assistant', content: { startsWith: 'Which size' } },
+    data: { createdAt: past },
+  });
   expect(await scheduleCheckIns(db)).toEqual([id]);
   await redis.publish(keys.scheduleChannel(), id);
 

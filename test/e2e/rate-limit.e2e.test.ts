@@ -22,14 +22,25 @@ test('sends over the burst limit wait visibly and are all delivered once, in ord
   for (const text of texts) await site.send(page, text);
 
   const dialog = page.getByRole('dialog', { name: 'Chat' });
-  await dialog.getByText(/^Sending in \d+ s$/).first().waitFor();
+  await dialog
+    .getByText(/^Sending in \d+ s$/)
+    .first()
+    .waitFor();
   // the waiting message is still shown, pending, in place; nothing says it failed
   await dialog.getByText('fifth thought').waitFor();
   expect(await dialog.getByText('Not sent').count()).toBe(0);
 
   const db = site.heed.services.db;
-  await site.heed.until('every message delivered and answered', async () => (await db.message.count({ where: { content: { in: texts }, state: 'answered' } })) === texts.length, 40_000);
-  const stored = await db.message.findMany({ where: { role: 'user', content: { in: texts } }, orderBy: { seq: 'asc' }, select: { content: true, conversationId: true } });
+  await site.heed.until(
+    'every message delivered and answered',
+    async () => (await db.message.count({ where: { content: { in: texts }, state: 'answered' } })) === texts.length,
+    40_000,
+  );
+  const stored = await db.message.findMany({
+    where: { role: 'user', content: { in: texts } },
+    orderBy: { seq: 'asc' },
+    select: { content: true, conversationId: true },
+  });
   expect(stored.map((m) => m.content)).toEqual(texts); // once each, in the order typed
   expect(new Set(stored.map((m) => m.conversationId)).size).toBe(1);
 

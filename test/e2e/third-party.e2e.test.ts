@@ -48,7 +48,8 @@ async function visit(url: string, opts: { withoutSetHTML?: boolean } = {}): Prom
   return { page, failed };
 }
 
-const seenCounts = (page: Page) => page.evaluate(() => (window as unknown as { seenCounts: { unread: number; live: number; inputNeeded: number }[] }).seenCounts);
+const seenCounts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { seenCounts: { unread: number; live: number; inputNeeded: number }[] }).seenCounts);
 
 test("the site owners' snippet on a third-party page: launcher, a send, the whole streamed reply, a reload mid-reply, and the host page told of unread replies", async () => {
   const host = await startHostSite({ '/': hostPage(widgetTag(site.heed.url)), '/host.js': HOST_JS }, { host: 'localhost' });
@@ -90,7 +91,10 @@ test('when the server drops every connection mid-reply, the widget reconnects by
   hosts.push(host);
   const { page, failed } = await visit(host.url);
   const tickets: string[] = [];
-  page.on('request', (req) => req.url().includes('/trpc/events.subscribe') && tickets.push(new URL(req.url()).searchParams.get('connectionParams') ?? ''));
+  page.on(
+    'request',
+    (req) => req.url().includes('/trpc/events.subscribe') && tickets.push(new URL(req.url()).searchParams.get('connectionParams') ?? ''),
+  );
   await page.getByRole('button', { name: 'Open chat' }).click();
   const text = Array.from({ length: 30 }, (_, i) => `chunk${i}`).join(' ');
   site.heed.model.script({ text, chunkSize: 8, chunkDelayMs: 80 });

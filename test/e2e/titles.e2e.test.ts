@@ -14,7 +14,10 @@ async function conversationWithReply(text: string, reply: string): Promise<{ pag
   site.heed.model.script({ text: reply });
   await site.send(page, text);
   await page.getByText(reply).waitFor();
-  const conversationId = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}').conversationId as string, site.storageKey('view'));
+  const conversationId = await page.evaluate(
+    (key) => JSON.parse(sessionStorage.getItem(key) ?? '{}').conversationId as string,
+    site.storageKey('view'),
+  );
   return { page, conversationId };
 }
 
@@ -35,7 +38,9 @@ test('a visitor renames the conversation from the heading; the title shows at on
   // focus is back on the button, ready for another rename
   await expect.poll(() => page.getByRole('button', { name: 'Rename conversation' }).evaluate((el) => el.matches(':focus'))).toBe(true);
   await expect
-    .poll(() => site.heed.services.db.conversation.findUnique({ where: { id: conversationId }, select: { title: true, titleSource: true } }))
+    .poll(() =>
+      site.heed.services.db.conversation.findUnique({ where: { id: conversationId }, select: { title: true, titleSource: true } }),
+    )
     .toEqual({ title: 'Delivery to Bergen', titleSource: 'manual' });
 
   // Escape cancels a second rename and leaves the chat open

@@ -12,8 +12,6 @@ import { gate } from '../support/gate.ts';
  */
 const site = DemoSite.use({ DEBOUNCE_MS: '700' });
 
-
-
 test('two quick sends get one reply that covers both', async () => {
   const page = await site.open();
   site.heed.model.setResponder((req) => ({ text: `Covered: ${finalTurn(req).includes('There are 2 items') ? 'both items' : 'one item'}` }));
@@ -22,13 +20,19 @@ test('two quick sends get one reply that covers both', async () => {
   await page.getByText('Covered: both items').waitFor();
   expect(site.heed.model.requests).toHaveLength(1);
   // in the order the visitor typed them, however the two requests raced
-  expect(batchItems(finalTurn(site.heed.model.requests[0]!))?.map((item) => item.text)).toEqual(['Do you have the Ridge 40 in green?', 'And what does shipping to Oslo cost?']);
+  expect(batchItems(finalTurn(site.heed.model.requests[0]!))?.map((item) => item.text)).toEqual([
+    'Do you have the Ridge 40 in green?',
+    'And what does shipping to Oslo cost?',
+  ]);
   await page.close();
 });
 
 test('a message sent while a reply streams is answered by the next reply', async () => {
   const page = await site.open();
-  site.heed.model.script({ text: 'Here is a long first answer that streams for a while.', chunkSize: 4, chunkDelayMs: 120 }, { text: 'Second answer: invoices are fine.' });
+  site.heed.model.script(
+    { text: 'Here is a long first answer that streams for a while.', chunkSize: 4, chunkDelayMs: 120 },
+    { text: 'Second answer: invoices are fine.' },
+  );
   await site.send(page, 'Tell me about returns');
   await page.getByText('Here is a long').waitFor();
   await site.send(page, 'Can I pay by invoice?');

@@ -50,7 +50,9 @@ async function visit(withoutSetHTML: boolean): Promise<Visit> {
   await page.evaluate(() => alert('canary'));
   await expect.poll(() => calls).toEqual(['alert canary']);
   calls.length = 0;
-  expect(await page.evaluate(() => typeof (Element.prototype as { setHTML?: unknown }).setHTML)).toBe(withoutSetHTML ? 'undefined' : 'function');
+  expect(await page.evaluate(() => typeof (Element.prototype as { setHTML?: unknown }).setHTML)).toBe(
+    withoutSetHTML ? 'undefined' : 'function',
+  );
   return { page, calls, remote };
 }
 
@@ -73,7 +75,9 @@ function dangerousNodes(page: Page): Promise<string[]> {
         if (el.shadowRoot) walk(el.shadowRoot);
       }
       for (const md of root.querySelectorAll('.md, .provenance, .excerpt')) {
-        for (const el of md.querySelectorAll('form, img, iframe, object, embed, svg, math, style, link, meta, base, input, button, [style], [id], [name], [class]')) {
+        for (const el of md.querySelectorAll(
+          'form, img, iframe, object, embed, svg, math, style, link, meta, base, input, button, [style], [id], [name], [class]',
+        )) {
           found.push(`${el.localName} in a reply: ${el.outerHTML.slice(0, 80)}`);
         }
       }
@@ -105,8 +109,14 @@ async function journey(withoutSetHTML: boolean): Promise<void> {
   await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: title }).waitFor();
 
   // a payload provenance label on every reply, shown after a reload reopens the thread
-  const conversationId = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}').conversationId as string, site.storageKey('view'));
-  await site.heed.services.db.message.updateMany({ where: { conversationId, role: 'assistant' }, data: { provenance: 'intent', provenanceLabel: provenance } });
+  const conversationId = await page.evaluate(
+    (key) => JSON.parse(sessionStorage.getItem(key) ?? '{}').conversationId as string,
+    site.storageKey('view'),
+  );
+  await site.heed.services.db.message.updateMany({
+    where: { conversationId, role: 'assistant' },
+    data: { provenance: 'intent', provenanceLabel: provenance },
+  });
   await page.reload();
   await page.locator('.md strong', { hasText: 'End of echo 4.' }).waitFor();
   await page.locator('.provenance', { hasText: 'onload=__xss(96)' }).first().waitFor();

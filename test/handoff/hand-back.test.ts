@@ -42,27 +42,62 @@ test("the holder's reply is the visitor's unread reply, answers the messages tha
 
   // only the holder writes
   const text = 'I can refund you.\nWhich order is it?';
-  expect(await errorOf(bo.api.console.conversations.reply.mutate({ conversationId, text, clientMessageId: 'bo-reply-0001' }))).toMatchObject({ code: 'CONFLICT', reason: 'not_holding' });
+  expect(
+    await errorOf(bo.api.console.conversations.reply.mutate({ conversationId, text, clientMessageId: 'bo-reply-0001' })),
+  ).toMatchObject({ code: 'CONFLICT', reason: 'not_holding' });
   const sent = await ana.api.console.conversations.reply.mutate({ conversationId, text, clientMessageId: 'ana-reply-0001' });
-  expect(sent).toMatchObject({ role: 'operator', content: text, provenance: 'operator', provenanceLabel: 'Ana', redacted: false, state: null, runId: null });
+  expect(sent).toMatchObject({
+    role: 'operator',
+    content: text,
+    provenance: 'operator',
+    provenanceLabel: 'Ana',
+    redacted: false,
+    state: null,
+    runId: null,
+  });
   // a retried send returns the same message, stored once
   expect(await ana.api.console.conversations.reply.mutate({ conversationId, text, clientMessageId: 'ana-reply-0001' })).toEqual(sent);
   expect(await db.message.count({ where: { conversationId, role: 'operator' } })).toBe(1);
 
   // the one unread write: unread, excerpt = its first line, lastAssistantAt = its time
   const created = await events.waitFor((e) => e.type === 'message.created' && e.message.role === 'operator');
-  expect(created.type === 'message.created' && created.message).toMatchObject({ id: sent.id, provenance: 'operator', provenanceLabel: 'Ana', content: text });
+  expect(created.type === 'message.created' && created.message).toMatchObject({
+    id: sent.id,
+    provenance: 'operator',
+    provenanceLabel: 'Ana',
+    content: text,
+  });
   const updated = await events.waitFor((e) => e.type === 'conversation.updated' && e.conversation.excerpt === 'I can refund you.');
-  expect(updated.type === 'conversation.updated' && updated.conversation).toMatchObject({ unread: true, attention: 'unviewed', live: false, heldBy: 'Ana' });
+  expect(updated.type === 'conversation.updated' && updated.conversation).toMatchObject({
+    unread: true,
+    attention: 'unviewed',
+    live: false,
+    heldBy: 'Ana',
+  });
   const got = await visitor.api.conversation.get.query({ conversationId });
-  expect(got.conversation).toMatchObject({ unread: true, attention: 'unviewed', excerpt: 'I can refund you.', lastAssistantAt: sent.createdAt, heldBy: 'Ana' });
-  expect(got.messages.at(-1)).toMatchObject({ id: sent.id, role: 'operator', content: text, provenance: 'operator', provenanceLabel: 'Ana' });
+  expect(got.conversation).toMatchObject({
+    unread: true,
+    attention: 'unviewed',
+    excerpt: 'I can refund you.',
+    lastAssistantAt: sent.createdAt,
+    heldBy: 'Ana',
+  });
+  expect(got.messages.at(-1)).toMatchObject({
+    id: sent.id,
+    role: 'operator',
+    content: text,
+    provenance: 'operator',
+    provenanceLabel: 'Ana',
+  });
   expect((await visitor.api.conversation.list.query()).conversations.find((c) => c.id === conversationId)).toMatchObject({ unread: true });
   // in the console it is a new reply for every operator but its writer
-  const attentionFor = async (op: TestOperator) => (await op.api.console.conversations.list.query({ search: conversationId })).items[0]?.attention;
+  const attentionFor = async (op: TestOperator) =>
+    (await op.api.console.conversations.list.query({ search: conversationId })).items[0]?.attention;
   expect([await attentionFor(ana), await attentionFor(bo)]).toEqual(['default', 'unviewed']);
   // the message that waited is answered by the person
-  expect(await db.message.findFirst({ where: { conversationId, content: 'I want a refund' }, select: { state: true, runId: true } })).toEqual({ state: 'answered', runId: null });
+  expect(
+    await db.message.findFirst({ where: { conversationId, content: 'I want a refund' }, select: { state: true, runId: true } }),
+  ).toEqual({ state: 'answered', runId: null });
 
   await visitor.send(conversationId, 'Order 1234');
   await visitor.send(conversationId, 'And the shipping fee too');
@@ -70,7 +105,10 @@ test("the holder's reply is the visitor's unread reply, answers the messages tha
   expect(heed.model.requests).toHaveLength(1);
 
   // only the holder (or an owner) hands back
-  expect(await errorOf(bo.api.console.conversations.handBack.mutate({ conversationId }))).toMatchObject({ code: 'CONFLICT', reason: 'not_holding' });
+  expect(await errorOf(bo.api.console.conversations.handBack.mutate({ conversationId }))).toMatchObject({
+    code: 'CONFLICT',
+    reason: 'not_holding',
+  });
   heed.model.script({ text: 'Thanks, I will refund order 1234 and its shipping fee.' });
   const handedBackAt = Date.now();
   const head = await ana.api.console.conversations.handBack.mutate({ conversationId });
@@ -79,7 +117,11 @@ test("the holder's reply is the visitor's unread reply, answers the messages tha
   // woken, not polled (the poll is a minute)
   expect(next!.receivedAt - handedBackAt).toBeLessThan(5_000);
 
-  const batch = await db.message.findMany({ where: { conversationId, content: { in: ['Order 1234', 'And the shipping fee too'] } }, orderBy: { seq: 'asc' }, select: { content: true, createdAt: true } });
+  const batch = await db.message.findMany({
+    where: { conversationId, content: { in: ['Order 1234', 'And the shipping fee too'] } },
+    orderBy: { seq: 'asc' },
+    select: { content: true, createdAt: true },
+  });
   expect(promptMessages(next!)).toEqual([
     { role: 'system', content: systemPromptFor({ name: 'Test site', assistantName: null }, null) },
     { role: 'user', content: 'Hello' },
@@ -110,17 +152,27 @@ test('an owner may hand back an agent’s conversation (the notice names the age
   await ana.api.console.conversations.takeOver.mutate({ conversationId });
   expect(await owner.api.console.conversations.handBack.mutate({ conversationId })).toMatchObject({ heldBy: null });
   expect(await owner.api.console.conversations.handBack.mutate({ conversationId })).toMatchObject({ heldBy: null });
-  const notices = await heed.services.db.message.findMany({ where: { conversationId, role: 'notice' }, orderBy: { seq: 'asc' }, select: { provenance: true, provenanceLabel: true } });
+  const notices = await heed.services.db.message.findMany({
+    where: { conversationId, role: 'notice' },
+    orderBy: { seq: 'asc' },
+    select: { provenance: true, provenanceLabel: true },
+  });
   expect(notices).toEqual([
     { provenance: 'operator_joined', provenanceLabel: 'Ana' },
     { provenance: 'operator_left', provenanceLabel: 'Ana' },
   ]);
   // a reply after hand back is refused: take it over again first
-  expect(await errorOf(ana.api.console.conversations.reply.mutate({ conversationId, text: 'Still here', clientMessageId: 'ana-late-0001' }))).toMatchObject({
+  expect(
+    await errorOf(ana.api.console.conversations.reply.mutate({ conversationId, text: 'Still here', clientMessageId: 'ana-late-0001' })),
+  ).toMatchObject({
     code: 'CONFLICT',
     reason: 'not_holding',
   });
   // bad input is refused at the edge
-  expect(await errorOf(ana.api.console.conversations.reply.mutate({ conversationId, text: 'x'.repeat(4001), clientMessageId: 'ana-long-0001' }))).toMatchObject({ code: 'BAD_REQUEST' });
-  expect(await errorOf(ana.api.console.conversations.reply.mutate({ conversationId, text: '   ', clientMessageId: 'ana-empty-001' }))).toMatchObject({ code: 'BAD_REQUEST' });
+  expect(
+    await errorOf(ana.api.console.conversations.reply.mutate({ conversationId, text: 'x'.repeat(4001), clientMessageId: 'ana-long-0001' })),
+  ).toMatchObject({ code: 'BAD_REQUEST' });
+  expect(
+    await errorOf(ana.api.console.conversations.reply.mutate({ conversationId, text: '   ', clientMessageId: 'ana-empty-001' })),
+  ).toMatchObject({ code: 'BAD_REQUEST' });
 });

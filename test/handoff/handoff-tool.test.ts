@@ -10,19 +10,28 @@ let siteId: string;
 beforeAll(async () => {
   heed = await TestHeed.start({ env: { MODEL_MAX_ATTEMPTS: '1' } });
   ana = await signedInOperator(heed.services, heed.url, { role: 'agent', name: 'Ana' });
-  ({ id: siteId } = await heed.services.db.site.update({ where: { key: heed.siteKey }, data: { handoffEnabled: true }, select: { id: true } }));
+  ({ id: siteId } = await heed.services.db.site.update({
+    where: { key: heed.siteKey },
+    data: { handoffEnabled: true },
+    select: { id: true },
+  }));
 });
 afterAll(() => heed?.stop());
 
-const toolNames = (req: RecordedRequest) => ((req.body.tools as { function: { name: string } }[] | undefined) ?? []).map((t) => t.function.name);
-const toolResults = (req: RecordedRequest) => (req.body.messages ?? []).filter((m) => m.role === 'tool').map((m) => JSON.parse(String(m.content)));
+const toolNames = (req: RecordedRequest) =>
+  ((req.body.tools as { function: { name: string } }[] | undefined) ?? []).map((t) => t.function.name);
+const toolResults = (req: RecordedRequest) =>
+  (req.body.messages ?? []).filter((m) => m.role === 'tool').map((m) => JSON.parse(String(m.content)));
 
 /** A visitor asks for a person; the model calls handoff_to_human, then writes its line. */
 async function askForPerson(text = 'Can I talk to a human, please?') {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   heed.model.reset();
-  heed.model.script({ toolCalls: [{ name: 'handoff_to_human', arguments: {} }] }, { text: 'A person from Test site will reply here soon.' });
+  heed.model.script(
+    { toolCalls: [{ name: 'handoff_to_human', arguments: {} }] },
+    { text: 'A person from Test site will reply here soon.' },
+  );
   await visitor.send(conversationId, text);
   await heed.until('the reply', async () => (await heed.services.db.run.count({ where: { conversationId, status: 'completed' } })) === 1);
   return { visitor, conversationId, requests: [...heed.model.requests] };
@@ -32,7 +41,9 @@ test('the model asks for a person: the conversation waits for one, the visitor r
   const { visitor, conversationId, requests } = await askForPerson();
   expect(requests).toHaveLength(2);
   expect(toolNames(requests[0]!)).toEqual(['request_user_input', 'todo_add', 'todo_complete', 'handoff_to_human']);
-  expect(toolResults(requests[1]!)).toEqual([{ ok: true, note: expect.stringMatching(/A person from Test site was asked to join\. Tell the visitor/) }]);
+  expect(toolResults(requests[1]!)).toEqual([
+    { ok: true, note: expect.stringMatching(/A person from Test site was asked to join\. Tell the visitor/) },
+  ]);
 
   const got = await visitor.api.conversation.get.query({ conversationId });
   expect(got.conversation).toMatchObject({ waitingForPerson: true, unread: true, attention: 'unviewed', heldBy: null });
@@ -54,7 +65,9 @@ test('the model asks for a person: the conversation waits for one, the visitor r
   expect(page1.items.map((i) => i.id)).toEqual([conversationId]);
   const page2 = await ana.api.console.conversations.list.query({ filter: 'waiting', limit: 1, cursor: page1.nextCursor! });
   expect([page2.items.map((i) => i.id), page2.nextCursor]).toEqual([[second.conversationId], null]);
-  expect((await ana.api.console.conversations.list.query({ filter: 'waiting', search: 'invoice' })).items.map((i) => i.id)).toEqual([second.conversationId]);
+  expect((await ana.api.console.conversations.list.query({ filter: 'waiting', search: 'invoice' })).items.map((i) => i.id)).toEqual([
+    second.conversationId,
+  ]);
   const transcript = await ana.api.console.conversations.transcript.query({ conversationId });
   expect(transcript.waitingSince).toEqual(waiting.items[0]!.waitingSince);
 
@@ -62,7 +75,10 @@ test('the model asks for a person: the conversation waits for one, the visitor r
   const head = await ana.api.console.conversations.takeOver.mutate({ conversationId });
   expect(head).toMatchObject({ waitingForPerson: false, waitingSince: null, heldBy: { name: 'Ana' } });
   expect((await ana.api.console.conversations.list.query({ filter: 'waiting' })).items.map((i) => i.id)).toEqual([second.conversationId]);
-  expect((await visitor.api.conversation.get.query({ conversationId })).conversation).toMatchObject({ waitingForPerson: false, heldBy: 'Ana' });
+  expect((await visitor.api.conversation.get.query({ conversationId })).conversation).toMatchObject({
+    waitingForPerson: false,
+    heldBy: 'Ana',
+  });
   // nobody holding it and the site enabling it is what offers the tool
   expect(await handoffOffered(heed.services.db, conversationId)).toBe(false);
   expect(await handoffOffered(heed.services.db, second.conversationId)).toBe(true);
@@ -70,10 +86,14 @@ test('the model asks for a person: the conversation waits for one, the visitor r
 
 test('asking twice in one conversation stores one notice and keeps the first wait', async () => {
   const { visitor, conversationId } = await askForPerson();
-  const since = (await heed.services.db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { waitingSince: true } })).waitingSince;
+  const since = (await heed.services.db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { waitingSince: true } }))
+    .waitingSince;
   heed.model.script({ toolCalls: [{ name: 'handoff_to_human', arguments: {} }] }, { text: 'Still looking for a person for you.' });
   await visitor.send(conversationId, 'Is someone coming?');
-  await heed.until('the second reply', async () => (await heed.services.db.run.count({ where: { conversationId, status: 'completed' } })) === 2);
+  await heed.until(
+    'the second reply',
+    async () => (await heed.services.db.run.count({ where: { conversationId, status: 'completed' } })) === 2,
+  );
   expect(toolResults(heed.model.requests.at(-1)!)).toEqual([{ ok: true, note: expect.stringContaining('already asked') }]);
   const row = await heed.services.db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { waitingSince: true } });
   expect(row.waitingSince).toEqual(since);

@@ -3,7 +3,9 @@ import { makeClient, TestVisitor, type TestHeed } from '../support/harness.ts';
 import type { TestOperator } from '../support/console.ts';
 
 /** The refusal of a call as `{ code, reason }`, or null when it succeeded. */
-export async function errorOf(call: Promise<unknown>): Promise<{ code: string | undefined; reason: string | null; message: string } | null> {
+export async function errorOf(
+  call: Promise<unknown>,
+): Promise<{ code: string | undefined; reason: string | null; message: string } | null> {
   try {
     await call;
     return null;
@@ -39,7 +41,11 @@ export function watchConsole(heed: TestHeed, op: TestOperator, input: { siteId?:
     },
   });
   const until = (what: string, conversationId: string, check: (item: ConversationItem) => boolean) =>
-    heed.until(what, () => items.some((i) => i.id === conversationId && check(i)) && items.filter((i) => i.id === conversationId).at(-1)!, 10_000);
+    heed.until(
+      what,
+      () => items.some((i) => i.id === conversationId && check(i)) && items.filter((i) => i.id === conversationId).at(-1)!,
+      10_000,
+    );
   /** Waits until the server ends the stream (well before a quiet stream's own 30 s check). */
   const ended = (what: string) => heed.until(what, () => state.ended, 10_000);
   return { items, errors, until, ended, close: () => sub.unsubscribe() };

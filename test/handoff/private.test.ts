@@ -24,7 +24,9 @@ test('a visitor marks their own conversation private: the console keeps its meta
 
   // only their own conversation
   const stranger = await heed.visitor();
-  expect(await errorOf(stranger.api.conversation.setPrivate.mutate({ conversationId, private: true }))).toMatchObject({ code: 'NOT_FOUND' });
+  expect(await errorOf(stranger.api.conversation.setPrivate.mutate({ conversationId, private: true }))).toMatchObject({
+    code: 'NOT_FOUND',
+  });
   const events = visitor.subscribe((await visitor.api.conversation.list.query()).cursor);
   const view = await visitor.api.conversation.setPrivate.mutate({ conversationId, private: true });
   expect(view).toMatchObject({ id: conversationId, private: true, title: 'My walnut allergy rash is back' });
@@ -43,7 +45,9 @@ test('a visitor marks their own conversation private: the console keeps its meta
   const [item] = (await owner.api.console.conversations.list.query({ search: conversationId })).items;
   expect(item).toMatchObject({ id: conversationId, private: true, title: null, excerpt: null, messageCount: 4, attention: 'unviewed' });
   expect((await owner.api.console.conversations.list.query({ search: 'walnut' })).items).toEqual([]);
-  expect((await owner.api.console.conversations.list.query({ search: visitor.visitorId })).items.map((i) => i.id)).toEqual([conversationId]);
+  expect((await owner.api.console.conversations.list.query({ search: visitor.visitorId })).items.map((i) => i.id)).toEqual([
+    conversationId,
+  ]);
   const transcript = await owner.api.console.conversations.transcript.query({ conversationId });
   expect(transcript.private).toBe(true);
   expect(transcript.conversation).toMatchObject({ title: null, excerpt: null, private: true });
@@ -60,13 +64,21 @@ test('a visitor marks their own conversation private: the console keeps its meta
   expect(csvRecords(csv).find((r) => r.id === conversationId)).toMatchObject({ title: '', excerpt: '', private: 'true', messages: '4' });
 
   // nobody takes it over, and the model cannot hand it to a person
-  expect(await errorOf(owner.api.console.conversations.takeOver.mutate({ conversationId }))).toMatchObject({ code: 'FORBIDDEN', reason: 'private' });
+  expect(await errorOf(owner.api.console.conversations.takeOver.mutate({ conversationId }))).toMatchObject({
+    code: 'FORBIDDEN',
+    reason: 'private',
+  });
   expect(await handoffOffered(heed.services.db, conversationId)).toBe(false);
-  expect(await errorOf(owner.api.console.conversations.retitle.mutate({ conversationId }))).toMatchObject({ code: 'CONFLICT', reason: 'private' });
+  expect(await errorOf(owner.api.console.conversations.retitle.mutate({ conversationId }))).toMatchObject({
+    code: 'CONFLICT',
+    reason: 'private',
+  });
 
   // and back: its words show again
   expect(await visitor.api.conversation.setPrivate.mutate({ conversationId, private: false })).toMatchObject({ private: false });
-  expect((await owner.api.console.conversations.list.query({ search: 'walnut' })).items.map((i) => [i.id, i.title])).toEqual([[conversationId, 'My walnut allergy rash is back']]);
+  expect((await owner.api.console.conversations.list.query({ search: 'walnut' })).items.map((i) => [i.id, i.title])).toEqual([
+    [conversationId, 'My walnut allergy rash is back'],
+  ]);
   expect(await handoffOffered(heed.services.db, conversationId)).toBe(true);
 });
 
@@ -82,5 +94,9 @@ test('a title being generated when the conversation turns private is not stored'
   await heed.until('the title call', () => titleRequests(heed).length === 1);
   await visitor.api.conversation.setPrivate.mutate({ conversationId, private: true });
   expect((await pass).outcomes).toMatchObject({ changed: 0, skipped: 1 });
-  expect(await titleRow(heed, conversationId)).toMatchObject({ title: 'Help me with my taxes', titleSource: 'first_message', titleRequestedAt: null });
+  expect(await titleRow(heed, conversationId)).toMatchObject({
+    title: 'Help me with my taxes',
+    titleSource: 'first_message',
+    titleRequestedAt: null,
+  });
 });

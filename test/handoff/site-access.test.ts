@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => heed?.stop());
 
-const listed = async (op: TestOperator, extra: { siteId?: string } = {}) => (await op.api.console.conversations.list.query(extra)).items.map((i) => i.id).sort();
+const listed = async (op: TestOperator, extra: { siteId?: string } = {}) =>
+  (await op.api.console.conversations.list.query(extra)).items.map((i) => i.id).sort();
 
 test("an owner sets an agent's sites; the agent then lists, streams, reads, exports and acts on those sites' conversations only (others are NOT_FOUND)", async () => {
   const set = await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [siteX] });
@@ -67,13 +68,20 @@ test("an owner sets an agent's sites; the agent then lists, streams, reads, expo
   expect(live.items.some((i) => i.id === onY)).toBe(false);
   live.close();
   const csv = await (await fetch(`${heed.url}/admin/export/conversations.csv`, { headers: { cookie: ava.cookie } })).text();
-  expect(csvRecords(csv).map((r) => r.id).sort()).toEqual([onX, laterX].sort());
+  expect(
+    csvRecords(csv)
+      .map((r) => r.id)
+      .sort(),
+  ).toEqual([onX, laterX].sort());
 
   // the sites and the overview are scoped alike: Y is neither listed, readable nor counted
   expect((await ava.api.console.sites.list.query()).map((site) => site.id)).toEqual([siteX]);
   expect(await errorOf(ava.api.console.sites.get.query({ siteId: siteY }))).toMatchObject({ code: 'NOT_FOUND' });
   const countedFor = async (op: TestOperator, siteId?: string) =>
-    (await op.api.console.overview.series.query({ range: '24h', ...(siteId ? { siteId } : {}) })).points.reduce((n, p) => n + p.conversations, 0);
+    (await op.api.console.overview.series.query({ range: '24h', ...(siteId ? { siteId } : {}) })).points.reduce(
+      (n, p) => n + p.conversations,
+      0,
+    );
   expect(await countedFor(ava)).toBe(2);
   expect(await countedFor(ava, siteY)).toBe(0);
   expect(await countedFor(owner)).toBe(3);
@@ -109,16 +117,30 @@ test("narrowing an agent's sites ends the agent's open live list at once; the ne
 });
 
 test('setting sites is for owners, for agents only, and for sites that exist', async () => {
-  expect(await errorOf(ava.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [] }))).toMatchObject({ code: 'FORBIDDEN', reason: 'owner_only' });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: owner.id, sites: [siteX] }))).toMatchObject({ code: 'BAD_REQUEST', reason: 'owner_sites' });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: ['00000000-0000-4000-8000-000000000000'] }))).toMatchObject({
+  expect(await errorOf(ava.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [] }))).toMatchObject({
+    code: 'FORBIDDEN',
+    reason: 'owner_only',
+  });
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: owner.id, sites: [siteX] }))).toMatchObject({
+    code: 'BAD_REQUEST',
+    reason: 'owner_sites',
+  });
+  expect(
+    await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: ['00000000-0000-4000-8000-000000000000'] })),
+  ).toMatchObject({
     code: 'BAD_REQUEST',
     reason: 'unknown_site',
   });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: '00000000-0000-4000-8000-000000000000', sites: [] }))).toMatchObject({ code: 'NOT_FOUND' });
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: ['not-a-uuid'] }))).toMatchObject({ code: 'BAD_REQUEST' });
+  expect(
+    await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: '00000000-0000-4000-8000-000000000000', sites: [] })),
+  ).toMatchObject({ code: 'NOT_FOUND' });
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: ['not-a-uuid'] }))).toMatchObject({
+    code: 'BAD_REQUEST',
+  });
   // the same site twice is stored once
   expect((await owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: [siteY, siteY] })).siteIds).toEqual([siteY]);
   // "every site" is the word 'all', never an empty list, and nothing else
-  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: 'every' as 'all' }))).toMatchObject({ code: 'BAD_REQUEST' });
+  expect(await errorOf(owner.api.console.operators.setSites.mutate({ operatorId: ava.id, sites: 'every' as 'all' }))).toMatchObject({
+    code: 'BAD_REQUEST',
+  });
 });

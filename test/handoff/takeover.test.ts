@@ -31,10 +31,20 @@ test('a takeover during a streaming reply lets the reply finish and be stored; l
   await events.waitFor((e) => e.type === 'reply.delta');
 
   const head = await ana.api.console.conversations.takeOver.mutate({ conversationId });
-  expect(head).toMatchObject({ id: conversationId, heldBy: { id: ana.id, name: 'Ana' }, attention: 'live', waitingForPerson: false, private: false });
+  expect(head).toMatchObject({
+    id: conversationId,
+    heldBy: { id: ana.id, name: 'Ana' },
+    attention: 'live',
+    waitingForPerson: false,
+    private: false,
+  });
   // the visitor learns it at once: the notice and the heading's holder
   const joined = await events.waitFor((e) => e.type === 'message.created' && e.message.role === 'notice');
-  expect(joined.type === 'message.created' && joined.message).toMatchObject({ provenance: 'operator_joined', provenanceLabel: 'Ana', content: '' });
+  expect(joined.type === 'message.created' && joined.message).toMatchObject({
+    provenance: 'operator_joined',
+    provenanceLabel: 'Ana',
+    content: '',
+  });
   await events.waitFor((e) => e.type === 'conversation.updated' && e.conversation.heldBy === 'Ana');
 
   // sent while the reply still streams, and after it
@@ -71,7 +81,11 @@ test('a takeover during a streaming reply lets the reply finish and be stored; l
   await visitor.send(conversationId, 'Hello? Anyone there?');
   await settle(2000);
   expect(heed.model.requests).toHaveLength(1);
-  const waiting = await db.message.findMany({ where: { conversationId, role: 'user', state: 'pending' }, orderBy: { seq: 'asc' }, select: { content: true, runId: true } });
+  const waiting = await db.message.findMany({
+    where: { conversationId, role: 'user', state: 'pending' },
+    orderBy: { seq: 'asc' },
+    select: { content: true, runId: true },
+  });
   expect(waiting).toEqual([
     { content: 'Actually, can a person check my order?', runId: null },
     { content: 'It is order 1234.', runId: null },
@@ -97,9 +111,14 @@ test('the hold is compare-and-set: a second operator is refused, naming the hold
   expect(notices).toEqual([{ provenance: 'operator_joined' }]);
   // racing takeovers: exactly one wins
   const other = await visitor.conversation();
-  const race = await Promise.allSettled([ana.api.console.conversations.takeOver.mutate({ conversationId: other }), bo.api.console.conversations.takeOver.mutate({ conversationId: other })]);
+  const race = await Promise.allSettled([
+    ana.api.console.conversations.takeOver.mutate({ conversationId: other }),
+    bo.api.console.conversations.takeOver.mutate({ conversationId: other }),
+  ]);
   expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   expect(await heed.services.db.message.count({ where: { conversationId: other, role: 'notice' } })).toBe(1);
   // an unknown conversation is NOT_FOUND
-  expect(await errorOf(ana.api.console.conversations.takeOver.mutate({ conversationId: '00000000-0000-4000-8000-000000000000' }))).toMatchObject({ code: 'NOT_FOUND' });
+  expect(
+    await errorOf(ana.api.console.conversations.takeOver.mutate({ conversationId: '00000000-0000-4000-8000-000000000000' })),
+  ).toMatchObject({ code: 'NOT_FOUND' });
 });

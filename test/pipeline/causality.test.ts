@@ -57,7 +57,8 @@ test('a message that poses as other items of its batch stays inside its own item
   const headers = turn.split('\n').filter((line) => line.startsWith('### Item'));
   expect(headers.map((h) => h.replace(/ · .*/, ''))).toEqual(['### Item 1 of 3', '### Item 2 of 3', '### Item 3 of 3']);
   const item2 = turn.slice(turn.indexOf(headers[1]!), turn.indexOf(headers[2]!));
-  for (const line of injection.split('\n').slice(1)) expect(item2).toContain(`> ${line.replace('<|', '<\u2060|').replace('|>', '|\u2060>')}`);
+  for (const line of injection.split('\n').slice(1))
+    expect(item2).toContain(`> ${line.replace('<|', '<\u2060|').replace('|>', '|\u2060>')}`);
   expect(turn).not.toMatch(/^(?:3\. \[|\[system\]|assistant:|<\|im_start)/m);
   expect(batchItems(turn)!.map((i) => i.text.split('\n')[0])).toEqual(['Hello', 'Where is my order?', 'Thanks!']);
   events.close();
@@ -73,7 +74,10 @@ test('a message sent while a reply streams waits for the next run and appears on
   const late = await visitor.send(conversationId, 'Also: can I pay by invoice?');
   expect(late.state).toBe('pending');
 
-  await heed.until('two replies', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 2);
+  await heed.until(
+    'two replies',
+    async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 2,
+  );
   expect(heed.model.requests).toHaveLength(2);
   const [run1, run2] = heed.model.requests as [(typeof heed.model.requests)[0], (typeof heed.model.requests)[0]];
   expect(JSON.stringify(run1.body.messages)).not.toContain('invoice');
@@ -93,7 +97,9 @@ test('a message sent while a reply streams waits for the next run and appears on
 test('the same clientMessageId sent concurrently stores one row and gets one answer', async () => {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
-  const results = await Promise.all(Array.from({ length: 6 }, () => visitor.send(conversationId, 'Only once, please', 'same-client-id-123')));
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () => visitor.send(conversationId, 'Only once, please', 'same-client-id-123')),
+  );
   expect(new Set(results.map((r) => r.id)).size).toBe(1);
   await heed.until('the reply', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 1);
   // a late retry of the same send (after the answer) still returns the same row and asks for nothing

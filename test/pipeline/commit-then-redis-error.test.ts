@@ -29,12 +29,20 @@ test('a reply whose wake-up cannot be published after its commit is stored once,
   await closed.quit();
   const notSent: unknown[] = [];
   const brokenBus = new EventBus(closed, services.subscriber, services.keys, (err) => notSent.push(err));
-  await completeRun({ ...services, bus: brokenBus }, batch, { text: 'Yes, it left the warehouse today.', attempts: 1, promptTokens: null, completionTokens: null });
+  await completeRun({ ...services, bus: brokenBus }, batch, {
+    text: 'Yes, it left the warehouse today.',
+    attempts: 1,
+    promptTokens: null,
+    completionTokens: null,
+  });
   expect(notSent).toHaveLength(1);
 
   // what the worker's error path does if the completing call throws anyway (a lost COMMIT answer)
   await failRun(services.db, services.bus, batch, { code: 'model_error', attempts: 1 });
-  const replies = await services.db.message.findMany({ where: { conversationId, role: 'assistant' }, select: { content: true, error: true } });
+  const replies = await services.db.message.findMany({
+    where: { conversationId, role: 'assistant' },
+    select: { content: true, error: true },
+  });
   expect(replies).toEqual([{ content: 'Yes, it left the warehouse today.', error: null }]);
   const run = await services.db.run.findUniqueOrThrow({ where: { id: batch.runId }, select: { status: true } });
   expect(run.status).toBe('completed');

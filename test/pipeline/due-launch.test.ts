@@ -22,7 +22,10 @@ const claim = (conversationId: string, onlyIfDue: { debounceMs: number; maxWaitM
 
 /** A pending message written without a send's wake-up, as if the wake-up were lost. */
 const unannounced = (conversationId: string, visitorId: string, content: string) =>
-  heed.services.db.message.create({ data: { conversationId, visitorId, role: 'user', content, state: 'pending' }, select: { id: true, createdAt: true } });
+  heed.services.db.message.create({
+    data: { conversationId, visitorId, role: 'user', content, state: 'pending' },
+    select: { id: true, createdAt: true },
+  });
 
 test('a claim for a due batch only is refused before the debounce ends and taken once it has, or once max wait has', async () => {
   await heed.stopWorkers();

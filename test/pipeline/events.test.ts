@@ -11,7 +11,9 @@ afterAll(() => heed?.stop());
 beforeEach(() => heed.model.reset());
 
 const durableIds = async (visitorId: string) =>
-  (await heed.services.db.event.findMany({ where: { visitorId }, orderBy: { id: 'asc' }, select: { id: true } })).map((e) => e.id.toString());
+  (await heed.services.db.event.findMany({ where: { visitorId }, orderBy: { id: 'asc' }, select: { id: true } })).map((e) =>
+    e.id.toString(),
+  );
 
 test('a subscription resumed with lastEventId gets every event it missed once, in order', async () => {
   const visitor = await heed.visitor();
@@ -25,7 +27,10 @@ test('a subscription resumed with lastEventId gets every event it missed once, i
 
   // while disconnected: another exchange happens
   await visitor.send(conversationId, 'two');
-  await heed.until('second reply', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 2);
+  await heed.until(
+    'second reply',
+    async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 2,
+  );
 
   const resumed = visitor.subscribe(seen.at(-1)!);
   await resumed.waitFor((e) => e.type === 'reply.completed');
@@ -90,7 +95,8 @@ test('a reply the model streams with no pause between tokens is relayed whole an
   const relayed: { offset: number; text: string }[] = [];
   await listener.subscribe(heed.services.keys.visitorChannel(visitor.visitorId), (raw) => {
     const message = JSON.parse(raw) as { kind: string; event?: { type: string; offset: number; text: string } };
-    if (message.kind === 'live' && message.event?.type === 'reply.delta') relayed.push({ offset: message.event.offset, text: message.event.text });
+    if (message.kind === 'live' && message.event?.type === 'reply.delta')
+      relayed.push({ offset: message.event.offset, text: message.event.text });
   });
   try {
     const words = Array.from({ length: 400 }, (_, i) => `w${i}`);
@@ -144,7 +150,12 @@ test('an event whose Redis wake-up was lost still reaches the subscriber (the st
   await new Promise((r) => setTimeout(r, 300));
   // committed to the log without any wake-up, as when a publish is lost in a Redis outage
   const { id } = await heed.services.db.event.create({
-    data: { visitorId: visitor.visitorId, conversationId, type: 'conversation.updated', payload: { type: 'conversation.updated', conversationId, conversation: {} } },
+    data: {
+      visitorId: visitor.visitorId,
+      conversationId,
+      type: 'conversation.updated',
+      payload: { type: 'conversation.updated', conversationId, conversation: {} },
+    },
   });
   const got = await events.waitFor((e) => e.eventId === id.toString(), 10_000);
   expect(got.type).toBe('conversation.updated');

@@ -72,13 +72,22 @@ test('a stream that stalls mid-reply is not stored as a truncated reply: it time
 test('one conversation failing does not stop the worker from answering another', async () => {
   const visitor = await heed.visitor();
   const [bad, good] = [await visitor.conversation(), await visitor.conversation()];
-  heed.model.setResponder((req) => (JSON.stringify(req.body.messages).includes('poison') ? { error: { status: 400, message: 'bad request' } } : { text: 'Fine.' }));
+  heed.model.setResponder((req) =>
+    JSON.stringify(req.body.messages).includes('poison') ? { error: { status: 400, message: 'bad request' } } : { text: 'Fine.' },
+  );
   await visitor.send(bad, 'poison');
   await visitor.send(good, 'healthy');
   const db = heed.services.db;
-  await heed.until('both settled', async () => (await db.message.count({ where: { conversationId: { in: [bad, good] }, role: 'assistant' } })) === 2);
-  expect(await db.message.findFirst({ where: { conversationId: bad, role: 'assistant' }, select: { error: true } })).toEqual({ error: 'model_rejected' });
-  expect(await db.message.findFirst({ where: { conversationId: good, role: 'assistant' }, select: { content: true } })).toEqual({ content: 'Fine.' });
+  await heed.until(
+    'both settled',
+    async () => (await db.message.count({ where: { conversationId: { in: [bad, good] }, role: 'assistant' } })) === 2,
+  );
+  expect(await db.message.findFirst({ where: { conversationId: bad, role: 'assistant' }, select: { error: true } })).toEqual({
+    error: 'model_rejected',
+  });
+  expect(await db.message.findFirst({ where: { conversationId: good, role: 'assistant' }, select: { content: true } })).toEqual({
+    content: 'Fine.',
+  });
   // a non-transient rejection is not retried
   expect(heed.model.requests.filter((r) => JSON.stringify(r.body.messages).includes('poison'))).toHaveLength(1);
 });
@@ -89,6 +98,10 @@ test('a model that never answers times out into a failed reply', async () => {
   heed.model.setResponder(() => ({ hang: true }));
   await visitor.send(conversationId, 'Anyone?');
   const db = heed.services.db;
-  const failed = await heed.until('failed reply', () => db.message.findFirst({ where: { conversationId, role: 'assistant' }, select: { error: true } }), 20_000);
+  const failed = await heed.until(
+    'failed reply',
+    () => db.message.findFirst({ where: { conversationId, role: 'assistant' }, select: { error: true } }),
+    20_000,
+  );
   expect(failed.error).toBe('model_timeout');
 });

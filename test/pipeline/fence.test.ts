@@ -43,8 +43,15 @@ test('a run whose lease expired writes nothing once a newer run has claimed its 
 async function snapshot(conversationId: string) {
   const { db } = heed.services;
   return {
-    messages: await db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { id: true, state: true, runId: true, content: true } }),
-    conversation: await db.conversation.findUnique({ where: { id: conversationId }, select: { lastAssistantAt: true, excerpt: true, updatedAt: true } }),
+    messages: await db.message.findMany({
+      where: { conversationId },
+      orderBy: { seq: 'asc' },
+      select: { id: true, state: true, runId: true, content: true },
+    }),
+    conversation: await db.conversation.findUnique({
+      where: { id: conversationId },
+      select: { lastAssistantAt: true, excerpt: true, updatedAt: true },
+    }),
     events: await db.event.count({ where: { conversationId } }),
   };
 }

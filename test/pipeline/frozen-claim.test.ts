@@ -50,7 +50,9 @@ test('a run whose claim began a lease ago sends no model request, relays no repl
   // nor was the model paid for a reply nobody would see
   expect(heed.model.requests).toHaveLength(requestsBefore);
   await new Promise((r) => setTimeout(r, 200));
-  const text = events.events.flatMap((e) => (e.type === 'reply.delta' || e.type === 'reply.snapshot') && e.runId === batch!.runId ? [e.text] : []);
+  const text = events.events.flatMap((e) =>
+    (e.type === 'reply.delta' || e.type === 'reply.snapshot') && e.runId === batch!.runId ? [e.text] : [],
+  );
   expect(text.join('')).toBe('');
   expect(await db.message.count({ where: { conversationId, role: 'assistant' } })).toBe(0);
   events.close();

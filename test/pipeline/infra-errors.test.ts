@@ -57,9 +57,16 @@ test('a run whose database connection was terminated is tried again after a back
   expect(done.type === 'reply.completed' && done.message.content).toBe('Your parcel left today.');
   expect(events.events.some((e) => e.type === 'reply.failed')).toBe(false);
   expect(heed.model.requests).toHaveLength(1);
-  const replies = await services.db.message.findMany({ where: { conversationId, role: 'assistant' }, select: { content: true, error: true } });
+  const replies = await services.db.message.findMany({
+    where: { conversationId, role: 'assistant' },
+    select: { content: true, error: true },
+  });
   expect(replies).toEqual([{ content: 'Your parcel left today.', error: null }]);
-  const runs = await services.db.run.findMany({ where: { conversationId }, orderBy: { fence: 'asc' }, select: { status: true, error: true } });
+  const runs = await services.db.run.findMany({
+    where: { conversationId },
+    orderBy: { fence: 'asc' },
+    select: { status: true, error: true },
+  });
   expect(runs).toEqual([
     { status: 'abandoned', error: INFRA_RETRY },
     { status: 'completed', error: null },
@@ -80,13 +87,24 @@ test('a database that stays away through every attempt fails the batch as servic
   expect(outcomes).toEqual([...Array(INFRA_MAX_ATTEMPTS - 1).fill('retrying'), 'failed_service']);
 
   const failed = await events.waitFor((e) => e.type === 'reply.failed', 15_000);
-  expect(failed.type === 'reply.failed' && failed.message).toMatchObject({ error: 'service_unavailable', content: FAILURE_TEXT.service_unavailable });
-  const thread = await services.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { role: true, state: true, error: true } });
+  expect(failed.type === 'reply.failed' && failed.message).toMatchObject({
+    error: 'service_unavailable',
+    content: FAILURE_TEXT.service_unavailable,
+  });
+  const thread = await services.db.message.findMany({
+    where: { conversationId },
+    orderBy: { seq: 'asc' },
+    select: { role: true, state: true, error: true },
+  });
   expect(thread).toEqual([
     { role: 'user', state: 'failed', error: null },
     { role: 'assistant', state: null, error: 'service_unavailable' },
   ]);
-  const runs = await services.db.run.findMany({ where: { conversationId }, orderBy: { fence: 'asc' }, select: { status: true, error: true } });
+  const runs = await services.db.run.findMany({
+    where: { conversationId },
+    orderBy: { fence: 'asc' },
+    select: { status: true, error: true },
+  });
   expect(runs).toEqual([
     ...Array(INFRA_MAX_ATTEMPTS - 1).fill({ status: 'abandoned', error: INFRA_RETRY }),
     { status: 'failed', error: 'service_unavailable' },
@@ -120,7 +138,10 @@ test('a bug of ours fails the batch as internal_error, with its stack in the log
   const bug = new TypeError("Cannot read properties of undefined (reading 'text')");
   expect(runErrorKind(bug)).toBe('internal');
   expect(await afterError(answerDepsOf(heed.services), batch, bug, null)).toBe('failed_internal');
-  const reply = await services.db.message.findFirstOrThrow({ where: { conversationId, role: 'assistant' }, select: { error: true, content: true } });
+  const reply = await services.db.message.findFirstOrThrow({
+    where: { conversationId, role: 'assistant' },
+    select: { error: true, content: true },
+  });
   expect(reply).toEqual({ error: 'internal_error', content: FAILURE_TEXT.internal_error });
   const line = heed.logs.findLast((l) => l.includes('run failed: internal_error'));
   expect(line).toContain('TypeError');
@@ -134,9 +155,17 @@ async function terminatedQueryError(): Promise<unknown> {
     () => new Error('the query was not terminated'),
     (err: unknown) => err,
   );
-  await heed.until('the query runs', async () => (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE query LIKE '%terminate me%' AND pid <> pg_backend_pid() AND datname = current_database()`)).rowCount);
-  await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%terminate me%' AND pid <> pg_backend_pid() AND datname = current_database()`);
+  await heed.until(
+    'the query runs',
+    async () =>
+      (
+        await admin.query(
+          `SELECT 1 FROM pg_stat_activity WHERE query LIKE '%terminate me%' AND pid <> pg_backend_pid() AND datname = current_database()`,
+        )
+      ).rowCount,
+  );
+  await admin.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%terminate me%' AND pid <> pg_backend_pid() AND datname = current_database()`,
+  );
   return sleeping;
 }
-
-

@@ -23,7 +23,8 @@ const askColour = (id = `call_${randomUUID().slice(0, 8)}`) => ({
 });
 
 const replies = (events: EventLog) => events.events.filter((e) => e.type === 'reply.completed');
-const attentions = (events: readonly VisitorEvent[]) => events.flatMap((e) => (e.type === 'conversation.updated' ? [e.conversation.attention] : []));
+const attentions = (events: readonly VisitorEvent[]) =>
+  events.flatMap((e) => (e.type === 'conversation.updated' ? [e.conversation.attention] : []));
 
 /** Sends a message that makes the model ask; resolves with the question as the events delivered it. */
 async function askedInput(visitor: TestVisitor, events: EventLog, conversationId: string, callId?: string) {
@@ -35,7 +36,13 @@ async function askedInput(visitor: TestVisitor, events: EventLog, conversationId
 }
 
 /** The raw messages of a recorded request (tool calls included). */
-const rawMessages = (req: RecordedRequest) => (req.body.messages ?? []) as { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string } }[]; tool_call_id?: string }[];
+const rawMessages = (req: RecordedRequest) =>
+  (req.body.messages ?? []) as {
+    role: string;
+    content?: unknown;
+    tool_calls?: { id: string; function: { name: string } }[];
+    tool_call_id?: string;
+  }[];
 
 test('a scripted request_user_input ends the run awaiting input; the conversation needs input in conversation.list and in events until viewed, and the question stays open after', async () => {
   const visitor = await heed.visitor();
@@ -51,7 +58,13 @@ test('a scripted request_user_input ends the run awaiting input; the conversatio
   const run = await heed.services.db.run.findUniqueOrThrow({ where: { id: question.runId }, select: { status: true } });
   expect(run.status).toBe('awaiting_input');
   const stored = await heed.services.db.inputRequest.findFirstOrThrow({ where: { conversationId } });
-  expect(stored).toMatchObject({ toolCallId: 'call_colour_1', runId: question.runId, messageId: question.message.id, status: 'open', answerMessageId: null });
+  expect(stored).toMatchObject({
+    toolCallId: 'call_colour_1',
+    runId: question.runId,
+    messageId: question.message.id,
+    status: 'open',
+    answerMessageId: null,
+  });
   const batch = await heed.services.db.message.findMany({ where: { conversationId, role: 'user' }, select: { state: true } });
   expect(batch.map((m) => m.state)).toEqual(['answered']);
 
@@ -68,19 +81,29 @@ test('a scripted request_user_input ends the run awaiting input; the conversatio
   const updated = await heed.until('the input-needed update', () =>
     events.events.findLast((e) => e.type === 'conversation.updated' && e.conversation.inputNeeded),
   );
-  expect(updated.type === 'conversation.updated' && updated.conversation).toMatchObject({ attention: 'input_needed', inputRequest: { id: stored.id } });
+  expect(updated.type === 'conversation.updated' && updated.conversation).toMatchObject({
+    attention: 'input_needed',
+    inputRequest: { id: stored.id },
+  });
 
   // the question is the reply: its time is the one the widget marks read
   expect(conversations[0]!.lastAssistantAt).toBe(conversations[0]!.inputRequest!.createdAt);
   // viewing acknowledges the attention state; it is not an answer, so the question stays open
   await visitor.api.conversation.get.query({ conversationId });
   const read = await visitor.api.conversation.markRead.mutate({ conversationId, lastAssistantAt: conversations[0]!.lastAssistantAt! });
-  expect(read).toMatchObject({ unread: false, inputNeeded: false, attention: 'default', inputRequest: { id: stored.id, question: QUESTION } });
+  expect(read).toMatchObject({
+    unread: false,
+    inputNeeded: false,
+    attention: 'default',
+    inputRequest: { id: stored.id, question: QUESTION },
+  });
   const acknowledged = await heed.until('the acknowledged update', () =>
     events.events.findLast((e) => e.type === 'conversation.updated' && e.conversation.inputRequest !== null && !e.conversation.inputNeeded),
   );
   expect(acknowledged.type === 'conversation.updated' && acknowledged.conversation.attention).toBe('default');
-  expect(await heed.services.db.inputRequest.findUniqueOrThrow({ where: { id: stored.id }, select: { status: true } })).toEqual({ status: 'open' });
+  expect(await heed.services.db.inputRequest.findUniqueOrThrow({ where: { id: stored.id }, select: { status: true } })).toEqual({
+    status: 'open',
+  });
   const thread = await visitor.api.conversation.get.query({ conversationId });
   expect(thread.messages.find((m) => m.id === question.message.id)!.inputRequest).toMatchObject({ id: stored.id, status: 'open' });
   events.close();
@@ -95,16 +118,26 @@ test('answering sends the model the tool result for that call id; the state goes
 
   const before = events.events.length;
   heed.model.script({ text: 'Blue it is: a calm choice. I will reserve one for you.', chunkSize: 4, chunkDelayMs: 40 });
-  const answer = await visitor.api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: 'Blue', answersRequestId: requestId });
+  const answer = await visitor.api.message.send.mutate({
+    conversationId,
+    clientMessageId: randomUUID(),
+    content: 'Blue',
+    answersRequestId: requestId,
+  });
   expect(answer).toMatchObject({ role: 'user', content: 'Blue', state: 'pending', inputRequest: null });
   // the answer clears input needed at once, before its run even starts
-  expect((await visitor.api.conversation.get.query({ conversationId })).conversation).toMatchObject({ inputNeeded: false, inputRequest: null });
+  expect((await visitor.api.conversation.get.query({ conversationId })).conversation).toMatchObject({
+    inputNeeded: false,
+    inputRequest: null,
+  });
 
   await heed.until('the reply to the answer', () => replies(events).length === 2);
   expect(heed.model.requests).toHaveLength(2);
   const messages = rawMessages(heed.model.requests[1]!);
   const call = messages.find((m) => m.role === 'assistant' && m.tool_calls);
-  expect(call?.tool_calls).toEqual([expect.objectContaining({ id: 'call_colour_2', function: expect.objectContaining({ name: 'request_user_input' }) })]);
+  expect(call?.tool_calls).toEqual([
+    expect.objectContaining({ id: 'call_colour_2', function: expect.objectContaining({ name: 'request_user_input' }) }),
+  ]);
   expect(call?.content).toBe(QUESTION);
   expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_colour_2', content: JSON.stringify({ answer: 'Blue' }) });
   expect(messages.indexOf(call!)).toBe(messages.length - 2);
@@ -143,7 +176,10 @@ test('two unrelated sends while input is needed are one run whose final user tur
   expect(turn).toContain('There are 2 items');
   expect(turn).toContain('What are your opening hours on Saturday?');
   expect(turn).toContain('And do you deliver to Tromsø?');
-  const context = promptMessages(request).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const context = promptMessages(request)
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
   expect(context).toMatch(/## Your open question\n.*still open/);
   expect(context).toContain(JSON.stringify(QUESTION));
   // no tool call without its result: the open question is plain history
@@ -163,22 +199,31 @@ test('an answer to a closed question or to another conversation’s question is 
   const question = await askedInput(visitor, events, conversationId);
   const answersRequestId = question.message.inputRequest!.id;
 
-  await expect(visitor.api.message.send.mutate({ conversationId: other, clientMessageId: randomUUID(), content: 'Red', answersRequestId })).rejects.toMatchObject({
+  await expect(
+    visitor.api.message.send.mutate({ conversationId: other, clientMessageId: randomUUID(), content: 'Red', answersRequestId }),
+  ).rejects.toMatchObject({
     data: { code: 'NOT_FOUND' },
   });
   const clientMessageId = randomUUID();
   const first = await visitor.api.message.send.mutate({ conversationId, clientMessageId, content: 'Red', answersRequestId });
   const retried = await visitor.api.message.send.mutate({ conversationId, clientMessageId, content: 'Red', answersRequestId });
   expect(retried.id).toBe(first.id);
-  await expect(visitor.api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: 'Blue', answersRequestId })).rejects.toMatchObject({
+  await expect(
+    visitor.api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: 'Blue', answersRequestId }),
+  ).rejects.toMatchObject({
     data: { code: 'BAD_REQUEST' },
   });
   const stranger = await heed.visitor();
   const strangers = await stranger.conversation();
-  await expect(stranger.api.message.send.mutate({ conversationId: strangers, clientMessageId: randomUUID(), content: 'Blue', answersRequestId })).rejects.toMatchObject({
+  await expect(
+    stranger.api.message.send.mutate({ conversationId: strangers, clientMessageId: randomUUID(), content: 'Blue', answersRequestId }),
+  ).rejects.toMatchObject({
     data: { code: 'NOT_FOUND' },
   });
-  const texts = await heed.services.db.message.findMany({ where: { role: 'user', conversationId: { in: [conversationId, other, strangers] } }, select: { content: true } });
+  const texts = await heed.services.db.message.findMany({
+    where: { role: 'user', conversationId: { in: [conversationId, other, strangers] } },
+    select: { content: true },
+  });
   expect(texts.map((m) => m.content).sort()).toEqual(['I want to order the Oslo sofa', 'Red']);
   await heed.until('the reply to the answer', () => replies(events).length === 2);
   events.close();
@@ -189,7 +234,15 @@ test('a new question supersedes the open one: one open request at a time, the ol
   const conversationId = await visitor.conversation();
   const events = visitor.subscribe();
   const first = await askedInput(visitor, events, conversationId);
-  heed.model.script({ toolCalls: [{ id: 'call_size', name: 'request_user_input', arguments: { question: 'Which size?', choices: ['2-seat', '3-seat'], allow_free_text: false } }] });
+  heed.model.script({
+    toolCalls: [
+      {
+        id: 'call_size',
+        name: 'request_user_input',
+        arguments: { question: 'Which size?', choices: ['2-seat', '3-seat'], allow_free_text: false },
+      },
+    ],
+  });
   await visitor.send(conversationId, 'Actually, first tell me about sizes');
   await heed.until('the second question', () => replies(events).length === 2);
 
@@ -199,7 +252,12 @@ test('a new question supersedes the open one: one open request at a time, the ol
   expect(thread.conversation.inputRequest).toMatchObject({ question: 'Which size?', allowFreeText: false });
   expect(thread.messages.find((m) => m.id === first.message.id)!.inputRequest!.status).toBe('answered');
   await expect(
-    visitor.api.message.send.mutate({ conversationId, clientMessageId: randomUUID(), content: 'Red', answersRequestId: first.message.inputRequest!.id }),
+    visitor.api.message.send.mutate({
+      conversationId,
+      clientMessageId: randomUUID(),
+      content: 'Red',
+      answersRequestId: first.message.inputRequest!.id,
+    }),
   ).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
   events.close();
 });

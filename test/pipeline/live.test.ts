@@ -33,12 +33,22 @@ test('right after message.send the conversation is live (in the send’s own eve
 
   const sent = await visitor.send(conversationId, 'When does my order ship?');
   // the update committed with the send itself, before any worker could claim the batch
-  const isSendUpdate = (e: (typeof events.events)[number]) => e.type === 'conversation.updated' && e.conversation.updatedAt === sent.createdAt;
+  const isSendUpdate = (e: (typeof events.events)[number]) =>
+    e.type === 'conversation.updated' && e.conversation.updatedAt === sent.createdAt;
   await events.waitFor(isSendUpdate);
   const onSend = events.events.find(isSendUpdate)!;
-  expect(onSend.type === 'conversation.updated' && onSend.conversation).toMatchObject({ live: true, attention: 'live', liveRunId: null, failed: false });
+  expect(onSend.type === 'conversation.updated' && onSend.conversation).toMatchObject({
+    live: true,
+    attention: 'live',
+    liveRunId: null,
+    failed: false,
+  });
   expect((await visitor.api.conversation.get.query({ conversationId })).conversation).toMatchObject({ live: true, attention: 'live' });
-  expect((await visitor.api.conversation.list.query()).conversations[0]).toMatchObject({ id: conversationId, live: true, attention: 'live' });
+  expect((await visitor.api.conversation.list.query()).conversations[0]).toMatchObject({
+    id: conversationId,
+    live: true,
+    attention: 'live',
+  });
 
   release();
   await events.waitFor((e) => e.type === 'reply.completed');
@@ -69,6 +79,9 @@ test('failed messages waiting for a retry are not live; the retry makes the conv
 
   release();
   await events.waitFor((e) => e.type === 'reply.completed');
-  await heed.until('not live after the reply', async () => !(await visitor.api.conversation.get.query({ conversationId })).conversation.live);
+  await heed.until(
+    'not live after the reply',
+    async () => !(await visitor.api.conversation.get.query({ conversationId })).conversation.live,
+  );
   events.close();
 });

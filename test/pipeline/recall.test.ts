@@ -17,12 +17,19 @@ beforeAll(async () => {
 afterAll(() => heed?.stop());
 beforeEach(() => heed.model.reset());
 
-const contextOf = (req: RecordedRequest) => promptMessages(req).filter((m, i) => i > 0 && m.role === 'system').map((m) => m.content).join('\n');
+const contextOf = (req: RecordedRequest) =>
+  promptMessages(req)
+    .filter((m, i) => i > 0 && m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
 
 /** Sends one message and waits until it is answered. */
 async function said(visitor: TestVisitor, conversationId: string, content: string) {
   const message = await visitor.send(conversationId, content);
-  await heed.until(`"${content}" answered`, async () => (await heed.services.db.message.findUnique({ where: { id: message.id }, select: { state: true } }))?.state === 'answered');
+  await heed.until(
+    `"${content}" answered`,
+    async () => (await heed.services.db.message.findUnique({ where: { id: message.id }, select: { state: true } }))?.state === 'answered',
+  );
   return message;
 }
 
@@ -43,7 +50,10 @@ test('a batch of three where only the first mentions an old subject recalls the 
   await visitor.send(now, 'Any update on the walnut bookshelf?');
   await visitor.send(now, 'What are your opening hours on Saturday?');
   await visitor.send(now, 'And do you sell gift cards?');
-  await heed.until('the reply to the batch', async () => (await heed.services.db.message.count({ where: { conversationId: now, role: 'assistant' } })) === 1);
+  await heed.until(
+    'the reply to the batch',
+    async () => (await heed.services.db.message.count({ where: { conversationId: now, role: 'assistant' } })) === 1,
+  );
 
   expect(heed.model.requests).toHaveLength(before + 1);
   const request = heed.model.requests.at(-1)!;
@@ -66,7 +76,10 @@ test('recall looks past the history window of the same conversation but never re
     const conversationId = await visitor.conversation();
     const send = async (content: string) => {
       const m = await visitor.send(conversationId, content);
-      await small.until(`"${content}" answered`, async () => (await small.services.db.message.findUnique({ where: { id: m.id }, select: { state: true } }))?.state === 'answered');
+      await small.until(
+        `"${content}" answered`,
+        async () => (await small.services.db.message.findUnique({ where: { id: m.id }, select: { state: true } }))?.state === 'answered',
+      );
     };
     await send('My espresso machine leaks water');
     await send('filler one');
@@ -74,7 +87,10 @@ test('recall looks past the history window of the same conversation but never re
     await send('Recent espresso question');
     await send('Is the espresso machine repair free?');
     const request = small.model.requests.at(-1)!;
-    const history = promptMessages(request).slice(1).filter((m) => m.role !== 'system').map((m) => m.content);
+    const history = promptMessages(request)
+      .slice(1)
+      .filter((m) => m.role !== 'system')
+      .map((m) => m.content);
     expect(history).toContain('Recent espresso question');
     expect(history).not.toContain('My espresso machine leaks water');
     const context = contextOf(request);

@@ -21,7 +21,11 @@ afterAll(() => heed?.stop());
 const claim = (conversationId: string) => claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000 });
 
 const lastEvent = async (visitorId: string, type: VisitorEvent['type']) => {
-  const row = await heed.services.db.event.findFirstOrThrow({ where: { visitorId, type }, orderBy: { id: 'desc' }, select: { payload: true } });
+  const row = await heed.services.db.event.findFirstOrThrow({
+    where: { visitorId, type },
+    orderBy: { id: 'desc' },
+    select: { payload: true },
+  });
   return row.payload as Record<string, unknown>;
 };
 
@@ -38,18 +42,40 @@ test('the view a send emits equals the view read back: first message (fallback t
   expect(firstView).toMatchObject({ title: 'Where is my parcel? It was due on Monday.', live: true });
 
   // everything else a conversation view shows, written as the worker and the console would
-  const run = await db.run.create({ data: { conversationId, fence: 1, status: 'streaming', workerId: 'test', leaseUntil: new Date(Date.now() + 60_000) } });
-  const question = await db.message.create({ data: { conversationId, visitorId: visitor.visitorId, role: 'assistant', content: 'Which address?', runId: run.id } });
-  await db.inputRequest.create({ data: { conversationId, runId: run.id, toolCallId: 'call-1', messageId: question.id, question: 'Which address?', choices: ['Home', 'Work'] } });
+  const run = await db.run.create({
+    data: { conversationId, fence: 1, status: 'streaming', workerId: 'test', leaseUntil: new Date(Date.now() + 60_000) },
+  });
+  const question = await db.message.create({
+    data: { conversationId, visitorId: visitor.visitorId, role: 'assistant', content: 'Which address?', runId: run.id },
+  });
+  await db.inputRequest.create({
+    data: {
+      conversationId,
+      runId: run.id,
+      toolCallId: 'call-1',
+      messageId: question.id,
+      question: 'Which address?',
+      choices: ['Home', 'Work'],
+    },
+  });
   for (const text of ['find the parcel', 'call the courier']) await db.todo.create({ data: { conversationId, text, addedRunId: run.id } });
   const operator = await db.operator.create({ data: { email: `ana-${conversationId.slice(0, 8)}@example.com`, name: 'Ana' } });
-  await db.conversation.update({ where: { id: conversationId }, data: { heldById: operator.id, waitingSince: new Date(), lastReadAt: new Date(Date.now() - 60_000) } });
+  await db.conversation.update({
+    where: { id: conversationId },
+    data: { heldById: operator.id, waitingSince: new Date(), lastReadAt: new Date(Date.now() - 60_000) },
+  });
 
   const second = await visitor.send(conversationId, 'The work one, please');
   expect((await lastEvent(visitor.visitorId, 'message.created')).message).toEqual(second);
   const secondView = (await lastEvent(visitor.visitorId, 'conversation.updated')).conversation;
   expect(secondView).toEqual(await loadConversationView(db, conversationId));
-  expect(secondView).toMatchObject({ title: 'Where is my parcel? It was due on Monday.', liveRunId: run.id, heldBy: 'Ana', waitingForPerson: true, inputNeeded: true });
+  expect(secondView).toMatchObject({
+    title: 'Where is my parcel? It was due on Monday.',
+    liveRunId: run.id,
+    heldBy: 'Ana',
+    waitingForPerson: true,
+    inputNeeded: true,
+  });
   expect((secondView as { openTodos: unknown[] }).openTodos).toHaveLength(2);
 });
 
@@ -58,7 +84,10 @@ test('a retried send returns the stored row and appends no event', async () => {
   const conversationId = await visitor.conversation();
   const sent = await visitor.send(conversationId, 'hello', 'retry-key-1');
   const events = await heed.services.db.event.count({ where: { visitorId: visitor.visitorId } });
-  const again = await Promise.all([visitor.send(conversationId, 'hello', 'retry-key-1'), visitor.send(conversationId, 'hello', 'retry-key-1')]);
+  const again = await Promise.all([
+    visitor.send(conversationId, 'hello', 'retry-key-1'),
+    visitor.send(conversationId, 'hello', 'retry-key-1'),
+  ]);
   expect(again).toEqual([sent, sent]);
   expect(await heed.services.db.event.count({ where: { visitorId: visitor.visitorId } })).toBe(events);
   expect(await heed.services.db.message.count({ where: { conversationId } })).toBe(1);
@@ -98,7 +127,13 @@ test('the message and view a stored reply emits equal what is read back: nothing
 
   const batch = await claim(conversationId);
   await db.todo.create({ data: { conversationId, text: 'find the parcel', addedRunId: batch!.runId } });
-  const reply = { text: 'It left the warehouse today.\nMore below.', attempts: 2, promptTokens: 120, completionTokens: 8, firstTokenAt: new Date() };
+  const reply = {
+    text: 'It left the warehouse today.\nMore below.',
+    attempts: 2,
+    promptTokens: 120,
+    completionTokens: 8,
+    firstTokenAt: new Date(),
+  };
   await completeRun(heed.services, batch!, reply);
   const stored = (await lastEvent(visitor.visitorId, 'reply.completed')).message as { id: string };
   expect(stored).toEqual(toMessageView(await db.message.findUniqueOrThrow({ where: { id: stored.id }, select: messageSelect })));
@@ -107,12 +142,18 @@ test('the message and view a stored reply emits equal what is read back: nothing
   expect(view).toEqual(await loadConversationView(db, conversationId));
   expect(view).toMatchObject({ live: false, unread: true, excerpt: 'It left the warehouse today.' });
   // the unread write's two times are the message's, the run ended then, and its batch is answered
-  const row = await db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { lastAssistantAt: true, updatedAt: true, titleRequestedAt: true } });
+  const row = await db.conversation.findUniqueOrThrow({
+    where: { id: conversationId },
+    select: { lastAssistantAt: true, updatedAt: true, titleRequestedAt: true },
+  });
   const message = await db.message.findUniqueOrThrow({ where: { id: stored.id }, select: { createdAt: true } });
   expect(row.lastAssistantAt).toEqual(message.createdAt);
   expect(row.updatedAt).toEqual(message.createdAt);
   expect(row.titleRequestedAt).not.toBeNull();
-  const run = await db.run.findUniqueOrThrow({ where: { id: batch!.runId }, select: { status: true, endedAt: true, attempts: true, promptTokens: true, completionTokens: true } });
+  const run = await db.run.findUniqueOrThrow({
+    where: { id: batch!.runId },
+    select: { status: true, endedAt: true, attempts: true, promptTokens: true, completionTokens: true },
+  });
   expect(run).toEqual({ status: 'completed', endedAt: message.createdAt, attempts: 2, promptTokens: 120, completionTokens: 8 });
   expect(await db.message.findUniqueOrThrow({ where: { id: asked.id }, select: { state: true } })).toEqual({ state: 'answered' });
 

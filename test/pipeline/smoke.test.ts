@@ -16,6 +16,13 @@ test('a sent message is answered with a streamed reply that the visitor sees as 
   const done = await events.waitFor((e) => e.type === 'reply.completed');
   expect(done.type === 'reply.completed' && done.message.content).toBe('Hello there, how can I help?');
   const { conversations } = await visitor.api.conversation.list.query();
-  expect(conversations[0]).toMatchObject({ id: conversationId, title: 'Hi!', excerpt: 'Hello there, how can I help?', unread: true, attention: 'unviewed', live: false });
+  expect(conversations[0]).toMatchObject({
+    id: conversationId,
+    title: 'Hi!',
+    excerpt: 'Hello there, how can I help?',
+    unread: true,
+    attention: 'unviewed',
+    live: false,
+  });
   events.close();
 });

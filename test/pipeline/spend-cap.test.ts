@@ -70,7 +70,11 @@ async function replyTo(visitor: TestVisitor, conversationId: string, content: st
   const before = await db.message.count({ where: { conversationId, role: 'assistant' } });
   await visitor.send(conversationId, content);
   await heed.until('the reply', async () => (await db.message.count({ where: { conversationId, role: 'assistant' } })) > before);
-  return db.message.findFirstOrThrow({ where: { conversationId, role: 'assistant' }, orderBy: { seq: 'desc' }, select: { content: true, error: true } });
+  return db.message.findFirstOrThrow({
+    where: { conversationId, role: 'assistant' },
+    orderBy: { seq: 'desc' },
+    select: { content: true, error: true },
+  });
 }
 
 test('each reply adds its tokens and cost to its run and to the site’s day; title checks add theirs', async () => {
@@ -108,8 +112,14 @@ test('at the cap the model is not called: the visitor gets the polite failed rep
   });
   expect(replyRequests(heed)).toHaveLength(calls);
   const { conversations } = await visitor.api.conversation.list.query();
-  expect(conversations[0]).toMatchObject({ failed: true, excerpt: 'Reply failed: The assistant is unavailable right now. Please try again later.' });
-  expect(await heed.services.db.run.findFirst({ where: { conversationId, error: 'spend_cap' } })).toMatchObject({ status: 'failed', attempts: 0 });
+  expect(conversations[0]).toMatchObject({
+    failed: true,
+    excerpt: 'Reply failed: The assistant is unavailable right now. Please try again later.',
+  });
+  expect(await heed.services.db.run.findFirst({ where: { conversationId, error: 'spend_cap' } })).toMatchObject({
+    status: 'failed',
+    attempts: 0,
+  });
   expect(await today(siteId)).toMatchObject({ modelRequests: 1, capRefusals: 1 });
 
   // the first reply asked for a title: the pass makes no call and leaves the title as it was
@@ -117,9 +127,15 @@ test('at the cap the model is not called: the visitor gets the polite failed rep
   const pass = await heed.titlePass();
   expect(pass.outcomes.skipped).toBe(1);
   expect(titleRequests(heed)).toHaveLength(0);
-  const after = await heed.services.db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { title: true, titleState: true, titleRequestedAt: true } });
+  const after = await heed.services.db.conversation.findUniqueOrThrow({
+    where: { id: conversationId },
+    select: { title: true, titleState: true, titleRequestedAt: true },
+  });
   expect(after).toMatchObject({ title: before.title, titleState: 'pending', titleRequestedAt: null });
-  expect(await heed.services.db.titleCheck.findFirst({ where: { conversationId } })).toMatchObject({ outcome: 'skipped', errorCode: 'spend_cap' });
+  expect(await heed.services.db.titleCheck.findFirst({ where: { conversationId } })).toMatchObject({
+    outcome: 'skipped',
+    errorCode: 'spend_cap',
+  });
 
   // the operator sees why
   const report = await operator().admin.siteUsage.query({ siteKey: key });
@@ -136,7 +152,11 @@ test('operators raise the cap with admin.setSiteLimits and replies resume; limit
   expect(refused).toMatchObject({ error: 'spend_cap' });
   expect(heed.model.requests.filter((r) => !isTitleRequest(r))).toHaveLength(0);
 
-  const set = await operator().admin.setSiteLimits.mutate({ siteKey: key, dailySpendCapUsd: 5, limits: { sendBurst: { points: 3, seconds: 10 } } });
+  const set = await operator().admin.setSiteLimits.mutate({
+    siteKey: key,
+    dailySpendCapUsd: 5,
+    limits: { sendBurst: { points: 3, seconds: 10 } },
+  });
   expect(set.spendCap).toMatchObject({ dailyUsd: 5, source: 'site', reached: false });
   expect(set.limits.overrides).toEqual({ sendBurst: { points: 3, seconds: 10 } });
   expect(set.limits.effective.sendBurst).toEqual({ points: 3, seconds: 10 });
@@ -154,20 +174,32 @@ test('operators raise the cap with admin.setSiteLimits and replies resume; limit
   expect(week.days[0]).toMatchObject({ modelRequests: 1, capRefusals: 1 });
   expect(week.days.slice(1).every((d) => d.modelRequests === 0 && d.costUsd === 0)).toBe(true);
 
-  const code = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof TRPCClientError ? (e.data as { code: string }).code : String(e)));
-  expect(await code(operator().admin.setSiteLimits.mutate({ siteKey: key, limits: { sendBurst: { points: 0, seconds: 10 } } }))).toBe('BAD_REQUEST');
-  expect(await code(operator().admin.setSiteLimits.mutate({ siteKey: key, limits: { sendBrust: { points: 1, seconds: 10 } } as never }))).toBe('BAD_REQUEST');
+  const code = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e) => (e instanceof TRPCClientError ? (e.data as { code: string }).code : String(e)),
+    );
+  expect(await code(operator().admin.setSiteLimits.mutate({ siteKey: key, limits: { sendBurst: { points: 0, seconds: 10 } } }))).toBe(
+    'BAD_REQUEST',
+  );
+  expect(
+    await code(operator().admin.setSiteLimits.mutate({ siteKey: key, limits: { sendBrust: { points: 1, seconds: 10 } } as never })),
+  ).toBe('BAD_REQUEST');
   expect(await code(operator().admin.setSiteLimits.mutate({ siteKey: key, dailySpendCapUsd: -1 }))).toBe('BAD_REQUEST');
   expect(await code(operator().admin.siteUsage.query({ siteKey: 'no-such-site' }))).toBe('NOT_FOUND');
   expect(await code(makeClient(heed.url, visitor.token).admin.siteUsage.query({ siteKey: key }))).toBe('UNAUTHORIZED');
-  expect(await code(makeClient(heed.url, null).admin.setSiteLimits.mutate({ siteKey: key, dailySpendCapUsd: 1_000_000 }))).toBe('UNAUTHORIZED');
+  expect(await code(makeClient(heed.url, null).admin.setSiteLimits.mutate({ siteKey: key, dailySpendCapUsd: 1_000_000 }))).toBe(
+    'UNAUTHORIZED',
+  );
 });
 
 test('runs finishing at once each count: the day is spread over a few rows, and the report and the cap read their sum', async () => {
   const { key, siteId } = await siteWithVisitor(0.25);
   const db = heed.services.db;
   // 24 finishing transactions at once, each adding one request and one cent, as completeRun does last
-  await Promise.all(Array.from({ length: 24 }, () => db.$transaction((tx) => addSiteUsage(tx, siteId, { modelRequests: 1, costUsd: 0.01 }))));
+  await Promise.all(
+    Array.from({ length: 24 }, () => db.$transaction((tx) => addSiteUsage(tx, siteId, { modelRequests: 1, costUsd: 0.01 }))),
+  );
   const rows = await db.siteUsage.findMany({ where: { siteId } });
   expect(rows.length).toBeGreaterThan(1);
   expect(rows.length).toBeLessThanOrEqual(USAGE_SHARDS);

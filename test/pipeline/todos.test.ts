@@ -17,8 +17,13 @@ beforeEach(() => heed.model.reset());
 
 const replies = (events: EventLog) => events.events.filter((e) => e.type === 'reply.completed');
 /** The context system message of a request (after the system prompt), or ''. */
-const contextOf = (req: RecordedRequest) => promptMessages(req).filter((m, i) => i > 0 && m.role === 'system').map((m) => m.content).join('\n');
-const rawMessages = (req: RecordedRequest) => (req.body.messages ?? []) as { role: string; content?: unknown; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+const contextOf = (req: RecordedRequest) =>
+  promptMessages(req)
+    .filter((m, i) => i > 0 && m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
+const rawMessages = (req: RecordedRequest) =>
+  (req.body.messages ?? []) as { role: string; content?: unknown; tool_calls?: { id: string }[]; tool_call_id?: string }[];
 
 test('todo_add is applied and the model continues in the same run; a later run lists it as open; todo_complete removes it', async () => {
   const visitor = await heed.visitor();
@@ -44,7 +49,9 @@ test('todo_add is applied and the model continues in the same run; a later run l
   expect(done.type === 'reply.completed' && done.message.content).toBe('I will email you the assembly guide.');
 
   const { conversation } = await visitor.api.conversation.get.query({ conversationId });
-  expect(conversation.openTodos).toEqual([{ id: result.id, text: 'Email the assembly guide for the Oslo sofa', createdAt: expect.any(String) }]);
+  expect(conversation.openTodos).toEqual([
+    { id: result.id, text: 'Email the assembly guide for the Oslo sofa', createdAt: expect.any(String) },
+  ]);
   const update = events.events.find((e) => e.type === 'conversation.updated' && e.conversation.openTodos.length === 1);
   expect(update).toBeDefined();
 
@@ -57,7 +64,10 @@ test('todo_add is applied and the model continues in the same run; a later run l
   expect(later).toContain(`- [${result.id}] Email the assembly guide for the Oslo sofa`);
 
   // todo_complete in another run: gone from the view and from the next context
-  heed.model.script({ toolCalls: [{ id: 'call_done', name: 'todo_complete', arguments: { id: result.id } }] }, { text: 'Sent it just now.' });
+  heed.model.script(
+    { toolCalls: [{ id: 'call_done', name: 'todo_complete', arguments: { id: result.id } }] },
+    { text: 'Sent it just now.' },
+  );
   await visitor.send(conversationId, 'Did you send the guide?');
   await heed.until('the third reply', () => replies(events).length === 3);
   expect(JSON.parse(String(rawMessages(heed.model.requests[4]!).at(-1)!.content))).toEqual({ ok: true, id: result.id });
@@ -96,7 +106,10 @@ test(`the tool loop is bounded: after ${MAX_MODEL_ROUNDS} model requests the run
   const conversationId = await visitor.conversation();
   const events = visitor.subscribe();
   const adding = (i: number) => ({ toolCalls: [{ id: `call_${i}`, name: 'todo_add', arguments: { text: `Thing ${i}` } }] });
-  heed.model.script(adding(1), adding(2), adding(3), { text: 'Here is where things stand.', toolCalls: [{ name: 'todo_add', arguments: { text: 'Thing 4' } }] });
+  heed.model.script(adding(1), adding(2), adding(3), {
+    text: 'Here is where things stand.',
+    toolCalls: [{ name: 'todo_add', arguments: { text: 'Thing 4' } }],
+  });
   await visitor.send(conversationId, 'Keep track of everything');
   await heed.until('the reply', () => replies(events).length === 1);
 
@@ -104,7 +117,9 @@ test(`the tool loop is bounded: after ${MAX_MODEL_ROUNDS} model requests the run
   expect(heed.model.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'auto', 'none']);
   const done = replies(events)[0]!;
   expect(done.type === 'reply.completed' && done.message.content).toBe('Here is where things stand.');
-  const texts = (await heed.services.db.todo.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' }, select: { text: true } })).map((t) => t.text);
+  const texts = (
+    await heed.services.db.todo.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' }, select: { text: true } })
+  ).map((t) => t.text);
   expect(texts).toEqual(['Thing 1', 'Thing 2', 'Thing 3']);
   events.close();
 });

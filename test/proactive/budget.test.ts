@@ -32,7 +32,9 @@ describe('the budget decides on facts (pure)', () => {
     expect(decide({ queuedAhead: 1 }, 5)).toBe('twice_in_a_row');
   });
   test('the last one unread within the day refuses; older than a day it no longer does', () => {
-    expect(decide({ unsolicitedToday: 1, newestVisitorAt: ago(1), newestUnsolicited: { at: ago(60), read: false } })).toBe('unread_unsolicited');
+    expect(decide({ unsolicitedToday: 1, newestVisitorAt: ago(1), newestUnsolicited: { at: ago(60), read: false } })).toBe(
+      'unread_unsolicited',
+    );
     expect(decide({ newestVisitorAt: ago(1), newestUnsolicited: { at: ago(25 * 60), read: false } })).toBeNull();
     expect(decide({ unsolicitedToday: 1, newestVisitorAt: ago(1), newestUnsolicited: { at: ago(60), read: true } })).toBeNull();
   });
@@ -45,7 +47,9 @@ describe('intent.fire asks the budget with facts from the rows', () => {
     // no workers: nothing claims, so each test sees exactly the rows it made
     heed = await TestHeed.start({ workers: 0 });
     siteId = (await heed.services.db.site.findUniqueOrThrow({ where: { key: heed.siteKey }, select: { id: true } })).id;
-    await heed.services.db.intentRule.create({ data: { siteId, name: 'viewed_pricing', label: 'viewed Pricing', instruction: 'Offer help choosing a plan.' } });
+    await heed.services.db.intentRule.create({
+      data: { siteId, name: 'viewed_pricing', label: 'viewed Pricing', instruction: 'Offer help choosing a plan.' },
+    });
   });
   afterAll(() => heed?.stop());
 
@@ -59,8 +63,12 @@ describe('intent.fire asks the budget with facts from the rows', () => {
     const v = await heed.visitor();
     const conversationId = await v.conversation();
     const at = new Date(Date.now() - minutesAgo * 60_000);
-    await db().message.create({ data: { conversationId, visitorId: v.visitorId, role: 'user', content: 'Hi', state: 'answered', createdAt: at } });
-    await db().message.create({ data: { conversationId, visitorId: v.visitorId, role: 'assistant', content: 'Hello!', createdAt: new Date(at.getTime() + 1000) } });
+    await db().message.create({
+      data: { conversationId, visitorId: v.visitorId, role: 'user', content: 'Hi', state: 'answered', createdAt: at },
+    });
+    await db().message.create({
+      data: { conversationId, visitorId: v.visitorId, role: 'assistant', content: 'Hello!', createdAt: new Date(at.getTime() + 1000) },
+    });
     return { v, conversationId };
   }
 
@@ -68,7 +76,15 @@ describe('intent.fire asks the budget with facts from the rows', () => {
   async function unsolicited(v: TestVisitor, conversationId: string, minutesAgo: number, read: boolean) {
     const at = new Date(Date.now() - minutesAgo * 60_000);
     await db().message.create({
-      data: { conversationId, visitorId: v.visitorId, role: 'assistant', content: 'Need help?', provenance: 'intent', provenanceLabel: 'viewed Pricing', createdAt: at },
+      data: {
+        conversationId,
+        visitorId: v.visitorId,
+        role: 'assistant',
+        content: 'Need help?',
+        provenance: 'intent',
+        provenanceLabel: 'viewed Pricing',
+        createdAt: at,
+      },
     });
     await db().conversation.update({ where: { id: conversationId }, data: { lastAssistantAt: at, lastReadAt: read ? at : null } });
   }
@@ -107,7 +123,9 @@ describe('intent.fire asks the budget with facts from the rows', () => {
   test('live_run: never while a run writes for the visitor', async () => {
     const { v, conversationId } = await talkedVisitor();
     const other = await v.conversation();
-    await db().run.create({ data: { conversationId: other, fence: 1, status: 'streaming', workerId: 'test', leaseUntil: new Date(Date.now() + 60_000) } });
+    await db().run.create({
+      data: { conversationId: other, fence: 1, status: 'streaming', workerId: 'test', leaseUntil: new Date(Date.now() + 60_000) },
+    });
     await db().conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
     await expectIgnored(v, 'live_run');
   });
@@ -118,7 +136,16 @@ describe('intent.fire asks the budget with facts from the rows', () => {
     try {
       await unsolicited(v, conversationId, 120, true);
       // the visitor wrote after it, and read it: only the count is left against them
-      await db().message.create({ data: { conversationId, visitorId: v.visitorId, role: 'user', content: 'ok', state: 'answered', createdAt: new Date(Date.now() - 60_000) } });
+      await db().message.create({
+        data: {
+          conversationId,
+          visitorId: v.visitorId,
+          role: 'user',
+          content: 'ok',
+          state: 'answered',
+          createdAt: new Date(Date.now() - 60_000),
+        },
+      });
       await expectIgnored(v, 'daily_budget');
       await db().site.update({ where: { id: siteId }, data: { unsolicitedPerDay: 2 } });
       expect(await fire(v)).toEqual({ status: 'queued' });
@@ -142,7 +169,16 @@ describe('intent.fire asks the budget with facts from the rows', () => {
     await unsolicited(v, conversationId, 120, false);
     // the visitor wrote elsewhere since (so it is not "twice in a row"), but never read it
     const other = await v.conversation();
-    await db().message.create({ data: { conversationId: other, visitorId: v.visitorId, role: 'user', content: 'hm', state: 'answered', createdAt: new Date(Date.now() - 60_000) } });
+    await db().message.create({
+      data: {
+        conversationId: other,
+        visitorId: v.visitorId,
+        role: 'user',
+        content: 'hm',
+        state: 'answered',
+        createdAt: new Date(Date.now() - 60_000),
+      },
+    });
     await expectIgnored(v, 'unread_unsolicited');
     await db().conversation.update({ where: { id: conversationId }, data: { lastReadAt: new Date() } });
     expect(await fire(v)).toEqual({ status: 'queued' });
@@ -155,7 +191,9 @@ describe('the claim asks the budget again', () => {
   beforeAll(async () => {
     heed = await TestHeed.start({ workers: 0 });
     siteId = (await heed.services.db.site.findUniqueOrThrow({ where: { key: heed.siteKey }, select: { id: true } })).id;
-    await heed.services.db.intentRule.create({ data: { siteId, name: 'viewed_pricing', label: 'viewed Pricing', fixedMessage: 'Questions about plans?' } });
+    await heed.services.db.intentRule.create({
+      data: { siteId, name: 'viewed_pricing', label: 'viewed Pricing', fixedMessage: 'Questions about plans?' },
+    });
   });
   afterAll(() => heed?.stop());
 
@@ -172,7 +210,11 @@ describe('the claim asks the budget again', () => {
     const counted = await db.proactiveRefusal.findMany({ where: { siteId, reason: 'pending_batch' } });
 
     expect(await claim(request.conversationId)).toBeNull();
-    expect(await db.proactiveRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: 'refused', reason: 'pending_batch', runId: null });
+    expect(await db.proactiveRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      status: 'refused',
+      reason: 'pending_batch',
+      runId: null,
+    });
     // the claim rolled back: no run was opened, the fence did not move
     expect(await db.run.count({ where: { conversationId: request.conversationId } })).toBe(0);
     const after = await db.proactiveRefusal.findMany({ where: { siteId, reason: 'pending_batch' } });
@@ -186,14 +228,22 @@ describe('the claim asks the budget again', () => {
     const request = await db.proactiveRequest.findFirstOrThrow({ where: { visitorId: v.visitorId } });
     const first = await claim(request.conversationId);
     expect(first?.messageIds).toEqual([]);
-    expect(first?.proactive).toMatchObject({ requestId: request.id, kind: 'intent', label: 'viewed Pricing', text: 'Questions about plans?' });
+    expect(first?.proactive).toMatchObject({
+      requestId: request.id,
+      kind: 'intent',
+      label: 'viewed Pricing',
+      text: 'Questions about plans?',
+    });
     expect(await db.run.findUniqueOrThrow({ where: { id: first!.runId } })).toMatchObject({ proactiveId: request.id });
     // the run dies: its lease runs out, and the next claim retires it and takes the request over
     await db.run.update({ where: { id: first!.runId }, data: { leaseUntil: new Date(Date.now() - 1000) } });
     const second = await claim(request.conversationId);
     expect(second?.proactive?.requestId).toBe(request.id);
     expect(second!.fence).toBeGreaterThan(first!.fence);
-    expect(await db.proactiveRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: 'claimed', runId: second!.runId });
+    expect(await db.proactiveRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      status: 'claimed',
+      runId: second!.runId,
+    });
   });
 
   test('a request the visitor overtook by writing is refused at claim (visitor_wrote)', async () => {
@@ -202,9 +252,14 @@ describe('the claim asks the budget again', () => {
     expect(await v.api.intent.fire.mutate({ name: 'viewed_pricing' })).toEqual({ status: 'queued' });
     const request = await db.proactiveRequest.findFirstOrThrow({ where: { visitorId: v.visitorId } });
     // they wrote (and were answered) before the request's turn came
-    await db.message.create({ data: { conversationId: request.conversationId, visitorId: v.visitorId, role: 'user', content: 'hi', state: 'answered' } });
+    await db.message.create({
+      data: { conversationId: request.conversationId, visitorId: v.visitorId, role: 'user', content: 'hi', state: 'answered' },
+    });
     expect(await claim(request.conversationId)).toBeNull();
-    expect(await db.proactiveRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: 'refused', reason: 'visitor_wrote' });
+    expect(await db.proactiveRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      status: 'refused',
+      reason: 'visitor_wrote',
+    });
   });
 });
 
@@ -218,6 +273,8 @@ describe('intent.fire is rate-limited with the visitor’s sends', () => {
   test('past the burst window it is refused with 429 send_burst_limit (the one error the page may see)', async () => {
     const v = await heed.visitor();
     for (let i = 0; i < 3; i++) expect(await v.api.intent.fire.mutate({ name: 'anything' })).toEqual({ status: 'ignored' });
-    await expect(v.api.intent.fire.mutate({ name: 'anything' })).rejects.toMatchObject({ data: { code: 'TOO_MANY_REQUESTS', reason: 'send_burst_limit' } });
+    await expect(v.api.intent.fire.mutate({ name: 'anything' })).rejects.toMatchObject({
+      data: { code: 'TOO_MANY_REQUESTS', reason: 'send_burst_limit' },
+    });
   });
 });

@@ -29,7 +29,10 @@ async function silentAfter(reply: string, minutes: number): Promise<{ v: TestVis
     await db().message.update({ where: { id: m.id }, data: { createdAt: new Date(m.createdAt.getTime() - shift) } });
   }
   const c = await db().conversation.findUniqueOrThrow({ where: { id: conversationId } });
-  await db().conversation.update({ where: { id: conversationId }, data: { lastAssistantAt: new Date(c.lastAssistantAt!.getTime() - shift) } });
+  await db().conversation.update({
+    where: { id: conversationId },
+    data: { lastAssistantAt: new Date(c.lastAssistantAt!.getTime() - shift) },
+  });
   return { v, conversationId };
 }
 
@@ -49,9 +52,17 @@ test('after N minutes of silence following a reply that asked a question, one ch
   expect(section.content).toContain('silent for 12 minutes after your last reply');
   expect(section.content).toContain('Check in once, briefly');
   const message = await db().message.findUniqueOrThrow({ where: { id: request.messageId! } });
-  expect(message).toMatchObject({ provenance: 'check_in', provenanceLabel: null, content: 'Still there? Tell me your size and I will find one.' });
+  expect(message).toMatchObject({
+    provenance: 'check_in',
+    provenanceLabel: null,
+    content: 'Still there? Tell me your size and I will find one.',
+  });
   const { conversations } = await v.api.conversation.list.query();
-  expect(conversations[0]).toMatchObject({ unread: true, attention: 'unviewed', excerpt: 'Still there? Tell me your size and I will find one.' });
+  expect(conversations[0]).toMatchObject({
+    unread: true,
+    attention: 'unviewed',
+    excerpt: 'Still there? Tell me your size and I will find one.',
+  });
   const thread = await v.api.conversation.get.query({ conversationId });
   expect(thread.messages.at(-1)).toMatchObject({ provenance: 'check_in', provenanceLabel: null });
 
@@ -76,17 +87,25 @@ test('an open todo also counts; a closed reply, a recent one, or a held conversa
     expect(due).not.toContain(c.conversationId);
     expect(await db().proactiveRequest.count({ where: { conversationId: c.conversationId } })).toBe(0);
   }
-  await heed.until('the todo check-in', async () => (await db().proactiveRequest.findFirst({ where: { conversationId: todo.conversationId } }))?.status === 'delivered');
+  await heed.until(
+    'the todo check-in',
+    async () => (await db().proactiveRequest.findFirst({ where: { conversationId: todo.conversationId } }))?.status === 'delivered',
+  );
 });
 
 test('a check-in the budget refuses is stored refused and counted once, never re-counted for the same silence', async () => {
   await db().site.update({ where: { id: siteId }, data: { unsolicitedPerDay: 0 } });
   try {
-    const count = async () => (await db().proactiveRefusal.findMany({ where: { siteId, reason: 'daily_budget' } })).reduce((n, r) => n + r.count, 0);
+    const count = async () =>
+      (await db().proactiveRefusal.findMany({ where: { siteId, reason: 'daily_budget' } })).reduce((n, r) => n + r.count, 0);
     const before = await count();
     const { conversationId } = await silentAfter('Shall I reserve it?', 10);
     expect(await scheduleCheckIns(db())).not.toContain(conversationId);
-    expect(await db().proactiveRequest.findFirstOrThrow({ where: { conversationId } })).toMatchObject({ kind: 'check_in', status: 'refused', reason: 'daily_budget' });
+    expect(await db().proactiveRequest.findFirstOrThrow({ where: { conversationId } })).toMatchObject({
+      kind: 'check_in',
+      status: 'refused',
+      reason: 'daily_budget',
+    });
     expect(await count()).toBe(before + 1);
     await scheduleCheckIns(db());
     expect(await count()).toBe(before + 1);
@@ -102,6 +121,9 @@ test('the worker loop looks for due check-ins by itself (at start, then every 30
   heed.model.script({ text: 'Just checking in: shall I hold it?' });
   // a worker starting now looks at once; no scheduleCheckIns call from the test
   await heed.startWorker();
-  await heed.until('the check-in', async () => (await db().proactiveRequest.findFirst({ where: { conversationId, kind: 'check_in' } }))?.status === 'delivered');
+  await heed.until(
+    'the check-in',
+    async () => (await db().proactiveRequest.findFirst({ where: { conversationId, kind: 'check_in' } }))?.status === 'delivered',
+  );
   expect(await db().message.count({ where: { conversationId, provenance: 'check_in' } })).toBe(1);
 });

@@ -11,7 +11,12 @@ beforeAll(async () => {
   await heed.services.db.intentRule.createMany({
     data: [
       { siteId, name: 'viewed_pricing', label: 'viewed Pricing', instruction: 'Offer to help choose a plan.' },
-      { siteId, name: 'cart.abandoned', label: 'left items in your cart', fixedMessage: 'Your cart is saved — need a hand finishing the order?' },
+      {
+        siteId,
+        name: 'cart.abandoned',
+        label: 'left items in your cart',
+        fixedMessage: 'Your cart is saved — need a hand finishing the order?',
+      },
       { siteId, name: 'switched_off', label: 'did something', fixedMessage: 'never said', enabled: false },
     ],
   });
@@ -35,7 +40,10 @@ test('an intent with an instruction: the model writes it from a final system sec
   const conversationId = await v.conversation();
   await v.send(conversationId, 'Hi, just browsing.');
   await heed.until('the first reply', async () => (await db().message.count({ where: { conversationId, role: 'assistant' } })) === 1);
-  await v.api.conversation.markRead.mutate({ conversationId, lastAssistantAt: (await v.api.conversation.list.query()).conversations[0]!.lastAssistantAt! });
+  await v.api.conversation.markRead.mutate({
+    conversationId,
+    lastAssistantAt: (await v.api.conversation.list.query()).conversations[0]!.lastAssistantAt!,
+  });
   const titleBefore = await db().conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { titleRequestedAt: true } });
   heed.model.reset();
   heed.model.script({ text: 'Comparing plans? I can help you pick one.\nJust ask.' });
@@ -64,7 +72,13 @@ test('an intent with an instruction: the model writes it from a final system sec
   const message = await db().message.findUniqueOrThrow({ where: { id: request.messageId! } });
   expect(message).toMatchObject({ role: 'assistant', provenance: 'intent', provenanceLabel: 'viewed Pricing', error: null });
   const { conversations } = await v.api.conversation.list.query();
-  expect(conversations[0]).toMatchObject({ id: conversationId, unread: true, attention: 'unviewed', excerpt: 'Comparing plans? I can help you pick one.', failed: false });
+  expect(conversations[0]).toMatchObject({
+    id: conversationId,
+    unread: true,
+    attention: 'unviewed',
+    excerpt: 'Comparing plans? I can help you pick one.',
+    failed: false,
+  });
   const thread = await v.api.conversation.get.query({ conversationId });
   expect(thread.messages.at(-1)).toMatchObject({ provenance: 'intent', provenanceLabel: 'viewed Pricing' });
   // titles read only the visitor's words: no title request for it
@@ -83,16 +97,30 @@ test('a fixed intent message is stored as is, without a model call, labelled and
   expect(request.status).toBe('delivered');
   expect(heed.model.requests).toHaveLength(0);
   const message = await db().message.findUniqueOrThrow({ where: { id: request.messageId! } });
-  expect(message).toMatchObject({ content: 'Your cart is saved — need a hand finishing the order?', provenance: 'intent', provenanceLabel: 'left items in your cart' });
+  expect(message).toMatchObject({
+    content: 'Your cart is saved — need a hand finishing the order?',
+    provenance: 'intent',
+    provenanceLabel: 'left items in your cart',
+  });
   const { conversations } = await v.api.conversation.list.query();
   expect(conversations).toHaveLength(1);
-  expect(conversations[0]).toMatchObject({ unread: true, attention: 'unviewed', excerpt: 'Your cart is saved — need a hand finishing the order?' });
+  expect(conversations[0]).toMatchObject({
+    unread: true,
+    attention: 'unviewed',
+    excerpt: 'Your cart is saved — need a hand finishing the order?',
+  });
 });
 
 test('bad input is ignored and counted, never an error: bad names, oversized or deep data, unknown or disabled rules', async () => {
   const v = await heed.visitor();
-  const count = async (reason: string) => (await db().proactiveRefusal.findMany({ where: { siteId, reason } })).reduce((n, r) => n + r.count, 0);
-  const before = { bad_name: await count('bad_name'), bad_data: await count('bad_data'), unknown_intent: await count('unknown_intent'), rule_disabled: await count('rule_disabled') };
+  const count = async (reason: string) =>
+    (await db().proactiveRefusal.findMany({ where: { siteId, reason } })).reduce((n, r) => n + r.count, 0);
+  const before = {
+    bad_name: await count('bad_name'),
+    bad_data: await count('bad_data'),
+    unknown_intent: await count('unknown_intent'),
+    rule_disabled: await count('rule_disabled'),
+  };
   const fire = (input: unknown) => v.api.intent.fire.mutate(input as { name: string });
   const ignored = { status: 'ignored' };
   expect(await fire({ name: '' })).toEqual(ignored);
@@ -131,7 +159,10 @@ test('a failed unsolicited run shows the visitor nothing: no message, no unread 
 test('a visitor message sent while an unsolicited message is written waits for the next run and is not shown as answered', async () => {
   const v = await heed.visitor();
   const conversationId = await v.conversation();
-  heed.model.script({ text: 'Pricing questions? Happy to help you compare.', chunkSize: 5, chunkDelayMs: 60 }, { text: 'Yes, we invoice monthly.' });
+  heed.model.script(
+    { text: 'Pricing questions? Happy to help you compare.', chunkSize: 5, chunkDelayMs: 60 },
+    { text: 'Yes, we invoice monthly.' },
+  );
   expect(await v.api.intent.fire.mutate({ name: 'viewed_pricing' })).toEqual({ status: 'queued' });
   await heed.model.waitForRequests(1);
   const late = await v.send(conversationId, 'Do you invoice?');
@@ -142,9 +173,16 @@ test('a visitor message sent while an unsolicited message is written waits for t
   const next = promptMessages(second!);
   expect(next.at(-1)).toEqual({ role: 'user', content: 'Do you invoice?' });
   // the unsolicited message is history, labelled as sent unprompted; no proactive section this time
-  expect(next.at(-2)).toEqual({ role: 'assistant', content: '[Sent unprompted, because the visitor viewed Pricing] Pricing questions? Happy to help you compare.' });
+  expect(next.at(-2)).toEqual({
+    role: 'assistant',
+    content: '[Sent unprompted, because the visitor viewed Pricing] Pricing questions? Happy to help you compare.',
+  });
   expect(next.some((m) => m.content.includes(PROACTIVE_HEADING))).toBe(false);
-  const rows = await db().message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { role: true, provenance: true, state: true, runId: true } });
+  const rows = await db().message.findMany({
+    where: { conversationId },
+    orderBy: { seq: 'asc' },
+    select: { role: true, provenance: true, state: true, runId: true },
+  });
   expect(rows.map((r) => [r.role, r.provenance, r.state])).toEqual([
     ['user', null, 'answered'],
     ['assistant', 'intent', null],

@@ -3,7 +3,13 @@ import { INTENT_DATA_SHOWN_MAX, proactiveSection } from '../../api/src/proactive
 import { intentData, INTENT_DATA_MAX_BYTES } from '../../api/src/proactive/intent-data.ts';
 
 test('an intent section names the intent and its label, the site’s instruction, and the data as fenced JSON marked as data', () => {
-  const text = proactiveSection({ kind: 'intent', name: 'viewed_pricing', label: 'viewed Pricing', instruction: 'Offer a\n demo.', data: { plan: 'pro' } });
+  const text = proactiveSection({
+    kind: 'intent',
+    name: 'viewed_pricing',
+    label: 'viewed Pricing',
+    instruction: 'Offer a\n demo.',
+    data: { plan: 'pro' },
+  });
   expect(text).toBe(
     [
       '# You are writing first',

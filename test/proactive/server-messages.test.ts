@@ -38,12 +38,23 @@ test('a site API key is shown once, kept as a hash with its prefix, listed witho
   expect(row.hash).toBe(apiKeyHash(created.key));
   expect(JSON.stringify(row)).not.toContain(created.key);
   const listed = await owner.api.console.proactive.apiKeys.list.query({ siteId });
-  expect(listed.find((k) => k.id === created.id)).toEqual({ id: created.id, name: 'Billing server', prefix: created.prefix, createdAt: created.createdAt, lastUsedAt: null, revokedAt: null });
+  expect(listed.find((k) => k.id === created.id)).toEqual({
+    id: created.id,
+    name: 'Billing server',
+    prefix: created.prefix,
+    createdAt: created.createdAt,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
   expect(JSON.stringify(listed)).not.toContain(created.key);
 
   const agent = await signedInOperator(heed.services, heed.url, { role: 'agent' });
-  await expect(agent.api.console.proactive.apiKeys.create.mutate({ siteId, name: 'x' })).rejects.toMatchObject({ data: { reason: 'owner_only' } });
-  await expect(agent.api.console.proactive.apiKeys.revoke.mutate({ siteId, id: created.id })).rejects.toMatchObject({ data: { reason: 'owner_only' } });
+  await expect(agent.api.console.proactive.apiKeys.create.mutate({ siteId, name: 'x' })).rejects.toMatchObject({
+    data: { reason: 'owner_only' },
+  });
+  await expect(agent.api.console.proactive.apiKeys.revoke.mutate({ siteId, id: created.id })).rejects.toMatchObject({
+    data: { reason: 'owner_only' },
+  });
 
   expect(await owner.api.console.proactive.apiKeys.revoke.mutate({ siteId, id: created.id })).toEqual({ ok: true });
   const v = await identified('user-revoked');
@@ -67,10 +78,19 @@ test('a server message reaches an identified user through the unread write, labe
   });
   const { conversations } = await v.api.conversation.list.query();
   expect(conversations).toHaveLength(1);
-  expect(conversations[0]).toMatchObject({ id: body.conversationId, unread: true, attention: 'unviewed', excerpt: 'Your invoice #881 is ready.' });
+  expect(conversations[0]).toMatchObject({
+    id: body.conversationId,
+    unread: true,
+    attention: 'unviewed',
+    excerpt: 'Your invoice #881 is ready.',
+  });
   const thread = await v.api.conversation.get.query({ conversationId: body.conversationId });
   expect(thread.messages.at(-1)).toMatchObject({ provenance: 'server', provenanceLabel: 'Test site' });
-  expect(await db().proactiveRequest.findFirstOrThrow({ where: { messageId: body.messageId } })).toMatchObject({ kind: 'server', status: 'delivered', visitorId: v.visitorId });
+  expect(await db().proactiveRequest.findFirstOrThrow({ where: { messageId: body.messageId } })).toMatchObject({
+    kind: 'server',
+    status: 'delivered',
+    visitorId: v.visitorId,
+  });
   expect((await db().siteApiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt).not.toBeNull();
 
   // the budget never refuses it (the site's server decided): a second one in a row is delivered too,
@@ -80,7 +100,9 @@ test('a server message reaches an identified user through the unread write, labe
   const named = await post(key, { userId: 'user-42', text: 'About your ticket', conversationId: second });
   expect(((await named.json()) as { conversationId: string }).conversationId).toBe(second);
   // ... but they count for the budget: an intent now is refused (three unsolicited today, K = 2)
-  await db().intentRule.create({ data: { siteId, name: 'viewed_invoice', label: 'viewed an invoice', fixedMessage: 'Questions about it?' } });
+  await db().intentRule.create({
+    data: { siteId, name: 'viewed_invoice', label: 'viewed an invoice', fixedMessage: 'Questions about it?' },
+  });
   expect(await v.api.intent.fire.mutate({ name: 'viewed_invoice' })).toEqual({ status: 'ignored' });
   const stats = await owner.api.console.proactive.stats.query({ siteId });
   expect(stats.delivered).toContainEqual({ kind: 'server', count: 3 });
@@ -94,7 +116,12 @@ test('refusals: 401 for a wrong, missing or other site’s key (alike), 404 for 
   await identified('user-7');
   const anonymous = await heed.visitor();
 
-  for (const res of [await post(null, { userId: 'user-7', text: 'x' }), await post(`${key}x`, { userId: 'user-7', text: 'x' }), await post(otherKey, { userId: 'user-7', text: 'x' }), await post('nonsense', { userId: 'user-7', text: 'x' })]) {
+  for (const res of [
+    await post(null, { userId: 'user-7', text: 'x' }),
+    await post(`${key}x`, { userId: 'user-7', text: 'x' }),
+    await post(otherKey, { userId: 'user-7', text: 'x' }),
+    await post('nonsense', { userId: 'user-7', text: 'x' }),
+  ]) {
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: 'unauthorized' });
   }
@@ -105,7 +132,15 @@ test('refusals: 401 for a wrong, missing or other site’s key (alike), 404 for 
   const foreign = await (await heed.visitor()).conversation();
   expect((await post(key, { userId: 'user-7', text: 'hi', conversationId: foreign })).status).toBe(404);
 
-  const bad = [{ userId: 'user-7', text: '   ' }, { userId: 'user-7', text: 'x'.repeat(2001) }, { userId: 'u'.repeat(201), text: 'hi' }, { userId: 'user\u00007', text: 'hi' }, { userId: 'user\n7', text: 'hi' }, { userId: 'user-7', text: 'hi', extra: 1 }, { userId: 'user-7', text: 'hi', conversationId: 'nope' }];
+  const bad = [
+    { userId: 'user-7', text: '   ' },
+    { userId: 'user-7', text: 'x'.repeat(2001) },
+    { userId: 'u'.repeat(201), text: 'hi' },
+    { userId: 'user\u00007', text: 'hi' },
+    { userId: 'user\n7', text: 'hi' },
+    { userId: 'user-7', text: 'hi', extra: 1 },
+    { userId: 'user-7', text: 'hi', conversationId: 'nope' },
+  ];
   for (const body of bad) expect((await post(key, body)).status).toBe(400);
   expect((await post(key, '{not json')).status).toBe(400);
   expect((await post(key, JSON.stringify({ userId: 'user-7', text: 'x'.repeat(20_000) }))).status).toBe(413);
@@ -115,19 +150,57 @@ test('refusals: 401 for a wrong, missing or other site’s key (alike), 404 for 
 
 test('console.proactive.intentRules: owners save and remove; exactly one of instruction or fixed message; names unique per site', async () => {
   const rules = owner.api.console.proactive.intentRules;
-  const saved = await rules.save.mutate({ siteId, name: 'viewed_pricing', label: 'viewed Pricing', instruction: ' Offer help with plans. ', fixedMessage: null, enabled: true });
-  expect(saved).toMatchObject({ name: 'viewed_pricing', label: 'viewed Pricing', instruction: 'Offer help with plans.', fixedMessage: null, enabled: true });
-  const changed = await rules.save.mutate({ siteId, id: saved.id, name: 'viewed_pricing', label: 'viewed Pricing', instruction: null, fixedMessage: 'Need help?', enabled: false });
+  const saved = await rules.save.mutate({
+    siteId,
+    name: 'viewed_pricing',
+    label: 'viewed Pricing',
+    instruction: ' Offer help with plans. ',
+    fixedMessage: null,
+    enabled: true,
+  });
+  expect(saved).toMatchObject({
+    name: 'viewed_pricing',
+    label: 'viewed Pricing',
+    instruction: 'Offer help with plans.',
+    fixedMessage: null,
+    enabled: true,
+  });
+  const changed = await rules.save.mutate({
+    siteId,
+    id: saved.id,
+    name: 'viewed_pricing',
+    label: 'viewed Pricing',
+    instruction: null,
+    fixedMessage: 'Need help?',
+    enabled: false,
+  });
   expect(changed).toMatchObject({ id: saved.id, instruction: null, fixedMessage: 'Need help?', enabled: false });
   expect((await rules.list.query({ siteId })).map((r) => r.name)).toContain('viewed_pricing');
 
-  await expect(rules.save.mutate({ siteId, name: 'viewed_pricing', label: 'again', instruction: 'x', fixedMessage: null, enabled: true })).rejects.toMatchObject({ data: { reason: 'intent_name_taken' } });
-  await expect(rules.save.mutate({ siteId, name: 'both', label: 'b', instruction: 'x', fixedMessage: 'y', enabled: true })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
-  await expect(rules.save.mutate({ siteId, name: 'neither', label: 'n', instruction: null, fixedMessage: null, enabled: true })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
-  await expect(rules.save.mutate({ siteId, name: 'bad name!', label: 'n', instruction: 'x', fixedMessage: null, enabled: true })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  await expect(
+    rules.save.mutate({ siteId, name: 'viewed_pricing', label: 'again', instruction: 'x', fixedMessage: null, enabled: true }),
+  ).rejects.toMatchObject({ data: { reason: 'intent_name_taken' } });
+  await expect(
+    rules.save.mutate({ siteId, name: 'both', label: 'b', instruction: 'x', fixedMessage: 'y', enabled: true }),
+  ).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  await expect(
+    rules.save.mutate({ siteId, name: 'neither', label: 'n', instruction: null, fixedMessage: null, enabled: true }),
+  ).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  await expect(
+    rules.save.mutate({ siteId, name: 'bad name!', label: 'n', instruction: 'x', fixedMessage: null, enabled: true }),
+  ).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
 
   const agent = await signedInOperator(heed.services, heed.url, { role: 'agent' });
-  await expect(agent.api.console.proactive.intentRules.save.mutate({ siteId, name: 'x', label: 'x', instruction: 'x', fixedMessage: null, enabled: true })).rejects.toMatchObject({ data: { reason: 'owner_only' } });
+  await expect(
+    agent.api.console.proactive.intentRules.save.mutate({
+      siteId,
+      name: 'x',
+      label: 'x',
+      instruction: 'x',
+      fixedMessage: null,
+      enabled: true,
+    }),
+  ).rejects.toMatchObject({ data: { reason: 'owner_only' } });
   expect((await agent.api.console.proactive.intentRules.list.query({ siteId })).length).toBeGreaterThan(0);
   // an agent of another site does not see this one
   const other = await db().site.create({ data: { key: `elsewhere-${Date.now()}`, name: 'Elsewhere' } });

@@ -44,9 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const database = reserveTestDatabase();
   const name = databaseNameOf(database.url);
   await withAdmin((admin) =>
-    retryWhileInUse(() =>
-      admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`),
-    ),
+    retryWhileInUse(() => admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`)),
   );
   return database;
 }
@@ -110,9 +108,7 @@ async function buildTemplateIfMissing(): Promise<string> {
  */
 export async function dropLeftoverTestDatabases(runStartedAt: Date): Promise<string[]> {
   return withAdmin(async (admin) => {
-    const { rows } = await admin.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE 'heed\\_test\\_%'`,
-    );
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'heed\\_test\\_%'`);
     const dropped: string[] = [];
     for (const { datname } of rows) {
       const origin = parseName(datname);
@@ -134,7 +130,6 @@ function parseName(name: string): { createdAt: number; pid: number } | null {
   if (!match) return null;
   return { createdAt: parseInt(match[1]!, 36), pid: parseInt(match[2]!, 36) };
 }
-
 
 /**
  * Drops templates built from other migrations (another branch, an older checkout) that no run

@@ -43,7 +43,10 @@ export default async function setup(): Promise<() => Promise<void>> {
 /** Both servers of the default (or configured) addresses answer within a second. */
 async function serversAnswer(): Promise<boolean> {
   const db = new pg.Client({ connectionString: `${testDatabaseServerUrl()}/postgres`, connectionTimeoutMillis: 1_000 });
-  const redis = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379', socket: { connectTimeout: 1_000, reconnectStrategy: false } });
+  const redis = createClient({
+    url: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    socket: { connectTimeout: 1_000, reconnectStrategy: false },
+  });
   redis.on('error', () => {});
   try {
     await db.connect();

@@ -88,7 +88,10 @@ export class TestHeed {
     let apiUrl = '';
     const shop = opts.site ? createDemoShop({ siteKey: 'demo', heedUrl: () => `${apiUrl}/` }) : null;
     const shopPort = shop ? await listen(shop) : undefined;
-    const server = await createHttpServer(services, opts.site ? siteRoutes({ demoPort: shopPort, production: config.NODE_ENV === 'production' }) : undefined);
+    const server = await createHttpServer(
+      services,
+      opts.site ? siteRoutes({ demoPort: shopPort, production: config.NODE_ENV === 'production' }) : undefined,
+    );
     apiUrl = `http://127.0.0.1:${await listen(server)}`;
     const heed = new TestHeed(database, model, config, services, server, shop, logs);
     heed.url = apiUrl;
@@ -117,7 +120,11 @@ export class TestHeed {
 
   /** Environment for a worker in a child process (`npm run worker`) sharing this stack. */
   childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-    const env = Object.fromEntries(Object.entries(this.config).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const env = Object.fromEntries(
+      Object.entries(this.config)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     return { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ...extra };
   }
 
@@ -134,7 +141,11 @@ export class TestHeed {
   }
 
   /** Waits until `check` returns a truthy value (polling), or fails with `what`. */
-  until<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+  until<T>(
+    what: string,
+    check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+    timeoutMs = 15_000,
+  ): Promise<T> {
     return waitUntil(what, check, timeoutMs);
   }
 
@@ -180,7 +191,8 @@ export function makeClient(url: string, token: string | null): Client {
         true: httpSubscriptionLink({
           url: `${url}/trpc`,
           EventSource,
-          connectionParams: async (): Promise<Record<string, string>> => (token ? { ticket: (await client.events.ticket.mutate()).ticket } : {}),
+          connectionParams: async (): Promise<Record<string, string>> =>
+            token ? { ticket: (await client.events.ticket.mutate()).ticket } : {},
         }),
         false: httpBatchLink({ url: `${url}/trpc`, maxItems: MAX_BATCH_SIZE, headers: token ? { authorization: `Bearer ${token}` } : {} }),
       }),
@@ -250,7 +262,11 @@ export class EventLog {
 }
 
 /** Polls `check` every 25 ms until it returns a truthy value, or fails with `what` after `timeoutMs`. */
-export async function waitUntil<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

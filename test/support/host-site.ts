@@ -53,9 +53,10 @@ export async function startWidgetCdn(prefix = '/heed/'): Promise<HostSite> {
     requests.push(path);
     if (!path.startsWith(prefix)) return void res.writeHead(404).end('Not found');
     const immutable = path.includes('/widget-chunks/');
-    void sendFile(req, res, WIDGET_DIR, path.slice(prefix.length), { cors: true, cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'no-cache' }).then(
-      (ok) => ok || res.writeHead(404).end('Not found'),
-    );
+    void sendFile(req, res, WIDGET_DIR, path.slice(prefix.length), {
+      cors: true,
+      cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    }).then((ok) => ok || res.writeHead(404).end('Not found'));
   });
   return serve(server, '127.0.0.1', requests);
 }

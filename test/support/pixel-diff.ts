@@ -30,7 +30,8 @@ export function decodePng(png: Buffer): Rgba {
       height = body.readUInt32BE(4);
       const [depth, colour, , , interlace] = body.subarray(8);
       channels = colour === 6 ? 4 : colour === 2 ? 3 : 0;
-      if (depth !== 8 || !channels || interlace) throw new Error(`unsupported PNG: bit depth ${depth}, colour type ${colour}, interlace ${interlace}`);
+      if (depth !== 8 || !channels || interlace)
+        throw new Error(`unsupported PNG: bit depth ${depth}, colour type ${colour}, interlace ${interlace}`);
     } else if (type === 'IDAT') idat.push(body);
     else if (type === 'IEND') break;
     at += 12 + length;

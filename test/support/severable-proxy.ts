@@ -27,7 +27,9 @@ export async function severableProxy(target: { host: string; port: number }): Pr
   const sockets = new Set<Socket>();
   const pairs = new Set<Pair>();
   let frozen = false;
-  const track = (socket: Socket) => (sockets.add(socket), socket.on('close', () => sockets.delete(socket)).on('error', () => socket.destroy()));
+  const track = (socket: Socket) => (
+    sockets.add(socket), socket.on('close', () => sockets.delete(socket)).on('error', () => socket.destroy())
+  );
   const flow = ({ client, upstream }: Pair) => client.pipe(upstream).pipe(client);
   const hold = ({ client, upstream }: Pair) => {
     client.unpipe(upstream).pause();
@@ -41,7 +43,10 @@ export async function severableProxy(target: { host: string; port: number }): Pr
     client.on('close', () => (pair.upstream.destroy(), pairs.delete(pair)));
     pair.upstream.on('close', () => client.destroy());
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => (server.off('error', reject), resolve())));
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) =>
+      server.once('error', reject).listen(port, '127.0.0.1', () => (server.off('error', reject), resolve())),
+    );
   await listen(0);
   const port = (server.address() as { port: number }).port;
   const sever = async () => {

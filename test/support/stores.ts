@@ -12,5 +12,5 @@ export const isEmbeddedTestRun = () => process.env.HEED_EMBEDDED === '1';
  * The coordination store of one test stack: its own in-process store in the embedded mode
  * (a unique name, so stacks of one file never share locks or channels), else the Redis server.
  */
-export const testRedisUrl = () => (isEmbeddedTestRun() ? `memory://test-${randomUUID().slice(0, 8)}` : process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-
+export const testRedisUrl = () =>
+  isEmbeddedTestRun() ? `memory://test-${randomUUID().slice(0, 8)}` : process.env.REDIS_URL || 'redis://127.0.0.1:6379';

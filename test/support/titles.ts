@@ -34,7 +34,15 @@ export async function sendAndAwaitReply(heed: TestHeed, visitor: TestVisitor, co
 export function titleRow(heed: TestHeed, conversationId: string) {
   return heed.services.db.conversation.findUniqueOrThrow({
     where: { id: conversationId },
-    select: { title: true, titleSource: true, titleState: true, titleRequestedAt: true, titleAttempts: true, titleLeaseUntil: true, updatedAt: true },
+    select: {
+      title: true,
+      titleSource: true,
+      titleState: true,
+      titleRequestedAt: true,
+      titleAttempts: true,
+      titleLeaseUntil: true,
+      updatedAt: true,
+    },
   });
 }
 

@@ -6,5 +6,7 @@ import { DEFAULT_LIMITS } from '../../api/src/limits/site-limits.ts';
  * the benches measure throughput, not the limits.
  */
 export const UNLIMITED_RATE_LIMITS = JSON.stringify(
-  Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }])),
+  Object.fromEntries(
+    Object.entries(DEFAULT_LIMITS).map(([name, limit]) => [name, typeof limit === 'number' ? 100_000 : { points: 1_000_000, seconds: 1 }]),
+  ),
 );

@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(() => heed?.stop());
 
 const cron = (base: string, init: { method?: string; authorization?: string } = {}) =>
-  fetch(`${base}/api/cron/titles`, { method: init.method ?? 'POST', headers: init.authorization ? { authorization: init.authorization } : {} });
+  fetch(`${base}/api/cron/titles`, {
+    method: init.method ?? 'POST',
+    headers: init.authorization ? { authorization: init.authorization } : {},
+  });
 
 test('the cron route answers 401 without the secret or with a wrong one, and runs a pass with the right one', async () => {
   heed.model.setResponder(titleAwareResponder(() => titleAnswer('Cron made this title')));

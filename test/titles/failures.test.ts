@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { ScriptedReply } from '../../api/src/model-server/types.ts';
 import { TestHeed } from '../support/harness.ts';
-import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleRequests, titleRow, resetTitleState } from '../support/titles.ts';
+import {
+  sendAndAwaitReply,
+  titleAnswer,
+  titleAwareResponder,
+  titleChecks,
+  titleRequests,
+  titleRow,
+  resetTitleState,
+} from '../support/titles.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {
@@ -12,7 +20,8 @@ beforeEach(() => resetTitleState(heed));
 
 /** Stands in for the backoff elapsing (the test never waits on the wall clock). */
 const backoffElapses = (conversationId: string) =>
-  heed.services.db.$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = now() WHERE id = ${conversationId}::uuid AND "titleRequestedAt" IS NOT NULL`;
+  heed.services.db
+    .$executeRaw`UPDATE "Conversation" SET "titleRequestedAt" = now() WHERE id = ${conversationId}::uuid AND "titleRequestedAt" IS NOT NULL`;
 
 test('a model error, a timeout and a garbage answer each leave the title as it was, clear the request and are audited; after 3 attempts the fallback stays for good', async () => {
   const titleReplies: ScriptedReply[] = [{ error: { status: 500 } }, { hang: true }, { text: 'Sure! Here is a title: Shipping' }];
@@ -26,7 +35,14 @@ test('a model error, a timeout and a garbage answer each leave the title as it w
   const before = await titleRow(heed, conversationId);
   expect(await heed.titlePass()).toMatchObject({ claimed: 1, outcomes: { failed: 1 } });
   const afterError = await titleRow(heed, conversationId);
-  expect(afterError).toMatchObject({ ...fallback, titleState: 'pending', titleRequestedAt: null, titleLeaseUntil: null, titleAttempts: 1, updatedAt: before.updatedAt });
+  expect(afterError).toMatchObject({
+    ...fallback,
+    titleState: 'pending',
+    titleRequestedAt: null,
+    titleLeaseUntil: null,
+    titleAttempts: 1,
+    updatedAt: before.updatedAt,
+  });
 
   // the next reply asks again, after a backoff
   await sendAndAwaitReply(heed, visitor, conversationId, 'to Toronto, a small box');
@@ -38,14 +54,25 @@ test('a model error, a timeout and a garbage answer each leave the title as it w
   // 2. timeout (a short one for the test; the default is 20 s)
   await backoffElapses(conversationId);
   expect(await heed.titlePass({ timeoutMs: 300 })).toMatchObject({ claimed: 1, outcomes: { failed: 1 } });
-  expect(await titleRow(heed, conversationId)).toMatchObject({ ...fallback, titleState: 'pending', titleRequestedAt: null, titleAttempts: 2 });
+  expect(await titleRow(heed, conversationId)).toMatchObject({
+    ...fallback,
+    titleState: 'pending',
+    titleRequestedAt: null,
+    titleAttempts: 2,
+  });
   await heed.until('the timed-out call aborted', () => titleRequests(heed)[1]!.aborted);
 
   // 3. garbage (not the JSON asked for): rejected, and the third strike
   await sendAndAwaitReply(heed, visitor, conversationId, 'is there a tracking number');
   await backoffElapses(conversationId);
   expect(await heed.titlePass()).toMatchObject({ claimed: 1, outcomes: { rejected: 1 } });
-  expect(await titleRow(heed, conversationId)).toMatchObject({ ...fallback, titleState: 'failed', titleRequestedAt: null, titleLeaseUntil: null, titleAttempts: 3 });
+  expect(await titleRow(heed, conversationId)).toMatchObject({
+    ...fallback,
+    titleState: 'failed',
+    titleRequestedAt: null,
+    titleLeaseUntil: null,
+    titleAttempts: 3,
+  });
 
   expect((await titleChecks(heed, conversationId)).map((c) => [c.outcome, c.errorCode])).toEqual([
     ['failed', 'model_unavailable'],
@@ -66,12 +93,19 @@ test('an answer that normalizes to nothing (emoji only) is rejected and the fall
   const conversationId = await visitor.conversation();
   await sendAndAwaitReply(heed, visitor, conversationId, 'party supplies');
   expect(await heed.titlePass()).toMatchObject({ outcomes: { rejected: 1 } });
-  expect(await titleRow(heed, conversationId)).toMatchObject({ title: 'party supplies', titleSource: 'first_message', titleState: 'pending', titleAttempts: 1 });
+  expect(await titleRow(heed, conversationId)).toMatchObject({
+    title: 'party supplies',
+    titleSource: 'first_message',
+    titleState: 'pending',
+    titleAttempts: 1,
+  });
   expect((await titleChecks(heed, conversationId)).map((c) => [c.outcome, c.errorCode])).toEqual([['rejected', 'invalid_title']]);
 });
 
 test('a call whose worst-case cost is above the ceiling is never made; one whose actual cost is above it fails', async () => {
-  heed.model.setResponder(titleAwareResponder(() => ({ ...titleAnswer('Expensive title'), usage: { prompt_tokens: 900_000, completion_tokens: 10 } })));
+  heed.model.setResponder(
+    titleAwareResponder(() => ({ ...titleAnswer('Expensive title'), usage: { prompt_tokens: 900_000, completion_tokens: 10 } })),
+  );
   const visitor = await heed.visitor();
   const [cheap, pricey] = [await visitor.conversation(), await visitor.conversation()];
   await sendAndAwaitReply(heed, visitor, cheap, 'budget question one');

@@ -59,10 +59,21 @@ test('the first reply requests a title; one pass makes one model call after the 
   expect(titleRequests(heed)).toHaveLength(1);
 
   const after = await titleRow(heed, conversationId);
-  expect(after).toMatchObject({ title: 'Shipping to Canada', titleSource: 'generated', titleState: 'generated', titleRequestedAt: null, titleLeaseUntil: null, titleAttempts: 0 });
+  expect(after).toMatchObject({
+    title: 'Shipping to Canada',
+    titleSource: 'generated',
+    titleState: 'generated',
+    titleRequestedAt: null,
+    titleLeaseUntil: null,
+    titleAttempts: 0,
+  });
   expect(after.updatedAt.getTime()).toBe(requested.updatedAt.getTime());
   const { conversations } = await visitor.api.conversation.list.query();
-  expect(conversations.find((c) => c.id === conversationId)).toMatchObject({ title: 'Shipping to Canada', titleSource: 'generated', updatedAt: requested.updatedAt.toISOString() });
+  expect(conversations.find((c) => c.id === conversationId)).toMatchObject({
+    title: 'Shipping to Canada',
+    titleSource: 'generated',
+    updatedAt: requested.updatedAt.toISOString(),
+  });
 
   // the title call came after the reply had completed: on the model's clock and in the database
   const [reply] = replyRequests(heed);
@@ -111,14 +122,25 @@ test('the subject stays: the title is kept (audited kept); the subject clearly c
     first_messages: ['How much is shipping to Canada?'],
     latest_messages: ['And how long does it take to get there?'],
   });
-  expect(JSON.stringify(kept.body.messages)).toContain('Keep the current title unless the latest messages clearly moved to another subject');
-  expect(await titleRow(heed, conversationId)).toMatchObject({ title: 'Shipping to Canada', titleSource: 'generated', titleState: 'generated', updatedAt: beforeKept.updatedAt });
+  expect(JSON.stringify(kept.body.messages)).toContain(
+    'Keep the current title unless the latest messages clearly moved to another subject',
+  );
+  expect(await titleRow(heed, conversationId)).toMatchObject({
+    title: 'Shipping to Canada',
+    titleSource: 'generated',
+    titleState: 'generated',
+    updatedAt: beforeKept.updatedAt,
+  });
   expect((await titleChecks(heed, conversationId)).map((c) => c.outcome)).toEqual(['changed', 'kept']);
 
   await sendAndAwaitReply(heed, visitor, conversationId, 'Different question: how do I check my gift card balance?');
   const events = visitor.subscribe((await visitor.api.conversation.list.query()).cursor);
   expect(await heed.titlePass()).toMatchObject({ claimed: 1, outcomes: { changed: 1 } });
-  expect(await titleRow(heed, conversationId)).toMatchObject({ title: 'Gift card balance', titleSource: 'generated', titleState: 'generated' });
+  expect(await titleRow(heed, conversationId)).toMatchObject({
+    title: 'Gift card balance',
+    titleSource: 'generated',
+    titleState: 'generated',
+  });
   expect((await titleChecks(heed, conversationId)).map((c) => c.outcome)).toEqual(['changed', 'kept', 'changed']);
   // the new one is news, live
   await events.waitFor((e) => e.type === 'conversation.updated' && e.conversation.title === 'Gift card balance');

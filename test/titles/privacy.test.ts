@@ -25,9 +25,21 @@ test('the recorded title request holds only the visitor’s words, redacted: no 
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   // the first message, and so the fallback title, starts with a key that a 64-character cut would split
-  await sendAndAwaitReply(heed, visitor, conversationId, `My key ${SECRETS[0]} stopped working since this morning, and AWS says ${SECRETS[1]} is invalid too`);
-  await heed.services.db.message.create({ data: { conversationId, visitorId: visitor.visitorId, role: 'operator', content: OPERATOR_TEXT } });
-  await sendAndAwaitReply(heed, visitor, conversationId, `Reach me at ${SECRETS[2]} or +1 ${SECRETS[4]}. Card ${SECRETS[3]}, password: ${SECRETS[5]}`);
+  await sendAndAwaitReply(
+    heed,
+    visitor,
+    conversationId,
+    `My key ${SECRETS[0]} stopped working since this morning, and AWS says ${SECRETS[1]} is invalid too`,
+  );
+  await heed.services.db.message.create({
+    data: { conversationId, visitorId: visitor.visitorId, role: 'operator', content: OPERATOR_TEXT },
+  });
+  await sendAndAwaitReply(
+    heed,
+    visitor,
+    conversationId,
+    `Reach me at ${SECRETS[2]} or +1 ${SECRETS[4]}. Card ${SECRETS[3]}, password: ${SECRETS[5]}`,
+  );
   await sendAndAwaitReply(
     heed,
     visitor,
@@ -55,7 +67,11 @@ test('the recorded title request holds only the visitor’s words, redacted: no 
   ]);
 
   // one structured, bounded call on the title model
-  expect(request!.body).toMatchObject({ model: 'title-model-x', max_tokens: 48, response_format: { type: 'json_schema', json_schema: { name: 'conversation_title', strict: true } } });
+  expect(request!.body).toMatchObject({
+    model: 'title-model-x',
+    max_tokens: 48,
+    response_format: { type: 'json_schema', json_schema: { name: 'conversation_title', strict: true } },
+  });
   expect(request!.body.stream).toBeUndefined();
 
   // the audit holds no text at all

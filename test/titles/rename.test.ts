@@ -1,7 +1,15 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { TestHeed } from '../support/harness.ts';
-import { sendAndAwaitReply, titleAnswer, titleAwareResponder, titleChecks, titleRequests, titleRow, resetTitleState } from '../support/titles.ts';
+import {
+  sendAndAwaitReply,
+  titleAnswer,
+  titleAwareResponder,
+  titleChecks,
+  titleRequests,
+  titleRow,
+  resetTitleState,
+} from '../support/titles.ts';
 
 let heed: TestHeed;
 beforeAll(async () => {
@@ -54,7 +62,11 @@ test('rename validates the title and never reaches another visitor’s conversat
   const owner = await heed.visitor();
   const stranger = await heed.visitor();
   const conversationId = await owner.conversation();
-  const code = (p: Promise<unknown>) => p.then(() => 'OK', (e: unknown) => (e instanceof TRPCClientError ? e.data?.code : String(e)));
+  const code = (p: Promise<unknown>) =>
+    p.then(
+      () => 'OK',
+      (e: unknown) => (e instanceof TRPCClientError ? e.data?.code : String(e)),
+    );
 
   expect(await code(stranger.api.conversation.rename.mutate({ conversationId, title: 'Mine now' }))).toBe('NOT_FOUND');
   expect(await code(owner.api.conversation.rename.mutate({ conversationId, title: '   ' }))).toBe('BAD_REQUEST');
@@ -64,7 +76,10 @@ test('rename validates the title and never reaches another visitor’s conversat
 
   // 64 characters after whitespace collapse is fine
   const title = `${'a'.repeat(31)}  \n  ${'b'.repeat(32)}`;
-  expect(await owner.api.conversation.rename.mutate({ conversationId, title })).toMatchObject({ title: `${'a'.repeat(31)} ${'b'.repeat(32)}`, titleSource: 'manual' });
+  expect(await owner.api.conversation.rename.mutate({ conversationId, title })).toMatchObject({
+    title: `${'a'.repeat(31)} ${'b'.repeat(32)}`,
+    titleSource: 'manual',
+  });
   // a renamed conversation keeps its title when the first message arrives
   await owner.send(conversationId, 'the first message');
   expect(await titleRow(heed, conversationId)).toMatchObject({ titleSource: 'manual', titleState: 'manual' });

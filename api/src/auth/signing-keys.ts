@@ -29,7 +29,8 @@ export const keyById = (keys: SigningKeys, kid: string): SigningKey | undefined 
   [keys.current, keys.previous].find((k) => k?.kid === kid);
 
 /** HMAC-SHA256 of `body` under a purpose label, so a MAC made for one kind of credential never verifies as another. */
-export const mac = (secret: string, purpose: string, body: string) => createHmac('sha256', secret).update(`${purpose}\n${body}`).digest('base64url');
+export const mac = (secret: string, purpose: string, body: string) =>
+  createHmac('sha256', secret).update(`${purpose}\n${body}`).digest('base64url');
 
 /** Constant-time comparison of two MACs (false on any length mismatch). */
 export function macMatches(given: string, expected: string): boolean {

@@ -31,7 +31,8 @@ export function signVisitorToken(keys: SigningKeys, claims: VisitorClaims, opts:
 export function verifyVisitorToken(keys: SigningKeys, token: string, opts: { now?: number; legacy?: boolean } = {}): VisitorClaims | null {
   if (typeof token !== 'string' || token.length > 300) return null;
   const parts = token.split('.');
-  if (opts.legacy && parts.length === 4 && parts[0] === 'v1') return verifyLegacy(keys.current.secret, parts as [string, string, string, string]);
+  if (opts.legacy && parts.length === 4 && parts[0] === 'v1')
+    return verifyLegacy(keys.current.secret, parts as [string, string, string, string]);
   if (parts.length !== 6 || parts[0] !== 'v2') return null;
   const [, kid, visitorId, siteId, expires, given] = parts as [string, string, string, string, string, string];
   const key = keyById(keys, kid);

@@ -16,7 +16,11 @@ export async function retryFailed(s: Services, input: { visitorId: string; conve
       data: { state: 'pending' },
     });
     if (count > 0) {
-      emit(input.visitorId, { type: 'conversation.updated', conversationId: input.conversationId, conversation: await loadConversationView(tx, input.conversationId) });
+      emit(input.visitorId, {
+        type: 'conversation.updated',
+        conversationId: input.conversationId,
+        conversation: await loadConversationView(tx, input.conversationId),
+      });
     }
     return count;
   });

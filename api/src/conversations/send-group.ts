@@ -96,7 +96,11 @@ async function storeSends(s: Services, inputs: SendInput[]): Promise<ItemOutcome
       if (sent.kind === 'full') {
         outcomes.set(input, {
           kind: 'failed',
-          error: refuse('too_many_requests', 'pending_batch_full', 'Too much is waiting for a reply in this conversation. Wait for the reply, then send again.'),
+          error: refuse(
+            'too_many_requests',
+            'pending_batch_full',
+            'Too much is waiting for a reply in this conversation. Wait for the reply, then send again.',
+          ),
         });
         continue;
       }
@@ -155,7 +159,8 @@ const conversationNotFound = () => notFound('conversation');
  */
 async function answerRetries(db: Db, inputs: SendInput[], outcomes: GroupOutcome[]): Promise<ItemOutcome<Sent>[]> {
   const retries = inputs.filter((_, i) => outcomes[i]!.kind === 'retry');
-  const stored = retries.length > 0 ? await storedMessages(db, retries).catch((error: unknown) => ({ error })) : new Map<string, MessageView>();
+  const stored =
+    retries.length > 0 ? await storedMessages(db, retries).catch((error: unknown) => ({ error })) : new Map<string, MessageView>();
   return outcomes.map((outcome, i): ItemOutcome<Sent> => {
     if (outcome.kind !== 'retry') return outcome;
     if (!(stored instanceof Map)) return { kind: 'failed', error: stored.error };
@@ -224,10 +229,7 @@ async function ownersOf(tx: RawSql, inputs: SendInput[]): Promise<{ conversation
   };
 }
 
-type Stored =
-  | { kind: 'stored' }
-  | { kind: 'full' }
-  | { kind: 'inserted'; message: MessageView; conversation: ConversationView };
+type Stored = { kind: 'stored' } | { kind: 'full' } | { kind: 'inserted'; message: MessageView; conversation: ConversationView };
 
 /**
  * What `insertPending` reads back per send: the new row, the conversation after the send, and its
@@ -374,11 +376,21 @@ function toStored(config: Config, input: SendInput, row: SendRow): Stored {
     waitingSince: row.waitingSince,
     private: row.private,
     heldBy: row.heldByName === null ? null : { name: row.heldByName },
-    runs: row.runId === null ? [] : [{ id: row.runId, status: row.runStatus as RunStatus, leaseUntil: row.runLeaseUntil!, proactiveId: row.runProactiveId }],
+    runs:
+      row.runId === null
+        ? []
+        : [{ id: row.runId, status: row.runStatus as RunStatus, leaseUntil: row.runLeaseUntil!, proactiveId: row.runProactiveId }],
     inputRequest:
       row.requestId === null
         ? null
-        : { conversationId: c, id: row.requestId, question: row.question!, choices: row.choices ?? [], allowFreeText: row.allowFreeText!, createdAt: row.requestCreatedAt! },
+        : {
+            conversationId: c,
+            id: row.requestId,
+            question: row.question!,
+            choices: row.choices ?? [],
+            allowFreeText: row.allowFreeText!,
+            createdAt: row.requestCreatedAt!,
+          },
     todos: todos.map((t) => ({ conversationId: c, id: t.id, text: t.text, createdAt: new Date(t.createdAt) })),
     // the row just inserted is pending: a reply is on its way
     awaitingReply: true,

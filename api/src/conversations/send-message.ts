@@ -67,4 +67,3 @@ function wakeWorkers(s: Services, conversationId: string): Promise<void> {
   w.next ??= w.sending.then(publish, publish);
   return w.next;
 }
-

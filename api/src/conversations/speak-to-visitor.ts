@@ -53,7 +53,8 @@ export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<M
  * `at`, a value or SQL (the message's `createdAt`, so the two always agree) and its bounded excerpt. Its own export
  * for the one writer that stores a reply in its own statements (chat/run/store-reply.ts).
  */
-export const unreadMove = (at: Date | Prisma.Sql, excerpt: string) => Prisma.sql`"lastAssistantAt" = ${at}, excerpt = ${excerpt}, "updatedAt" = ${at}`;
+export const unreadMove = (at: Date | Prisma.Sql, excerpt: string) =>
+  Prisma.sql`"lastAssistantAt" = ${at}, excerpt = ${excerpt}, "updatedAt" = ${at}`;
 
 /**
  * A line about the conversation itself ("Ana joined", "A person will reply here"): shown in the
@@ -61,7 +62,13 @@ export const unreadMove = (at: Date | Prisma.Sql, excerpt: string) => Prisma.sql
  */
 export async function addNotice(
   tx: Tx,
-  n: { conversationId: string; visitorId: string; provenance: 'operator_joined' | 'operator_left' | 'handoff_requested'; provenanceLabel: string | null; operatorId?: string | null },
+  n: {
+    conversationId: string;
+    visitorId: string;
+    provenance: 'operator_joined' | 'operator_left' | 'handoff_requested';
+    provenanceLabel: string | null;
+    operatorId?: string | null;
+  },
 ): Promise<MessageRow> {
   return storeMessage(tx, {
     conversationId: n.conversationId,

@@ -19,9 +19,22 @@ function recordingStore(opts: { concurrency?: number; maxGroup?: number; perKey?
       groups.push(items);
       await new Promise<void>((resolve) => release.push(resolve));
       if (items.length > 1 && items.some((i) => i.poison)) throw new Error('deadlock detected');
-      return items.map((i): ItemOutcome<string> => (i.poison ? { kind: 'failed', error: new Error(`refused ${i.n}`) } : i.locked && items.length > 1 ? { kind: 'busy' } : { kind: 'done', value: `${i.key}#${i.n}` }));
+      return items.map(
+        (i): ItemOutcome<string> =>
+          i.poison
+            ? { kind: 'failed', error: new Error(`refused ${i.n}`) }
+            : i.locked && items.length > 1
+              ? { kind: 'busy' }
+              : { kind: 'done', value: `${i.key}#${i.n}` },
+      );
     },
-    { concurrency: opts.concurrency ?? 1, maxGroup: opts.maxGroup ?? 10, perKey: opts.perKey, keyOf: (i) => i.key, solo: (i) => i.solo === true },
+    {
+      concurrency: opts.concurrency ?? 1,
+      maxGroup: opts.maxGroup ?? 10,
+      perKey: opts.perKey,
+      keyOf: (i) => i.key,
+      solo: (i) => i.solo === true,
+    },
   );
   const releaseAll = async () => {
     // let each started group finish, and the ones it starts in turn
@@ -49,7 +62,10 @@ test('items of one key never share a group nor run at once, and keep their order
   const results = [1, 2, 3, 4].map((n) => queue.submit({ key: n === 3 ? 'y' : 'x', n }));
   await releaseAll();
   expect(await Promise.all(results)).toEqual(['x#1', 'x#2', 'y#3', 'x#4']);
-  const order = groups.flat().filter((i) => i.key === 'x').map((i) => i.n);
+  const order = groups
+    .flat()
+    .filter((i) => i.key === 'x')
+    .map((i) => i.n);
   expect(order).toEqual([1, 2, 4]);
   for (const group of groups) expect(new Set(group.map((i) => i.key)).size).toBe(group.length);
 });
@@ -68,7 +84,12 @@ test('with perKey, a group takes up to that many items of one key, in submission
 test('with perKey, a solo item of a key still runs alone, and the key’s later items after it', async () => {
   const { queue, groups, releaseAll } = recordingStore({ perKey: 3 });
   const first = queue.submit({ key: 'z', n: 0 });
-  const all = [queue.submit({ key: 'x', n: 1 }), queue.submit({ key: 'x', n: 2, solo: true }), queue.submit({ key: 'x', n: 3 }), queue.submit({ key: 'y', n: 4 })];
+  const all = [
+    queue.submit({ key: 'x', n: 1 }),
+    queue.submit({ key: 'x', n: 2, solo: true }),
+    queue.submit({ key: 'x', n: 3 }),
+    queue.submit({ key: 'y', n: 4 }),
+  ];
   await releaseAll();
   await Promise.all([first, ...all]);
   expect(groups.map((g) => g.map((i) => i.n))).toEqual([[0], [1, 4], [2], [3]]);
@@ -76,7 +97,12 @@ test('with perKey, a solo item of a key still runs alone, and the key’s later 
 
 test('a solo item runs in a group of its own', async () => {
   const { queue, groups, releaseAll } = recordingStore();
-  const all = [queue.submit({ key: 'a', n: 1 }), queue.submit({ key: 'b', n: 2 }), queue.submit({ key: 'c', n: 3, solo: true }), queue.submit({ key: 'd', n: 4 })];
+  const all = [
+    queue.submit({ key: 'a', n: 1 }),
+    queue.submit({ key: 'b', n: 2 }),
+    queue.submit({ key: 'c', n: 3, solo: true }),
+    queue.submit({ key: 'd', n: 4 }),
+  ];
   await releaseAll();
   await Promise.all(all);
   expect(groups.map((g) => g.map((i) => i.n))).toEqual([[1], [2, 4], [3]]);

@@ -128,7 +128,10 @@ export class GroupCommit<I, O> {
   }
 }
 
-function settle<O>(entry: { resolve: (value: O) => void; reject: (err: unknown) => void }, outcome: Exclude<ItemOutcome<O>, { kind: 'busy' }>): void {
+function settle<O>(
+  entry: { resolve: (value: O) => void; reject: (err: unknown) => void },
+  outcome: Exclude<ItemOutcome<O>, { kind: 'busy' }>,
+): void {
   if (outcome.kind === 'done') entry.resolve(outcome.value);
   else entry.reject(outcome.error);
 }

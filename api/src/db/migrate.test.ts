@@ -96,10 +96,7 @@ describe('migrate', () => {
     created.push(database);
     const [first] = await listMigrations();
     const tampered = '0'.repeat(64);
-    await query(database.url, 'UPDATE _prisma_migrations SET checksum = $1 WHERE migration_name = $2', [
-      tampered,
-      first!.name,
-    ]);
+    await query(database.url, 'UPDATE _prisma_migrations SET checksum = $1 WHERE migration_name = $2', [tampered, first!.name]);
 
     const attempt = migrate(database.url);
 

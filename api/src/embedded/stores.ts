@@ -81,7 +81,9 @@ async function probePostgres(url: string): Promise<void> {
   } catch (err) {
     // a database that does not exist yet is fine: the migration creates it
     if ((err as { code?: string }).code === '3D000') return;
-    throw new Error(`DATABASE_URL is set, but PostgreSQL at ${hostOf(url)} does not answer (${reason(err)}): start it, fix the URL, or unset DATABASE_URL to use the embedded database.`);
+    throw new Error(
+      `DATABASE_URL is set, but PostgreSQL at ${hostOf(url)} does not answer (${reason(err)}): start it, fix the URL, or unset DATABASE_URL to use the embedded database.`,
+    );
   } finally {
     await client.end().catch(() => {});
   }
@@ -94,7 +96,9 @@ async function probeRedis(url: string): Promise<void> {
     await client.connect();
     await client.ping();
   } catch (err) {
-    throw new Error(`REDIS_URL is set, but Redis at ${hostOf(url)} does not answer (${reason(err)}): start it, fix the URL, or unset REDIS_URL to run as one process.`);
+    throw new Error(
+      `REDIS_URL is set, but Redis at ${hostOf(url)} does not answer (${reason(err)}): start it, fix the URL, or unset REDIS_URL to run as one process.`,
+    );
   } finally {
     await client.quit().catch(() => {});
   }

@@ -37,7 +37,13 @@ export async function transactRawWithEvents<T>(
   work: (tx: RawSql, emit: Emit) => Promise<T>,
   opts: TransactOptions = {},
 ): Promise<T> {
-  return transact((w) => sql.transaction(w), (tx) => tx, bus, work, opts);
+  return transact(
+    (w) => sql.transaction(w),
+    (tx) => tx,
+    bus,
+    work,
+    opts,
+  );
 }
 
 async function transact<T, X>(
@@ -57,7 +63,10 @@ async function transact<T, X>(
   // would store "Reply failed" after its reply). Streams re-read the log anyway (SSE_CATCHUP_MS).
   const notified = Promise.all([
     ...[...new Set(pending.map((p) => p.visitorId))].map((v) => bus.wake(v)),
-    touchConversations(bus, pending.map((p) => p.event.conversationId)),
+    touchConversations(
+      bus,
+      pending.map((p) => p.event.conversationId),
+    ),
   ]).catch((err: unknown) => bus.notifyFailed(err));
   if (opts.awaitNotify !== false) await notified;
   return result;

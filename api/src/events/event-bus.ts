@@ -104,7 +104,10 @@ export class EventBus {
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);
-      this.ready.set(channel, this.join(channel, (raw) => this.dispatch(channel, raw)));
+      this.ready.set(
+        channel,
+        this.join(channel, (raw) => this.dispatch(channel, raw)),
+      );
     }
     set.add(listener);
     await this.ready.get(channel);

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => heed?.stop());
 
-const newest = async (visitorId: string) => (await heed.services.db.event.findFirst({ where: { visitorId }, orderBy: { id: 'desc' }, select: { id: true } }))?.id ?? 0n;
+const newest = async (visitorId: string) =>
+  (await heed.services.db.event.findFirst({ where: { visitorId }, orderBy: { id: 'desc' }, select: { id: true } }))?.id ?? 0n;
 
 test('heads asked together are each their own visitor’s newest event id, 0 for a visitor without events', async () => {
   const visitors = await Promise.all(Array.from({ length: 5 }, () => heed.visitor()));
@@ -33,7 +34,12 @@ test('many quiet streams on one process each get their own log rows once, in ord
       for (let n = 0; n < 3; n++) {
         const conversationId = conversations[i]!;
         const { id } = await heed.services.db.event.create({
-          data: { visitorId: v.visitorId, conversationId, type: 'conversation.updated', payload: { type: 'conversation.updated', conversationId, conversation: {} } },
+          data: {
+            visitorId: v.visitorId,
+            conversationId,
+            type: 'conversation.updated',
+            payload: { type: 'conversation.updated', conversationId, conversation: {} },
+          },
         });
         ids.push(id.toString());
       }

@@ -11,7 +11,12 @@ export type { StreamItem } from './visitor-stream.ts';
  * SSE route (http/event-stream-route.ts) writes the push-based stream to its socket directly.
  * @example for await (const item of visitorEvents(services, visitorId, lastEventId, signal)) send(item);
  */
-export async function* visitorEvents(s: Services, visitorId: string, lastEventId: string | null, signal: AbortSignal): AsyncGenerator<StreamItem> {
+export async function* visitorEvents(
+  s: Services,
+  visitorId: string,
+  lastEventId: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<StreamItem> {
   const queue: StreamItem[] = [];
   const hand: {
     /** wakes this generator: an item came, or the stream ended */

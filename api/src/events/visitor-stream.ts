@@ -39,7 +39,13 @@ export interface StreamSink {
  * the old generation's collections stalled the process (see bench/FINDINGS.md, "Fan-out").
  * @example await streamVisitorEvents(services, visitorId, lastEventId, { write, drained }, abort.signal);
  */
-export function streamVisitorEvents(s: Services, visitorId: string, lastEventId: string | null, sink: StreamSink, signal: AbortSignal): Promise<void> {
+export function streamVisitorEvents(
+  s: Services,
+  visitorId: string,
+  lastEventId: string | null,
+  sink: StreamSink,
+  signal: AbortSignal,
+): Promise<void> {
   return new VisitorStream(s, visitorId, sink, signal).run(lastEventId);
 }
 
@@ -190,7 +196,11 @@ class VisitorStream {
       // per event through tRPC's stream pipeline), so a backlog shrinks instead of growing.
       let text = event.text.slice(have - event.offset);
       let merged = end;
-      for (let next = this.inbox[0]; next?.kind === 'live' && next.event.type === 'reply.delta' && next.event.runId === event.runId && next.event.offset === merged; next = this.inbox[0]) {
+      for (
+        let next = this.inbox[0];
+        next?.kind === 'live' && next.event.type === 'reply.delta' && next.event.runId === event.runId && next.event.offset === merged;
+        next = this.inbox[0]
+      ) {
         this.inbox.shift();
         text += next.event.text;
         merged += next.event.text.length;

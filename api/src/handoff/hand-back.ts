@@ -35,7 +35,13 @@ export async function handBack(
       UPDATE "Conversation" SET "heldById" = NULL, "heldAt" = NULL
       WHERE id = ${conv.id}::uuid AND "heldById" = ${holderId}::uuid`;
     const name = holderId === q.operator.id ? q.operator.name : await operatorName(tx, holderId);
-    const notice = await addNotice(tx, { conversationId: conv.id, visitorId: conv.visitorId, provenance: 'operator_left', provenanceLabel: name, operatorId: holderId });
+    const notice = await addNotice(tx, {
+      conversationId: conv.id,
+      visitorId: conv.visitorId,
+      provenance: 'operator_left',
+      provenanceLabel: name,
+      operatorId: holderId,
+    });
     emit(conv.visitorId, { type: 'message.created', conversationId: conv.id, message: toMessageView(notice) });
     emit(conv.visitorId, { type: 'conversation.updated', conversationId: conv.id, conversation: await loadConversationView(tx, conv.id) });
     return true;

@@ -47,7 +47,11 @@ export async function operatorReply(
     });
     if (stored) {
       if (stored.role === 'operator' && stored.operatorId === q.operator.id) return asOperatorMessage(stored);
-      throw refuse('conflict', 'client_message_id_taken', 'This clientMessageId names another message of this conversation: send with a new one.');
+      throw refuse(
+        'conflict',
+        'client_message_id_taken',
+        'This clientMessageId names another message of this conversation: send with a new one.',
+      );
     }
     if (conv.heldById !== q.operator.id) throw refuse('conflict', 'not_holding', 'Take this conversation over before you reply.');
 

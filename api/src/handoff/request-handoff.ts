@@ -33,7 +33,12 @@ export async function requestHandoff(
   const told = `Tell the visitor in one short sentence that a person from ${conv.site.name} will reply in this conversation, and that they can leave this page meanwhile.`;
   if (conv.waitingSince !== null) return { changed: false, result: { ok: true, note: `A person was already asked to join. ${told}` } };
   await tx.conversation.update({ where: { id: run.conversationId }, data: { waitingSince: new Date() }, select: { id: true } });
-  const notice = await addNotice(tx, { conversationId: run.conversationId, visitorId: run.visitorId, provenance: 'handoff_requested', provenanceLabel: conv.site.name });
+  const notice = await addNotice(tx, {
+    conversationId: run.conversationId,
+    visitorId: run.visitorId,
+    provenance: 'handoff_requested',
+    provenanceLabel: conv.site.name,
+  });
   emit(run.visitorId, { type: 'message.created', conversationId: run.conversationId, message: toMessageView(notice) });
   return { changed: true, result: { ok: true, note: `A person from ${conv.site.name} was asked to join. ${told}` } };
 }

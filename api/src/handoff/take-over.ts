@@ -29,11 +29,18 @@ export interface ActingOperator {
  * `held_by_other`, naming them), or it is private (FORBIDDEN `private`: the console cannot
  * show its words, so nobody could answer them knowingly). NOT_FOUND outside the operator's sites.
  */
-export async function takeOver(s: Pick<Services, 'db' | 'bus'>, q: { operator: ActingOperator; conversationId: string; sites: SiteScope }): Promise<void> {
+export async function takeOver(
+  s: Pick<Services, 'db' | 'bus'>,
+  q: { operator: ActingOperator; conversationId: string; sites: SiteScope },
+): Promise<void> {
   await transactWithEvents(s.db, s.bus, async (tx, emit) => {
     const conv = await lockConversation(tx, q);
     if (conv.private) {
-      throw refuse('forbidden', 'private', 'The visitor marked this conversation private: the console cannot show its words, so it cannot be taken over.');
+      throw refuse(
+        'forbidden',
+        'private',
+        'The visitor marked this conversation private: the console cannot show its words, so it cannot be taken over.',
+      );
     }
     const taken = await tx.$executeRaw`
       UPDATE "Conversation" SET "heldById" = ${q.operator.id}::uuid, "heldAt" = now(), "waitingSince" = NULL

@@ -18,7 +18,9 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   const [status, message] = ANSWERS.get(err.code ?? '') ?? [400, 'Client Error'];
   const body = JSON.stringify({ error: STATUS_CODES[status], message, statusCode: status });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }

@@ -57,7 +57,10 @@ export function consoleExports(s: Services): (app: FastifyInstance) => Promise<v
   return async (app) => {
     app.all(`${CONSOLE_EXPORT_PREFIX}*`, async (request, reply) => {
       const text = (status: number, body: string, headers: Record<string, string> = {}) =>
-        reply.code(status).headers({ 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).send(body);
+        reply
+          .code(status)
+          .headers({ 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers })
+          .send(body);
       if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Method not allowed', { allow: 'GET, HEAD' });
       const token = consoleTokenOf(request.headers.cookie);
       const staff = token ? await findOperatorSession(s.db, token) : null;

@@ -39,9 +39,18 @@ export function consolePage(opts: { production: boolean }): (app: FastifyInstanc
       reply.headers(CONSOLE_HEADERS);
     });
     const methods: HTTPMethods[] = ['GET', 'HEAD'];
-    app.route({ method: methods, url: '/admin', handler: (_request, reply) => reply.code(301).headers({ location: '/admin/', 'cache-control': 'no-cache' }).send() });
-    for (const url of ['/admin/', '/admin/index.html']) app.route({ method: methods, url, handler: (request, reply) => serve(request, reply, '/index.html', false) });
-    app.route({ method: methods, url: '/admin/assets/*', handler: (request, reply) => serve(request, reply, rawPathOf(request).slice('/admin'.length), true) });
+    app.route({
+      method: methods,
+      url: '/admin',
+      handler: (_request, reply) => reply.code(301).headers({ location: '/admin/', 'cache-control': 'no-cache' }).send(),
+    });
+    for (const url of ['/admin/', '/admin/index.html'])
+      app.route({ method: methods, url, handler: (request, reply) => serve(request, reply, '/index.html', false) });
+    app.route({
+      method: methods,
+      url: '/admin/assets/*',
+      handler: (request, reply) => serve(request, reply, rawPathOf(request).slice('/admin'.length), true),
+    });
 
     async function serve(request: FastifyRequest, reply: FastifyReply, file: string, asset: boolean) {
       const ok = await replyFile(request, reply, CONSOLE_DIR, file, {

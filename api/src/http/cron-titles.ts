@@ -22,8 +22,12 @@ export function cronTitles(s: Services): (app: FastifyInstance) => Promise<void>
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
     app.all(CRON_TITLES_PATH, async (request, reply) => {
       const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-        reply.code(status).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).send(JSON.stringify(body));
-      if (!bearerMatches(request.headers.authorization, s.config.CRON_SECRET)) return send(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+        reply
+          .code(status)
+          .headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers })
+          .send(JSON.stringify(body));
+      if (!bearerMatches(request.headers.authorization, s.config.CRON_SECRET))
+        return send(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
       if (request.method !== 'POST') return send(405, { error: 'method not allowed' }, { allow: 'POST' });
       return send(200, await runTitlePass(s, settings));
     });

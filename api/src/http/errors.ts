@@ -36,7 +36,10 @@ function answerRefusal(refusal: Refusal, reply: FastifyReply): FastifyReply {
   const { retryAfterMs } = refusal;
   if (retryAfterMs !== undefined) reply.header('retry-after', String(retryAfterSeconds(retryAfterMs)));
   const body = { error: refusal.reason ?? refusal.kind, message: refusal.message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
-  return reply.code(REFUSAL_STATUS[refusal.kind]).headers({ 'content-type': 'application/json', 'cache-control': 'no-store' }).send(JSON.stringify(body));
+  return reply
+    .code(REFUSAL_STATUS[refusal.kind])
+    .headers({ 'content-type': 'application/json', 'cache-control': 'no-store' })
+    .send(JSON.stringify(body));
 }
 
 /**
@@ -51,7 +54,8 @@ export function errorHandler(logger: Logger) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if ((error as unknown) instanceof Refusal) return answerRefusal(error as unknown as Refusal, reply);
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return text(reply, status, error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body too large' : 'Bad request');
+    if (status >= 400 && status < 500)
+      return text(reply, status, error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body too large' : 'Bad request');
     logger.child({ requestId: request.id }).error({ err: error }, 'http request failed');
     return text(reply, 500, 'Internal error');
   };

@@ -4,7 +4,16 @@ import { getTRPCErrorShape, TRPCError } from '@trpc/server';
 import type { VisitorClaims } from '../auth/visitor-token.ts';
 import { openStreamHold, streamedEvent } from '../events/stream-hold.ts';
 import { streamVisitorEvents } from '../events/visitor-stream.ts';
-import { asksForJsonl, connectedFrame, dataFrame, errorFrame, PING_FRAME, readSubscriptionRequest, RETURN_FRAME, SSE_HEADERS } from '../shared/trpc-wire.ts';
+import {
+  asksForJsonl,
+  connectedFrame,
+  dataFrame,
+  errorFrame,
+  PING_FRAME,
+  readSubscriptionRequest,
+  RETURN_FRAME,
+  SSE_HEADERS,
+} from '../shared/trpc-wire.ts';
 import { trpcErrorOf } from '../trpc/refusal.ts';
 import { subscribeInput } from '../trpc/routers/events.ts';
 import { streamVisitorOf, trpcConfig, type CreateContext } from '../trpc/trpc.ts';
@@ -54,7 +63,9 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
   return async (request, reply) => {
     const lastEventIdHeader = request.headers['last-event-id'];
     // what tRPC would read from the request; a batch, a JSONL accept, a fragment, unparsable input or connection params go to tRPC
-    const parsed = asksForJsonl(request.headers) ? null : readSubscriptionRequest(request.raw.url ?? '', typeof lastEventIdHeader === 'string' ? lastEventIdHeader : undefined);
+    const parsed = asksForJsonl(request.headers)
+      ? null
+      : readSubscriptionRequest(request.raw.url ?? '', typeof lastEventIdHeader === 'string' ? lastEventIdHeader : undefined);
     if (!parsed) return opts.fallback(request, reply);
     const ctx = opts.createContext({ req: request.raw, res: reply.raw, info: { connectionParams: parsed.connectionParams } });
     const failed = (cause: unknown) => {
@@ -92,7 +103,13 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
     res.once('close', onClose);
     if (res.destroyed) abort.abort();
     let hold: Awaited<ReturnType<typeof openStreamHold>> | null = null;
-    const ping = pingMs > 0 ? setTimeout(function tick() { res.write(PING_FRAME); ping?.refresh(); }, pingMs) : null;
+    const ping =
+      pingMs > 0
+        ? setTimeout(function tick() {
+            res.write(PING_FRAME);
+            ping?.refresh();
+          }, pingMs)
+        : null;
     let tail = '';
     try {
       hold = await openStreamHold({ ...ctx, visitor });
@@ -100,19 +117,25 @@ export function eventStreamRoute(opts: EventStreamOptions): (request: FastifyReq
       let lastId = parsed.lastEventId;
       const { metrics } = ctx.services;
       const stallMs = ctx.services.config.SSE_STALL_MS;
-      await streamVisitorEvents(ctx.services, visitor.visitorId, lastEventId, {
-        write: (item) => {
-          const written = res.write(dataFrame(streamedEvent(item), item.id, lastId));
-          if (item.id !== null) lastId = item.id;
-          ping?.refresh();
-          return written || abort.signal.aborted;
+      await streamVisitorEvents(
+        ctx.services,
+        visitor.visitorId,
+        lastEventId,
+        {
+          write: (item) => {
+            const written = res.write(dataFrame(streamedEvent(item), item.id, lastId));
+            if (item.id !== null) lastId = item.id;
+            ping?.refresh();
+            return written || abort.signal.aborted;
+          },
+          // a slow client: the stream hands nothing over (live deltas queue in its inbox and go out merged) until its socket drains
+          drained: () => {
+            metrics.sseStalled.inc();
+            return drained(res, abort.signal, stallMs, () => metrics.sseStallClosed.inc()).finally(() => metrics.sseStalled.dec());
+          },
         },
-        // a slow client: the stream hands nothing over (live deltas queue in its inbox and go out merged) until its socket drains
-        drained: () => {
-          metrics.sseStalled.inc();
-          return drained(res, abort.signal, stallMs, () => metrics.sseStallClosed.inc()).finally(() => metrics.sseStalled.dec());
-        },
-      }, abort.signal);
+        abort.signal,
+      );
       if (!abort.signal.aborted) tail = RETURN_FRAME;
     } catch (err) {
       if (!isAbortError(err) && !abort.signal.aborted) tail = failed(err);

@@ -19,7 +19,9 @@ const known = new Map<string, { size: number; mtimeMs: number; etag: string }>()
 export async function fileEtag(path: string, info: Stats): Promise<string> {
   const hit = known.get(path);
   if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) return hit.etag;
-  const digest = createHash('sha256').update(await readFile(path)).digest('base64url');
+  const digest = createHash('sha256')
+    .update(await readFile(path))
+    .digest('base64url');
   const etag = `"${digest.slice(0, 22)}"`;
   known.set(path, { size: info.size, mtimeMs: info.mtimeMs, etag });
   return etag;

@@ -17,7 +17,9 @@ export interface MutationRouteOptions {
 }
 
 /** Every mutation by its path (`message.send`); tRPC keeps them flat under the router's `_def`. */
-const mutations = new Map(Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).filter(([, p]) => p._def.type === 'mutation'));
+const mutations = new Map(
+  Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).filter(([, p]) => p._def.type === 'mutation'),
+);
 
 /** A procedure path as the clients write it: nothing to decode. */
 const PLAIN_PATH = /^[A-Za-z][\w.]*$/;
@@ -69,14 +71,20 @@ export function mutationRoute(opts: MutationRouteOptions): (request: FastifyRequ
     let answer: WireAnswer;
     try {
       ctx = opts.createContext({ req: request.raw, res: reply.raw, info: { connectionParams: null } });
-      answer = resultAnswer(await call.procedure({ path: call.path, getRawInput, ctx, type: 'mutation', signal: undefined, batchIndex: 0 }));
+      answer = resultAnswer(
+        await call.procedure({ path: call.path, getRawInput, ctx, type: 'mutation', signal: undefined, batchIndex: 0 }),
+      );
     } catch (cause) {
       const error = trpcErrorOf(cause, reply.raw);
       opts.onError(error, call.path, request);
       answer = errorAnswer(getTRPCErrorShape({ config: trpcConfig, ctx, error, input: parsed?.input, path: call.path, type: 'mutation' }));
     }
     // a Buffer, as Fastify would add `; charset=utf-8` to a string's type and tRPC does not
-    return reply.code(statusOf(answer)).header('vary', TRPC_VARY).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(answer)));
+    return reply
+      .code(statusOf(answer))
+      .header('vary', TRPC_VARY)
+      .header('content-type', 'application/json')
+      .send(Buffer.from(JSON.stringify(answer)));
   };
 }
 

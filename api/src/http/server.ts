@@ -48,7 +48,10 @@ export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes, t
     frameworkErrors: async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       await everyAnswer(request, reply);
       if (error.code === 'FST_ERR_BAD_URL') return notFound(request, reply);
-      return reply.code(error.statusCode ?? 400).type('text/plain; charset=utf-8').send('Bad request');
+      return reply
+        .code(error.statusCode ?? 400)
+        .type('text/plain; charset=utf-8')
+        .send('Bad request');
     },
   });
   const security = securityHeaders(s.config.TRUST_PROXY);

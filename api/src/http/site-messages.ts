@@ -44,7 +44,10 @@ function handler(s: Services, limiters: WindowLimiters) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const req = request.raw;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      reply.code(status).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).send(JSON.stringify(body));
+      reply
+        .code(status)
+        .headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers })
+        .send(JSON.stringify(body));
     const path = new URL(request.url, 'http://x').pathname;
     const match = /^\/api\/v1\/sites\/([^/]{1,256})\/messages$/.exec(path);
     if (!match) return send(404, { error: 'not_found' });
@@ -59,7 +62,11 @@ function handler(s: Services, limiters: WindowLimiters) {
     if (!key) return send(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
     const verdict = await limiters.consume('siteMessages', PER_KEY, key.id);
     if (!verdict.ok) {
-      return send(429, { error: 'rate_limited', retryAfterMs: verdict.retryAfterMs }, { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) });
+      return send(
+        429,
+        { error: 'rate_limited', retryAfterMs: verdict.retryAfterMs },
+        { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) },
+      );
     }
     const raw = await readBoundedBody(req);
     if (raw === null) return send(413, { error: 'body_too_large' }, { connection: 'close' });

@@ -46,7 +46,8 @@ export function siteRoutes(opts: SiteRouteOptions = {}): ExtraRoutes {
       if (opts.production && isSourceMap(path)) return notFound(reply, 'Not found');
       return notFound(reply, 'The widget is not built: run `npm run build:widget` (npm start does it for you).');
     };
-    for (const url of ['/widget.js', '/widget.js.map', '/widget-chunks/*']) app.route({ method: ['GET', 'HEAD'], url, handler: widgetFile });
+    for (const url of ['/widget.js', '/widget.js.map', '/widget-chunks/*'])
+      app.route({ method: ['GET', 'HEAD'], url, handler: widgetFile });
 
     for (const url of ['/', '/inline']) {
       app.route({

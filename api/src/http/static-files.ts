@@ -57,7 +57,12 @@ export interface FileRequest {
  * @example
  * const answer = await fileAnswer('/srv/dist/widget', '/widget.js', { acceptEncoding: 'br' }, { cors: true });
  */
-export async function fileAnswer(root: string, relativePath: string, req: FileRequest, opts: SendFileOptions = {}): Promise<FileAnswer | null> {
+export async function fileAnswer(
+  root: string,
+  relativePath: string,
+  req: FileRequest,
+  opts: SendFileOptions = {},
+): Promise<FileAnswer | null> {
   const path = resolveInside(root, relativePath);
   // a precompressed copy is reached through its file's URL and Accept-Encoding, not by name
   if (path === null || isPrecompressedCopy(path) || opts.hidden?.(path)) return null;
@@ -97,7 +102,13 @@ export async function fileAnswer(root: string, relativePath: string, req: FileRe
  *
  * @example if (!(await replyFile(request, reply, WIDGET_DIR, '/widget.js', { cors: true }))) reply.code(404).send('Not found');
  */
-export async function replyFile(request: FastifyRequest, reply: FastifyReply, root: string, relativePath: string, opts: SendFileOptions = {}): Promise<boolean> {
+export async function replyFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  root: string,
+  relativePath: string,
+  opts: SendFileOptions = {},
+): Promise<boolean> {
   const answer = await fileAnswer(root, relativePath, fileRequestOf(request.raw), opts);
   if (!answer) return false;
   reply.code(answer.status).headers(answer.headers);
@@ -111,7 +122,13 @@ export async function replyFile(request: FastifyRequest, reply: FastifyReply, ro
  * The same answer on a bare `node:http` server (the tests' CDN-like origin for the widget).
  * @example if (!(await sendFile(req, res, '/srv/dist/widget', '/widget.js', { cors: true }))) notFound(res);
  */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, root: string, relativePath: string, opts: SendFileOptions = {}): Promise<boolean> {
+export async function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  root: string,
+  relativePath: string,
+  opts: SendFileOptions = {},
+): Promise<boolean> {
   const answer = await fileAnswer(root, relativePath, fileRequestOf(req), opts);
   if (!answer) return false;
   res.writeHead(answer.status, answer.headers);
@@ -146,7 +163,9 @@ const isPrecompressedCopy = (path: string) => Object.values(CODING_SUFFIX).some(
 
 /** The precompressed copies the build wrote next to `path`, by coding. */
 async function precompressedCopies(path: string): Promise<Map<Coding, Stats>> {
-  const found = await Promise.all(CODINGS.map(async (coding) => [coding, await stat(path + CODING_SUFFIX[coding]).catch(() => null)] as const));
+  const found = await Promise.all(
+    CODINGS.map(async (coding) => [coding, await stat(path + CODING_SUFFIX[coding]).catch(() => null)] as const),
+  );
   return new Map(found.filter((entry): entry is [Coding, Stats] => entry[1]?.isFile() === true));
 }
 

@@ -66,11 +66,18 @@ export function trpcRoutes(s: Services, opts: TrpcRouteOptions = {}): (app: Fast
     };
     const onError = (error: TRPCError, path: string | undefined, request: FastifyRequest) => {
       // the procedure's path, never its input (a message's text); the error described, never raw
-      if (error.code === 'INTERNAL_SERVER_ERROR') s.logger.child({ requestId: requestIdOf(request.raw) }).error({ path, err: error.cause ?? error }, 'trpc call failed');
+      if (error.code === 'INTERNAL_SERVER_ERROR')
+        s.logger.child({ requestId: requestIdOf(request.raw) }).error({ path, err: error.cause ?? error }, 'trpc call failed');
     };
     // the visitor event stream, written by the lean SSE route (a static route wins over `/trpc/*`)
-    app.get('/trpc/events.subscribe', eventStreamRoute({ createContext, fallback: handle, onError: (error, request) => onError(error, 'events.subscribe', request) }));
+    app.get(
+      '/trpc/events.subscribe',
+      eventStreamRoute({ createContext, fallback: handle, onError: (error, request) => onError(error, 'events.subscribe', request) }),
+    );
     // single JSON mutations (`message.send` above all), answered by the lean route; the rest by tRPC
-    app.all('/trpc/*', opts.leanMutations === false ? handle : mutationRoute({ createContext, fallback: handle, onError, maxBodyBytes: MAX_BODY_BYTES }));
+    app.all(
+      '/trpc/*',
+      opts.leanMutations === false ? handle : mutationRoute({ createContext, fallback: handle, onError, maxBodyBytes: MAX_BODY_BYTES }),
+    );
   };
 }

@@ -28,7 +28,10 @@ export const identityInput = z
   .strictObject({
     userId: hostUserId,
     token: z.string().min(1).max(4096).optional(),
-    userHash: z.string().regex(/^[0-9a-fA-F]{64}$/, 'a hex HMAC-SHA256').optional(),
+    userHash: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'a hex HMAC-SHA256')
+      .optional(),
   })
   .refine((v) => (v.token === undefined) !== (v.userHash === undefined), 'give either token or userHash');
 
@@ -43,12 +46,7 @@ export interface VerifiedIdentity {
 
 const signedProfile = z.object({
   // signed by the host, yet a name PostgreSQL cannot store (a NUL) must not fail the session: it is dropped
-  name: z
-    .string()
-    .max(200)
-    .refine(noNul)
-    .optional()
-    .catch(undefined),
+  name: z.string().max(200).refine(noNul).optional().catch(undefined),
   email: z.string().email().max(320).optional().catch(undefined),
 });
 
@@ -59,7 +57,8 @@ const signedProfile = z.object({
  * missing or too far away).
  */
 export async function verifyIdentity(secrets: readonly string[], identity: IdentityInput, now = Date.now()): Promise<VerifiedIdentity> {
-  if (secrets.length === 0) throw refuse('unauthorized', 'identity_not_configured', 'This site has no identity secret: identities cannot be verified.');
+  if (secrets.length === 0)
+    throw refuse('unauthorized', 'identity_not_configured', 'This site has no identity secret: identities cannot be verified.');
   if (identity.userHash !== undefined) {
     const given = identity.userHash.toLowerCase();
     const ok = secrets.some((secret) => macMatches(given, createHmac('sha256', secret).update(identity.userId).digest('hex')));

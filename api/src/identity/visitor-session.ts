@@ -30,7 +30,9 @@ export async function sessionVisitor(
   const now = new Date();
   const tz = input.timeZone ? { timeZone: input.timeZone } : {};
   const presented =
-    input.claims && input.claims.siteId === input.siteId ? await db.visitor.findUnique({ where: { id: input.claims.visitorId }, select: SELECT }) : null;
+    input.claims && input.claims.siteId === input.siteId
+      ? await db.visitor.findUnique({ where: { id: input.claims.visitorId }, select: SELECT })
+      : null;
 
   if (!input.identity) {
     if (presented && presented.externalId === null) {
@@ -45,7 +47,13 @@ export async function sessionVisitor(
   const profile = { ...(name !== null ? { name } : {}), ...(email !== null ? { email } : {}) };
   const user = await db.visitor.upsert({
     where: { siteId_externalId: { siteId: input.siteId, externalId: userId } },
-    create: { siteId: input.siteId, externalId: userId, timeZone: input.timeZone ?? presented?.timeZone ?? 'UTC', identifiedAt: now, ...profile },
+    create: {
+      siteId: input.siteId,
+      externalId: userId,
+      timeZone: input.timeZone ?? presented?.timeZone ?? 'UTC',
+      identifiedAt: now,
+      ...profile,
+    },
     update: { lastSeenAt: now, identifiedAt: now, ...tz, ...profile },
     select: SELECT,
   });

@@ -23,7 +23,11 @@ export const siteKey = z
 export const visitorToken = z.string().max(300).refine(noNul, 'must not contain NUL characters');
 
 /** Client-chosen idempotency key: letters, digits, `-` and `_`, like a UUID or ULID. */
-export const clientMessageId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
+export const clientMessageId = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
 
 export const messageContent = z
   .string()

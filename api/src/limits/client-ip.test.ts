@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clientIp, limitKeyOf } from './client-ip.ts';
 
-const req = (remoteAddress: string, xff?: string) => ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as never;
+const req = (remoteAddress: string, xff?: string) =>
+  ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as never;
 
 describe('clientIp', () => {
   it('is the socket address unless proxies are trusted: a client can write X-Forwarded-For', () => {

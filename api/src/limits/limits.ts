@@ -97,4 +97,5 @@ export class Limits {
   }
 }
 
-const over = (reason: OverLimitReason, verdict: Verdict): OverLimit | null => (verdict.ok ? null : { reason, retryAfterMs: verdict.retryAfterMs });
+const over = (reason: OverLimitReason, verdict: Verdict): OverLimit | null =>
+  verdict.ok ? null : { reason, retryAfterMs: verdict.retryAfterMs };

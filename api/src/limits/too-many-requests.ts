@@ -9,5 +9,7 @@ import type { OverLimit } from './limits.ts';
  * @example if (over) throw tooManyRequests(over)
  */
 export function tooManyRequests(over: OverLimit): Refusal {
-  return refuse('too_many_requests', over.reason, `Too many requests. Try again in ${retryAfterSeconds(over.retryAfterMs)} s.`, { retryAfterMs: over.retryAfterMs });
+  return refuse('too_many_requests', over.reason, `Too many requests. Try again in ${retryAfterSeconds(over.retryAfterMs)} s.`, {
+    retryAfterMs: over.retryAfterMs,
+  });
 }

@@ -44,9 +44,14 @@ export async function siteUsageReport(
   db: DbLike,
   opts: { siteKey: string; days: number; defaultCapUsd: number; deploymentLimits?: string },
 ): Promise<SiteUsageReport | null> {
-  const site = await db.site.findUnique({ where: { key: opts.siteKey }, select: { id: true, key: true, name: true, limits: true, dailySpendCapUsd: true } });
+  const site = await db.site.findUnique({
+    where: { key: opts.siteKey },
+    select: { id: true, key: true, name: true, limits: true, dailySpendCapUsd: true },
+  });
   if (!site) return null;
-  const rows = await db.$queryRaw<{ day: string; modelRequests: number; promptTokens: number; completionTokens: number; costUsd: string; capRefusals: number }[]>`
+  const rows = await db.$queryRaw<
+    { day: string; modelRequests: number; promptTokens: number; completionTokens: number; costUsd: string; capRefusals: number }[]
+  >`
     SELECT to_char(d, 'YYYY-MM-DD') AS day,
            coalesce(sum(u."modelRequests"), 0)::int AS "modelRequests",
            coalesce(sum(u."promptTokens"), 0)::float8 AS "promptTokens",
@@ -64,7 +69,12 @@ export async function siteUsageReport(
   const overrides = limitOverrides.safeParse(site.limits);
   return {
     site: { key: site.key, name: site.name },
-    spendCap: { dailyUsd, source: site.dailySpendCapUsd === null ? 'default' : 'site', reached: spent >= dailyUsd, remainingUsd: Math.max(0, dailyUsd - spent) },
+    spendCap: {
+      dailyUsd,
+      source: site.dailySpendCapUsd === null ? 'default' : 'site',
+      reached: spent >= dailyUsd,
+      remainingUsd: Math.max(0, dailyUsd - spent),
+    },
     limits: {
       effective: resolveLimits(opts.deploymentLimits ? JSON.parse(opts.deploymentLimits) : {}, site.limits),
       overrides: overrides.success ? overrides.data : {},

@@ -61,5 +61,11 @@ export type FixedWindow = RateLimiterRedis | RateLimiterMemory;
  */
 export function fixedWindow(redis: Redis, opts: { keyPrefix: string; points: number; duration: number }): FixedWindow {
   if (isInProcess(redis)) return new RateLimiterMemory(opts);
-  return new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
+  return new RateLimiterRedis({
+    ...opts,
+    storeClient: redis,
+    useRedisPackage: true,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory(opts),
+  });
 }

@@ -23,7 +23,11 @@ test('known sensitive fields are redacted at the top level and one level down', 
   const { logger, records } = logged();
   logger.info({ content: 'my password is x', token: 'v1.abc', headers: { authorization: 'Bearer s', cookie: 'sid=1' } }, 'sent');
   const [line] = records();
-  expect(line).toMatchObject({ content: '[redacted]', token: '[redacted]', headers: { authorization: '[redacted]', cookie: '[redacted]' } });
+  expect(line).toMatchObject({
+    content: '[redacted]',
+    token: '[redacted]',
+    headers: { authorization: '[redacted]', cookie: '[redacted]' },
+  });
   expect(JSON.stringify(line)).not.toMatch(/password is|v1\.abc|Bearer s|sid=/);
 });
 
@@ -37,7 +41,10 @@ test('a request shows its method and path, never its query string or headers', (
 
 test('an error is described by kind and code; its message never becomes the line message', () => {
   const { logger, records } = logged();
-  const prisma = Object.assign(new Error('Invalid `prisma.message.create()` invocation: { content: "secret words" }'), { name: 'PrismaClientKnownRequestError', code: 'P2002' });
+  const prisma = Object.assign(new Error('Invalid `prisma.message.create()` invocation: { content: "secret words" }'), {
+    name: 'PrismaClientKnownRequestError',
+    code: 'P2002',
+  });
   logger.error(prisma);
   logger.error({ err: prisma });
   logger.error({ err: prisma }, 'send failed');
@@ -45,7 +52,13 @@ test('an error is described by kind and code; its message never becomes the line
   logger.warn({ detail: Object.assign(prisma, { meta: { message: 'secret row' } }) }, 'y');
   const text = JSON.stringify(records());
   expect(text).not.toContain('secret');
-  expect(records().map((r) => r.msg)).toEqual(['PrismaClientKnownRequestError P2002', 'PrismaClientKnownRequestError P2002', 'send failed', 'x', 'y']);
+  expect(records().map((r) => r.msg)).toEqual([
+    'PrismaClientKnownRequestError P2002',
+    'PrismaClientKnownRequestError P2002',
+    'send failed',
+    'x',
+    'y',
+  ]);
   expect(records()[2]).toMatchObject({ err: 'PrismaClientKnownRequestError P2002' });
   expect(records()[3]).toMatchObject({ cause: 'PrismaClientKnownRequestError P2002', reason: 'Error: first line' });
   expect(records()[4]).toMatchObject({ detail: 'PrismaClientKnownRequestError P2002' });
@@ -60,7 +73,14 @@ test('scoped dependencies carry their scope on both the logger and the older log
   expect(run.other).toBe(1);
   expect(records()).toEqual([
     expect.objectContaining({ level: 'info', workerId: 'w1', runId: 'r1', conversationId: 'c1', msg: 'run released' }),
-    expect.objectContaining({ level: 'error', workerId: 'w1', runId: 'r1', conversationId: 'c1', msg: 'run failed: model_timeout', err: 'Error: timeout' }),
+    expect.objectContaining({
+      level: 'error',
+      workerId: 'w1',
+      runId: 'r1',
+      conversationId: 'c1',
+      msg: 'run failed: model_timeout',
+      err: 'Error: timeout',
+    }),
   ]);
 });
 

@@ -28,7 +28,13 @@ export async function prettyDestination(): Promise<DestinationStream | null> {
   try {
     const { default: pretty } = await import('pino-pretty');
     // sync: a line printed just before process.exit must not be lost in a buffer
-    return pretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true });
+    return pretty({
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+      sync: true,
+    });
   } catch {
     return null;
   }

@@ -9,7 +9,10 @@ import { prettyDestination, wantsPretty } from './pretty.ts';
  * (tests collect them in memory).
  * @example const logger = await processLogger(config); logger.info('API listening')
  */
-export async function processLogger(config: Pick<Config, 'NODE_ENV' | 'LOG_LEVEL' | 'LOG_PRETTY'>, destination?: DestinationStream): Promise<Logger> {
+export async function processLogger(
+  config: Pick<Config, 'NODE_ENV' | 'LOG_LEVEL' | 'LOG_PRETTY'>,
+  destination?: DestinationStream,
+): Promise<Logger> {
   if (destination) return createLogger(config.LOG_LEVEL, destination);
   const pretty = wantsPretty({ nodeEnv: config.NODE_ENV, logPretty: config.LOG_PRETTY, isTty: process.stdout.isTTY === true });
   return createLogger(config.LOG_LEVEL, (pretty && (await prettyDestination())) || undefined);

@@ -17,7 +17,8 @@ export function metricsRoute(metrics: Metrics, token: string | undefined): (app:
       if (!bearerMatches(request.headers.authorization, token)) {
         return reply.code(401).headers({ 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).send('Unauthorized');
       }
-      if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(405).headers({ allow: 'GET, HEAD', 'content-type': 'text/plain' }).send('Method not allowed');
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return reply.code(405).headers({ allow: 'GET, HEAD', 'content-type': 'text/plain' }).send('Method not allowed');
       const body = await metrics.registry.metrics();
       reply.headers({ 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
       return reply.send(request.method === 'HEAD' ? undefined : body);

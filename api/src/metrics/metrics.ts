@@ -33,9 +33,18 @@ export function createMetrics(probes: MetricProbes) {
   return {
     registry,
     sends: new Counter({ name: 'heed_sends_total', help: 'Messages stored by message.send (idempotent replays not counted)', registers }),
-    sendGroup: new Histogram({ name: 'heed_send_group_sends', help: 'Sends committed together in one transaction (send-group.ts): 1 while idle, more under load', buckets: SEND_GROUP_BUCKETS, registers }),
+    sendGroup: new Histogram({
+      name: 'heed_send_group_sends',
+      help: 'Sends committed together in one transaction (send-group.ts): 1 while idle, more under load',
+      buckets: SEND_GROUP_BUCKETS,
+      registers,
+    }),
     batches: new Counter({ name: 'heed_batches_total', help: 'Batches claimed by a reply worker', registers }),
-    workerPolls: new Counter({ name: 'heed_worker_polls_total', help: 'Due-batch queries of the reply workers (each reads every pending batch): sends share them', registers }),
+    workerPolls: new Counter({
+      name: 'heed_worker_polls_total',
+      help: 'Due-batch queries of the reply workers (each reads every pending batch): sends share them',
+      registers,
+    }),
     batchMessages: new Histogram({ name: 'heed_batch_messages', help: 'Messages per claimed batch', buckets: BATCH_BUCKETS, registers }),
     runs: new Counter({ name: 'heed_runs_total', help: 'Reply runs by outcome', labelNames: ['outcome'] as const, registers }),
     firstToken: new Histogram({
@@ -44,9 +53,24 @@ export function createMetrics(probes: MetricProbes) {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    runDuration: new Histogram({ name: 'heed_run_duration_seconds', help: 'From the claim of a batch to its outcome', labelNames: ['outcome'] as const, buckets: RUN_BUCKETS, registers }),
-    modelErrors: new Counter({ name: 'heed_model_errors_total', help: 'Failed reply model attempts by kind (retried or not)', labelNames: ['kind'] as const, registers }),
-    modelRetries: new Counter({ name: 'heed_model_retries_total', help: 'Reply model attempts retried after a transient error', registers }),
+    runDuration: new Histogram({
+      name: 'heed_run_duration_seconds',
+      help: 'From the claim of a batch to its outcome',
+      labelNames: ['outcome'] as const,
+      buckets: RUN_BUCKETS,
+      registers,
+    }),
+    modelErrors: new Counter({
+      name: 'heed_model_errors_total',
+      help: 'Failed reply model attempts by kind (retried or not)',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    modelRetries: new Counter({
+      name: 'heed_model_retries_total',
+      help: 'Reply model attempts retried after a transient error',
+      registers,
+    }),
     sseConnections: new Gauge({ name: 'heed_sse_connections', help: 'Event streams open in this process', registers }),
     sseStalled: new Gauge({
       name: 'heed_sse_streams_stalled',
@@ -65,8 +89,17 @@ export function createMetrics(probes: MetricProbes) {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    titleChecks: new Counter({ name: 'heed_title_checks_total', help: 'Title checks by outcome', labelNames: ['outcome'] as const, registers }),
-    titleCostUsd: new Counter({ name: 'heed_title_cost_usd_total', help: 'Model spend of title checks, USD (the worst case when the provider reports no usage)', registers }),
+    titleChecks: new Counter({
+      name: 'heed_title_checks_total',
+      help: 'Title checks by outcome',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    titleCostUsd: new Counter({
+      name: 'heed_title_cost_usd_total',
+      help: 'Model spend of title checks, USD (the worst case when the provider reports no usage)',
+      registers,
+    }),
     dbPool: new Gauge({
       name: 'heed_db_pool_clients',
       help: 'Database pool clients: waiting (queries queued for a connection), total, idle; read at scrape',

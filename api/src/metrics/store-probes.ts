@@ -11,6 +11,10 @@ import { type MetricProbes, REDIS_PROBE_MS } from './metrics.ts';
 export function storeProbes(pool: pg.Pool, redis: Redis): MetricProbes {
   return {
     dbPool: () => ({ waiting: pool.waitingCount, total: pool.totalCount, idle: pool.idleCount }),
-    redisUp: () => answersWithin(redis.ping().then((r) => r === 'PONG'), REDIS_PROBE_MS),
+    redisUp: () =>
+      answersWithin(
+        redis.ping().then((r) => r === 'PONG'),
+        REDIS_PROBE_MS,
+      ),
   };
 }

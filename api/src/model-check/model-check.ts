@@ -76,19 +76,35 @@ async function reply(t: CheckTarget, caps: ModelCapabilities, withTools: boolean
 
 async function title(t: CheckTarget, caps: ModelCapabilities): Promise<CheckLine> {
   const before = new Set(caps.of(t.titleModel));
-  const messages = titleMessages({ currentTitle: null, source: 'first_message', input: { first: ['Hello, when does your shop open on Saturdays?'], latest: [] } });
-  const call = await callTitleModel({ openai: t.openai, capabilities: caps }, { model: t.titleModel, maxTokens: 60, timeoutMs: t.timeoutMs }, messages, new AbortController().signal);
+  const messages = titleMessages({
+    currentTitle: null,
+    source: 'first_message',
+    input: { first: ['Hello, when does your shop open on Saturdays?'], latest: [] },
+  });
+  const call = await callTitleModel(
+    { openai: t.openai, capabilities: caps },
+    { model: t.titleModel, maxTokens: 60, timeoutMs: t.timeoutMs },
+    messages,
+    new AbortController().signal,
+  );
   if (call.kind === 'interrupted') return { check: 'title', status: 'fails', detail: 'interrupted' };
   if (call.kind === 'error') return { check: 'title', status: 'fails', detail: call.code, ...said(call.cause) };
-  const decision = decideTitle({ title: null, source: 'first_message' }, call.completion.choices[0]?.message?.content ?? null, { prose: call.prose });
-  if (decision.outcome === 'rejected') return { check: 'title', status: 'fails', detail: `answer not usable as a title: ${decision.reason}` };
+  const decision = decideTitle({ title: null, source: 'first_message' }, call.completion.choices[0]?.message?.content ?? null, {
+    prose: call.prose,
+  });
+  if (decision.outcome === 'rejected')
+    return { check: 'title', status: 'fails', detail: `answer not usable as a title: ${decision.reason}` };
   return learned('title', before, caps.of(t.titleModel));
 }
 
 function learned(check: CheckLine['check'], before: ReadonlySet<CompatFlag>, after: ReadonlySet<CompatFlag>): CheckLine {
   const found = [...after].filter((f) => !before.has(f));
   if (found.length === 0) return { check, status: 'works' };
-  return { check, status: 'falls back', detail: found.map((f) => `${FALLBACK_OF[f].parameter} refused: ${FALLBACK_OF[f].fallback}`).join('; ') };
+  return {
+    check,
+    status: 'falls back',
+    detail: found.map((f) => `${FALLBACK_OF[f].parameter} refused: ${FALLBACK_OF[f].fallback}`).join('; '),
+  };
 }
 
 function failed(check: CheckLine['check'], err: unknown): CheckLine {

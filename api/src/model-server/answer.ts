@@ -29,7 +29,13 @@ export async function answer(req: RecordedRequest, reply: ScriptedReply, { res, 
   const plan = planReply(req, reply);
   if (req.body.stream === true) {
     const includeUsage = req.body.stream_options?.include_usage === true;
-    return streamReply(res, plan, { includeUsage, chunkDelayMs: reply.chunkDelayMs ?? 0, breakAfter: error?.afterChunks, breakOff, signal });
+    return streamReply(res, plan, {
+      includeUsage,
+      chunkDelayMs: reply.chunkDelayMs ?? 0,
+      breakAfter: error?.afterChunks,
+      breakOff,
+      signal,
+    });
   }
   // A JSON answer has no chunks to break between: a scripted break just drops the connection.
   if (error) return breakOff();

@@ -52,9 +52,15 @@ describe('answers to a question', () => {
   it('acknowledges the visitor’s answer when the request ends with the tool result', () => {
     const messages = [
       { role: 'user', content: 'Can you book it?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'request_user_input', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'request_user_input', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify({ answer: 'Tuesday' }) },
     ];
-    expect(defaultResponder({ id: 1, body: { messages }, headers: {}, receivedAt: 0, aborted: false })).toEqual({ text: 'Thanks, noted: Tuesday' });
+    expect(defaultResponder({ id: 1, body: { messages }, headers: {}, receivedAt: 0, aborted: false })).toEqual({
+      text: 'Thanks, noted: Tuesday',
+    });
   });
 });

@@ -72,7 +72,13 @@ export function unansweredItems(text: string): string[] | null {
   }
   // No markers at all: fall back to one item per non-empty line, so an unforeseen layout still counts.
   if (items.length === 0) items.push(...lines.slice(title + 1).filter((line) => line.trim() !== ''));
-  return items.map((item) => item.replace(TIME_PREFIX, '').replace(/\s+/g, ' ').trim().replace(/^["“'](.*)["”']$/, '$1'));
+  return items.map((item) =>
+    item
+      .replace(TIME_PREFIX, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^["“'](.*)["”']$/, '$1'),
+  );
 }
 
 function excerpt(text: string, max: number, ellipsis = '…'): string {

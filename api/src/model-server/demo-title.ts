@@ -2,7 +2,9 @@ import type { ChatRequestBody } from './types.ts';
 import { lastUserText } from './last-user-text.ts';
 
 const STOPWORDS = new Set(
-  'a an and are as at be but by can could do does did for from had has have hello hi how i i\'m is it its me my of on or our please so that the their there this to us was we what when where which who why will with would you your yes no ok thanks thank hey'.split(' '),
+  "a an and are as at be but by can could do does did for from had has have hello hi how i i'm is it its me my of on or our please so that the their there this to us was we what when where which who why will with would you your yes no ok thanks thank hey".split(
+    ' ',
+  ),
 );
 
 /**

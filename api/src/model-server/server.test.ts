@@ -65,7 +65,10 @@ describe('streaming text', () => {
 describe('tool calls', () => {
   it('streams tool-call fragments that assemble into calls, ending with finish_reason tool_calls', async () => {
     server.script({
-      toolCalls: [{ id: 'call_weather', name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } }, { name: 'noop', arguments: '{}' }],
+      toolCalls: [
+        { id: 'call_weather', name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } },
+        { name: 'noop', arguments: '{}' },
+      ],
     });
     const stream = await openai.chat.completions.create({ model: 'm', messages, stream: true });
     const calls: { id?: string; name: string; arguments: string }[] = [];
@@ -113,7 +116,11 @@ describe('failures', () => {
   });
 
   it('answers malformed JSON with a 400 OpenAI-style error', async () => {
-    const res = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{"model":', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      body: '{"model":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
   });
@@ -155,7 +162,11 @@ describe('non-streaming and other endpoints', () => {
       messages,
       response_format: {
         type: 'json_schema',
-        json_schema: { name: 'title', strict: true, schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } },
+        json_schema: {
+          name: 'title',
+          strict: true,
+          schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+        },
       },
     });
     expect(completion.object).toBe('chat.completion');

@@ -34,7 +34,9 @@ export interface ModelServer {
  * server.script({ text: 'Hello there', chunkDelayMs: 5 });
  * const openai = new OpenAI({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
  */
-export async function startModelServer(opts: { port?: number; host?: string; respond?: Responder; record?: boolean } = {}): Promise<ModelServer> {
+export async function startModelServer(
+  opts: { port?: number; host?: string; respond?: Responder; record?: boolean } = {},
+): Promise<ModelServer> {
   // tests read what was sent; the demo model of a long-running `npm start` must not keep every prompt
   const keepRequests = opts.record ?? true;
   const host = opts.host ?? '127.0.0.1';

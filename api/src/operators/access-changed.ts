@@ -7,6 +7,9 @@ import type { EventBus } from '../events/event-bus.ts';
  * also checks its session on its own every 30 s.
  * @example await accessChanged(services.bus, [operatorId])
  */
-export async function accessChanged(bus: Pick<EventBus, 'operatorsChanged' | 'notifyFailed'>, operatorIds: readonly string[]): Promise<void> {
+export async function accessChanged(
+  bus: Pick<EventBus, 'operatorsChanged' | 'notifyFailed'>,
+  operatorIds: readonly string[],
+): Promise<void> {
   await bus.operatorsChanged(operatorIds).catch((err: unknown) => bus.notifyFailed(err));
 }

@@ -18,7 +18,10 @@ export const DEV_OWNER_EMAIL = 'admin@localhost';
  * Two processes starting at once create one owner (the email is unique); only the creator prints.
  * @example await bootstrapOwner(services)
  */
-export async function bootstrapOwner(services: Pick<Services, 'db' | 'bus' | 'config' | 'log'>, out: { write(text: string): unknown } = process.stdout): Promise<void> {
+export async function bootstrapOwner(
+  services: Pick<Services, 'db' | 'bus' | 'config' | 'log'>,
+  out: { write(text: string): unknown } = process.stdout,
+): Promise<void> {
   const { db, config } = services;
   if (config.HEED_ADMIN_EMAIL && config.HEED_ADMIN_PASSWORD) {
     const email = operatorEmail.parse(config.HEED_ADMIN_EMAIL);
@@ -29,13 +32,18 @@ export async function bootstrapOwner(services: Pick<Services, 'db' | 'bus' | 'co
   }
   if ((await db.operator.count()) > 0) return;
   if (config.NODE_ENV === 'production') {
-    services.log('no console operator yet: create the first owner with `npm run admin:create -- --email you@example.com`, or set HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD');
+    services.log(
+      'no console operator yet: create the first owner with `npm run admin:create -- --email you@example.com`, or set HEED_ADMIN_EMAIL and HEED_ADMIN_PASSWORD',
+    );
     return;
   }
   if (config.NODE_ENV !== 'development') return;
   const password = randomBytes(18).toString('base64url');
   try {
-    await db.operator.create({ data: { email: DEV_OWNER_EMAIL, name: 'Admin', role: 'owner', passwordHash: await hashPassword(password) }, select: { id: true } });
+    await db.operator.create({
+      data: { email: DEV_OWNER_EMAIL, name: 'Admin', role: 'owner', passwordHash: await hashPassword(password) },
+      select: { id: true },
+    });
   } catch (err) {
     if ((err as { code?: string }).code === 'P2002') return; // another process made it first, and printed its password
     throw err;

@@ -25,20 +25,31 @@ export async function inviteOperator(
   now = new Date(),
 ): Promise<{ id: string; token: string }> {
   const token = randomBytes(32).toString('base64url');
-  const invite = { inviteTokenHash: inviteHashOf(token), inviteExpiresAt: new Date(now.getTime() + INVITE_TTL_MS), ...siteChoiceData(input.sites) };
+  const invite = {
+    inviteTokenHash: inviteHashOf(token),
+    inviteExpiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+    ...siteChoiceData(input.sites),
+  };
   const existing = await db.operator.findUnique({ where: { email: input.email }, select: { id: true, passwordHash: true } });
   if (existing?.passwordHash) throw refuse('conflict', 'operator_exists', 'An operator with this email already exists.');
   if (existing) {
     // only while still pending: an invitee who accepts in between keeps their password
-    const { count } = await db.operator.updateMany({ where: { id: existing.id, passwordHash: null }, data: { name: input.name, role: input.role, ...invite } });
+    const { count } = await db.operator.updateMany({
+      where: { id: existing.id, passwordHash: null },
+      data: { name: input.name, role: input.role, ...invite },
+    });
     if (count === 0) throw refuse('conflict', 'operator_exists', 'An operator with this email already exists.');
     return { id: existing.id, token };
   }
   try {
-    const row = await db.operator.create({ data: { email: input.email, name: input.name, role: input.role, ...invite }, select: { id: true } });
+    const row = await db.operator.create({
+      data: { email: input.email, name: input.name, role: input.role, ...invite },
+      select: { id: true },
+    });
     return { id: row.id, token };
   } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') throw refuse('conflict', 'operator_exists', 'An operator with this email already exists.');
+    if ((err as { code?: string }).code === 'P2002')
+      throw refuse('conflict', 'operator_exists', 'An operator with this email already exists.');
     throw err;
   }
 }
@@ -55,7 +66,10 @@ export async function acceptInvite(db: Db, input: { token: string; name: string;
   const row = await db.operator.findFirst({ where, select: { id: true } });
   if (!row) throw invalid();
   const passwordHash = await hashPassword(input.password);
-  const { count } = await db.operator.updateMany({ where: { ...where, id: row.id }, data: { name: input.name, passwordHash, inviteTokenHash: null, inviteExpiresAt: null } });
+  const { count } = await db.operator.updateMany({
+    where: { ...where, id: row.id },
+    data: { name: input.name, passwordHash, inviteTokenHash: null, inviteExpiresAt: null },
+  });
   if (count === 0) throw invalid();
   return db.operator.findUniqueOrThrow({ where: { id: row.id }, select: ME_SELECT });
 }

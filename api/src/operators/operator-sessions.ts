@@ -44,7 +44,12 @@ export async function findOperatorSession(db: Db, token: string, now = new Date(
   const id = sessionIdOf(token);
   const row = await db.operatorSession.findUnique({
     where: { id },
-    select: { expiresAt: true, revokedAt: true, lastSeenAt: true, operator: { select: { id: true, email: true, name: true, ...SCOPE_SELECT } } },
+    select: {
+      expiresAt: true,
+      revokedAt: true,
+      lastSeenAt: true,
+      operator: { select: { id: true, email: true, name: true, ...SCOPE_SELECT } },
+    },
   });
   // Prisma reads the operator in a second query: one removed in between comes back null
   if (!row || row.revokedAt || row.expiresAt <= now || !row.operator) return null;
@@ -55,7 +60,14 @@ export async function findOperatorSession(db: Db, token: string, now = new Date(
     });
   }
   const { operator } = row;
-  return { operatorId: operator.id, email: operator.email, name: operator.name, role: operator.role, sessionId: id, sites: siteScopeOf(operator) };
+  return {
+    operatorId: operator.id,
+    email: operator.email,
+    name: operator.name,
+    role: operator.role,
+    sessionId: id,
+    sites: siteScopeOf(operator),
+  };
 }
 
 /** Ends one session (sign-out) — effective on the next request, on every process. */

@@ -20,7 +20,9 @@ export async function checkSignIn(
   const verdict = await throttle.attempt(input.email, input.ip);
   if (!verdict.ok) {
     const seconds = retryAfterSeconds(verdict.retryAfterMs);
-    throw refuse('too_many_requests', 'sign_in_throttled', `Too many sign-in attempts. Try again in ${seconds} s.`, { retryAfterMs: verdict.retryAfterMs });
+    throw refuse('too_many_requests', 'sign_in_throttled', `Too many sign-in attempts. Try again in ${seconds} s.`, {
+      retryAfterMs: verdict.retryAfterMs,
+    });
   }
   const row = await services.db.operator.findUnique({ where: { email: input.email }, select: { ...ME_SELECT, passwordHash: true } });
   const ok = await verifyPassword(input.password, row?.passwordHash ?? null);

@@ -12,11 +12,17 @@ export async function upsertOwner(
   db: Db,
   input: { email: string; name?: string; password: string },
 ): Promise<{ outcome: 'created' | 'updated' | 'unchanged'; signedOut: string | null }> {
-  const existing = await db.operator.findUnique({ where: { email: input.email }, select: { id: true, role: true, passwordHash: true, name: true } });
+  const existing = await db.operator.findUnique({
+    where: { email: input.email },
+    select: { id: true, role: true, passwordHash: true, name: true },
+  });
   if (!existing) {
     const passwordHash = await hashPassword(input.password);
     try {
-      await db.operator.create({ data: { email: input.email, name: input.name ?? defaultName(input.email), role: 'owner', passwordHash }, select: { id: true } });
+      await db.operator.create({
+        data: { email: input.email, name: input.name ?? defaultName(input.email), role: 'owner', passwordHash },
+        select: { id: true },
+      });
       return { outcome: 'created', signedOut: null };
     } catch (err) {
       // another process created it in between (two API processes starting with the same env)
@@ -25,7 +31,8 @@ export async function upsertOwner(
     }
   }
   const samePassword = existing.passwordHash !== null && (await verifyPassword(input.password, existing.passwordHash));
-  if (samePassword && existing.role === 'owner' && (input.name === undefined || input.name === existing.name)) return { outcome: 'unchanged', signedOut: null };
+  if (samePassword && existing.role === 'owner' && (input.name === undefined || input.name === existing.name))
+    return { outcome: 'unchanged', signedOut: null };
   const passwordHash = samePassword ? existing.passwordHash! : await hashPassword(input.password);
   await db.$transaction([
     db.operator.update({
@@ -33,7 +40,9 @@ export async function upsertOwner(
       data: { role: 'owner', passwordHash, inviteTokenHash: null, inviteExpiresAt: null, ...(input.name ? { name: input.name } : {}) },
       select: { id: true },
     }),
-    ...(samePassword ? [] : [db.operatorSession.updateMany({ where: { operatorId: existing.id, revokedAt: null }, data: { revokedAt: new Date() } })]),
+    ...(samePassword
+      ? []
+      : [db.operatorSession.updateMany({ where: { operatorId: existing.id, revokedAt: null }, data: { revokedAt: new Date() } })]),
   ]);
   return { outcome: 'updated', signedOut: samePassword ? null : existing.id };
 }

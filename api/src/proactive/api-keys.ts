@@ -21,7 +21,14 @@ export interface ApiKeyView {
 
 const keySelect = { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
 
-const toView = (k: { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiKeyView => ({
+const toView = (k: {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}): ApiKeyView => ({
   ...k,
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
@@ -38,7 +45,11 @@ export async function listApiKeys(db: Db, siteId: string): Promise<ApiKeyView[]>
  * A new key for the site's server: `heed_sk_` + 32 random bytes (base64url). Answered this
  * once; only its sha256 and its first characters are kept. Null when the site does not exist.
  */
-export async function createApiKey(db: Db, siteId: string, name: string): Promise<(Omit<ApiKeyView, 'lastUsedAt' | 'revokedAt'> & { key: string }) | null> {
+export async function createApiKey(
+  db: Db,
+  siteId: string,
+  name: string,
+): Promise<(Omit<ApiKeyView, 'lastUsedAt' | 'revokedAt'> & { key: string }) | null> {
   if ((await db.site.count({ where: { id: siteId } })) === 0) return null;
   const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const row = await db.siteApiKey.create({
@@ -60,7 +71,11 @@ export async function revokeApiKey(db: Db, siteId: string, id: string): Promise<
  * The key a `Bearer` header carries, if it is a live key of the site with this public key;
  * null otherwise, without saying why (unknown, revoked, or another site's look the same).
  */
-export async function apiKeyFor(db: Db, siteKey: string, authorization: string | undefined): Promise<{ id: string; siteId: string; siteName: string } | null> {
+export async function apiKeyFor(
+  db: Db,
+  siteKey: string,
+  authorization: string | undefined,
+): Promise<{ id: string; siteId: string; siteName: string } | null> {
   if (!authorization?.startsWith('Bearer ')) return null;
   const key = authorization.slice('Bearer '.length).trim();
   if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;

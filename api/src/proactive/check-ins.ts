@@ -62,7 +62,9 @@ export async function scheduleCheckIns(db: Db): Promise<string[]> {
 async function requestCheckIn(db: Db, c: Candidate): Promise<boolean> {
   const decided = await db.$transaction(async (tx) => {
     await lockVisitor(tx, c.visitorId);
-    const already = await tx.proactiveRequest.count({ where: { conversationId: c.id, kind: 'check_in', createdAt: { gte: c.lastAssistantAt } } });
+    const already = await tx.proactiveRequest.count({
+      where: { conversationId: c.id, kind: 'check_in', createdAt: { gte: c.lastAssistantAt } },
+    });
     if (already > 0) return null;
     const reason = await checkBudget(tx, { visitorId: c.visitorId, conversationId: c.id, perDay: c.perDay });
     await tx.proactiveRequest.create({

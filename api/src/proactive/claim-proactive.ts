@@ -90,7 +90,8 @@ export async function claimProactive(
     kind: request.kind,
     label: rule?.label ?? null,
     text: request.text,
-    intent: request.kind === 'intent' ? { name: request.name ?? '', instruction: rule?.instruction ?? null, data: request.data ?? null } : null,
+    intent:
+      request.kind === 'intent' ? { name: request.name ?? '', instruction: rule?.instruction ?? null, data: request.data ?? null } : null,
     silentMinutes: request.kind === 'check_in' ? await silentMinutes(tx, opts.conversationId) : null,
   };
 }

@@ -34,7 +34,11 @@ export async function fireIntent(s: Services, visitor: { visitorId: string; site
   return { status: 'queued' };
 }
 
-async function decide(s: Services, visitor: { visitorId: string; siteId: string }, input: FireInput): Promise<RefusalReason | { conversationId: string }> {
+async function decide(
+  s: Services,
+  visitor: { visitorId: string; siteId: string },
+  input: FireInput,
+): Promise<RefusalReason | { conversationId: string }> {
   const name = input.name;
   if (typeof name !== 'string' || !INTENT_NAME.test(name)) return 'bad_name';
   const data = intentData(input.data);

@@ -11,7 +11,13 @@ const text = (max: number) =>
     .string()
     .max(max * 2)
     .transform((s) => s.trim())
-    .pipe(z.string().min(1, 'must not be empty').max(max, `at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'));
+    .pipe(
+      z
+        .string()
+        .min(1, 'must not be empty')
+        .max(max, `at most ${max} characters`)
+        .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+    );
 
 /**
  * An intent rule as the console saves it: the name the page fires, the label that completes

@@ -30,7 +30,10 @@ export type ProactiveBrief =
  * @example proactiveSection({ kind: 'check_in', silentMinutes: 12 })
  */
 export function proactiveSection(brief: ProactiveBrief): string {
-  const lines = [`# ${PROACTIVE_HEADING}`, 'The visitor did not write anything new: this message is unsolicited, and it will be labelled as such for them.'];
+  const lines = [
+    `# ${PROACTIVE_HEADING}`,
+    'The visitor did not write anything new: this message is unsolicited, and it will be labelled as such for them.',
+  ];
   if (brief.kind === 'check_in') {
     lines.push(
       `They have been silent for ${brief.silentMinutes} minute${brief.silentMinutes === 1 ? '' : 's'} after your last reply, which left an open question or an open todo.`,

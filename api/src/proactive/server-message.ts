@@ -18,7 +18,13 @@ export const serverMessageInput = z.strictObject({
     .string()
     .max(SERVER_MESSAGE_MAX * 2)
     .transform((s) => s.trim())
-    .pipe(z.string().min(1, 'must not be empty').max(SERVER_MESSAGE_MAX, `at most ${SERVER_MESSAGE_MAX} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')),
+    .pipe(
+      z
+        .string()
+        .min(1, 'must not be empty')
+        .max(SERVER_MESSAGE_MAX, `at most ${SERVER_MESSAGE_MAX} characters`)
+        .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+    ),
   /** one of the user's conversations; default: their most recently active one, or a new one */
   conversationId: z.string().uuid().optional(),
 });
@@ -56,7 +62,11 @@ export async function sendServerMessage(
     } else {
       conversationId =
         (await latestConversation(tx, visitor.id)) ??
-        (await openConversation(tx, emit, { siteId: key.siteId, visitorId: visitor.id, maxConversations: s.config.VISITOR_MAX_CONVERSATIONS }));
+        (await openConversation(tx, emit, {
+          siteId: key.siteId,
+          visitorId: visitor.id,
+          maxConversations: s.config.VISITOR_MAX_CONVERSATIONS,
+        }));
       if (!conversationId) return { ok: false as const, reason: 'conversation_limit' as const };
     }
     const message = await speakToVisitor(tx, {

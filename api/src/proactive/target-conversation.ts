@@ -7,7 +7,11 @@ import type { DurableEvent } from '../events/event-types.ts';
  * Call it under the visitor's row lock (`lockVisitor`), so the cap holds against concurrent creates.
  */
 export async function latestConversation(tx: Tx, visitorId: string): Promise<string | null> {
-  const row = await tx.conversation.findFirst({ where: { visitorId }, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  const row = await tx.conversation.findFirst({
+    where: { visitorId },
+    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+    select: { id: true },
+  });
   return row?.id ?? null;
 }
 

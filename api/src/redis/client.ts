@@ -23,7 +23,9 @@ export async function createRedis(url: string, name = 'heed', logger?: Logger): 
   if (isMemoryRedisUrl(url)) return new MemoryRedis(url) as unknown as Redis;
   const client = connect(url, name);
   boundCommands(client as unknown as Parameters<typeof boundCommands>[0]);
-  client.on('error', (err: Error) => (logger ? logger.warn({ redis: name, err }, 'redis connection error') : console.error(`[redis:${name}]`, err.message)));
+  client.on('error', (err: Error) =>
+    logger ? logger.warn({ redis: name, err }, 'redis connection error') : console.error(`[redis:${name}]`, err.message),
+  );
   await client.connect();
   return client;
 }

@@ -53,18 +53,24 @@ test.skipIf(isEmbeddedTestRun())(
   30_000,
 );
 
-test.skipIf(isEmbeddedTestRun())('commands spread over a second while Redis answers all succeed, none cut short by an earlier signal', async () => {
-  const values = await Promise.all(
-    Array.from({ length: 40 }, async (_, i) => {
-      await new Promise((r) => setTimeout(r, i * 25));
-      return redis.incr(`${key}:n`);
-    }),
-  );
-  expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-});
+test.skipIf(isEmbeddedTestRun())(
+  'commands spread over a second while Redis answers all succeed, none cut short by an earlier signal',
+  async () => {
+    const values = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, i * 25));
+        return redis.incr(`${key}:n`);
+      }),
+    );
+    expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  },
+);
 
-test.skipIf(isEmbeddedTestRun())('a burst of 5,000 commands at once all succeed, over the many signals they are spread across', async () => {
-  const values = await Promise.all(Array.from({ length: 5_000 }, () => redis.incr(`${key}:burst`)));
-  expect(Math.max(...values)).toBe(5_000);
-  expect(new Set(values).size).toBe(5_000);
-});
+test.skipIf(isEmbeddedTestRun())(
+  'a burst of 5,000 commands at once all succeed, over the many signals they are spread across',
+  async () => {
+    const values = await Promise.all(Array.from({ length: 5_000 }, () => redis.incr(`${key}:burst`)));
+    expect(Math.max(...values)).toBe(5_000);
+    expect(new Set(values).size).toBe(5_000);
+  },
+);

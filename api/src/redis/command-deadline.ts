@@ -61,7 +61,8 @@ export function boundCommands(client: CommandOptionsHolder): void {
   };
   const expire = () => {
     const now = performance.now();
-    while (signals[0]?.closedAt !== undefined && now - signals[0].closedAt >= COMMAND_DEADLINE_MS) signals.shift()!.controller.abort(EXPIRED);
+    while (signals[0]?.closedAt !== undefined && now - signals[0].closedAt >= COMMAND_DEADLINE_MS)
+      signals.shift()!.controller.abort(EXPIRED);
   };
   open();
   // every command spreads these options into its own, reading the signal once or twice

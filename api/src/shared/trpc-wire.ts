@@ -120,7 +120,11 @@ export async function callProcedure(
   try {
     const init: RequestInit = query
       ? { headers }
-      : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: input === undefined ? undefined : JSON.stringify(input) };
+      : {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: input === undefined ? undefined : JSON.stringify(input),
+        };
     answer = await (await fetcher(query ? procedureUrl(base, path, input) : `${base}/${path}`, init)).json();
   } catch (err) {
     throw new NetworkError(String(err));
@@ -135,7 +139,9 @@ export async function callProcedure(
  */
 export function asksForJsonl(headers: Record<string, string | string[] | undefined>): boolean {
   const accept = headers.accept;
-  return headers['trpc-accept'] !== undefined || (typeof accept === 'string' && accept.split(',').some((t) => t.trim() === 'application/jsonl'));
+  return (
+    headers['trpc-accept'] !== undefined || (typeof accept === 'string' && accept.split(',').some((t) => t.trim() === 'application/jsonl'))
+  );
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

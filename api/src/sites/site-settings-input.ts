@@ -32,9 +32,7 @@ const text = (max: number) =>
 
 /** An optional setting: `null` or blank clears it (the widget or the deployment default applies). */
 const clearable = <T extends z.ZodType<string, string>>(schema: T) =>
-  z
-    .union([z.null(), schema])
-    .transform((v) => (v === null || v === '' ? null : v));
+  z.union([z.null(), schema]).transform((v) => (v === null || v === '' ? null : v));
 
 /**
  * A new site's key, the `data-site` attribute of its script tag: 3–64 lower-case letters,
@@ -61,9 +59,16 @@ export const allowedOrigin = z
     const origin = normalizeOrigin(candidate);
     const url = URL.canParse(candidate) ? new URL(candidate) : null;
     // a host name (or an IPv6 literal), the root path and nothing after it
-    const bare = url !== null && url.pathname === '/' && !/[?#]/.test(candidate) && (/^[a-z0-9.-]+$/.test(url.hostname) || url.hostname.startsWith('['));
+    const bare =
+      url !== null &&
+      url.pathname === '/' &&
+      !/[?#]/.test(candidate) &&
+      (/^[a-z0-9.-]+$/.test(url.hostname) || url.hostname.startsWith('['));
     if (!origin || !bare || (wildcard && !url.hostname.includes('.'))) {
-      ctx.addIssue({ code: 'custom', message: `not an origin: use scheme://host[:port], e.g. https://shop.example or https://*.shop.example` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `not an origin: use scheme://host[:port], e.g. https://shop.example or https://*.shop.example`,
+      });
       return z.NEVER;
     }
     return wildcard ? origin.replace('://', '://*.') : origin;
@@ -79,7 +84,12 @@ export const siteSettingsFields = {
   requireIdentity: z.boolean(),
   assistantName: clearable(line(60, 0)),
   greeting: clearable(text(500)),
-  accentColor: clearable(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb').transform((s) => s.toLowerCase())),
+  accentColor: clearable(
+    z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')
+      .transform((s) => s.toLowerCase()),
+  ),
   launcherPosition: z.enum(['bottom_right', 'bottom_left']),
   systemPrompt: clearable(text(8000)),
   model: clearable(

@@ -62,7 +62,12 @@ export function generatedSiteKey(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 40)
     .replace(/-+$/, '');
-  const suffix = randomBytes(6).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 6).padEnd(6, '0');
+  const suffix = randomBytes(6)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 6)
+    .padEnd(6, '0');
   return `${slug || 'site'}-${suffix}`;
 }
 
@@ -72,7 +77,11 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 
  * Creates a site. A chosen key that exists is `site_key_taken` (409); a generated one that
  * clashes is generated again.
  */
-export async function createSite(db: Db, input: SiteSettingsChange & { name: string; key?: string }, baseUrl: string): Promise<SiteSettings> {
+export async function createSite(
+  db: Db,
+  input: SiteSettingsChange & { name: string; key?: string },
+  baseUrl: string,
+): Promise<SiteSettings> {
   for (let attempt = 0; ; attempt++) {
     const key = input.key ?? generatedSiteKey(input.name);
     try {
@@ -80,7 +89,8 @@ export async function createSite(db: Db, input: SiteSettingsChange & { name: str
       return toSettings(row, baseUrl);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      if (input.key !== undefined || attempt >= 3) throw refuse('conflict', 'site_key_taken', 'A site with this key exists already: choose another key.');
+      if (input.key !== undefined || attempt >= 3)
+        throw refuse('conflict', 'site_key_taken', 'A site with this key exists already: choose another key.');
     }
   }
 }

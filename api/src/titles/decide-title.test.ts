@@ -23,7 +23,10 @@ describe('decideTitle', () => {
   });
 
   test('a proposal equal to the first-message title keeps its text (it becomes generated)', () => {
-    expect(decideTitle({ title: 'Refund request', source: 'first_message' }, answer('Refund request.'))).toEqual({ outcome: 'kept', title: 'Refund request' });
+    expect(decideTitle({ title: 'Refund request', source: 'first_message' }, answer('Refund request.'))).toEqual({
+      outcome: 'kept',
+      title: 'Refund request',
+    });
   });
 
   test('the proposal is normalized before it is stored', () => {
@@ -53,14 +56,26 @@ describe('decideTitle', () => {
 describe('answers as models actually write them', () => {
   const fallback = { title: 'hi there', source: 'first_message' as const };
   test('JSON in a Markdown fence, or inside a sentence, is read', () => {
-    expect(decideTitle(fallback, '```json\n{"title":"Refund for a broken lamp","changed":true}\n```')).toEqual({ outcome: 'changed', title: 'Refund for a broken lamp' });
-    expect(decideTitle(fallback, 'Sure! {"title":"Refund for a broken lamp","changed":true} Hope that helps.')).toEqual({ outcome: 'changed', title: 'Refund for a broken lamp' });
+    expect(decideTitle(fallback, '```json\n{"title":"Refund for a broken lamp","changed":true}\n```')).toEqual({
+      outcome: 'changed',
+      title: 'Refund for a broken lamp',
+    });
+    expect(decideTitle(fallback, 'Sure! {"title":"Refund for a broken lamp","changed":true} Hope that helps.')).toEqual({
+      outcome: 'changed',
+      title: 'Refund for a broken lamp',
+    });
   });
 
   test('a bare one-line title counts only where the server takes no structured output', () => {
-    expect(decideTitle(fallback, 'Title: "Refund for a broken lamp"', { prose: true })).toEqual({ outcome: 'changed', title: 'Refund for a broken lamp' });
+    expect(decideTitle(fallback, 'Title: "Refund for a broken lamp"', { prose: true })).toEqual({
+      outcome: 'changed',
+      title: 'Refund for a broken lamp',
+    });
     expect(decideTitle(fallback, 'Refund for a broken lamp')).toMatchObject({ outcome: 'rejected', reason: 'not JSON' });
-    expect(decideTitle(fallback, 'one\ntwo\nthree', { prose: true })).toMatchObject({ outcome: 'rejected', reason: 'prose longer than one short line' });
+    expect(decideTitle(fallback, 'one\ntwo\nthree', { prose: true })).toMatchObject({
+      outcome: 'rejected',
+      reason: 'prose longer than one short line',
+    });
   });
 
   test('a rejection says why in terms of shape, never quoting the answer', () => {

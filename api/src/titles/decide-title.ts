@@ -4,7 +4,11 @@ import { readTitleAnswer } from './read-title-answer.ts';
 export type TitleDecision =
   /** store `title` (source `generated`); `changed` says whether the visible title text moved */
   | { outcome: 'changed' | 'kept'; title: string }
-  | { outcome: 'rejected'; errorCode: 'invalid_answer' | 'invalid_title'; /** why, for the log (never the answer itself) */ reason: string };
+  | {
+      outcome: 'rejected';
+      errorCode: 'invalid_answer' | 'invalid_title' /** why, for the log (never the answer itself) */;
+      reason: string;
+    };
 
 /**
  * Turns the model's raw answer into what the pass writes. A generated title is kept unless

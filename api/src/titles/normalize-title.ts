@@ -3,18 +3,19 @@ import { TITLE_MAX } from '../shared/title-limits.ts';
 
 // Invisible characters a model (or a pasted string) can carry: zero-width spaces and joiners
 // outside emoji sequences are kept by the segmenter, so only the ones that never render are dropped.
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const INVISIBLE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 /** Opening and closing quote marks a model wraps titles in, in the languages we serve. */
 const QUOTES = `"'\`“”„‟‘’‚‛«»‹›「」『』〝〞＂＇`;
 const SURROUNDING_QUOTES = new RegExp(`^[${QUOTES}]+|[${QUOTES}]+$`, 'g');
 /** "Title:", "**Title** -", "Titre :", "Conversation title:"… at the start, any case. */
-const LABEL = /^(?:(?:conversation|chat|suggested|new)\s+)?(?:title|titre|título|titulo|titel|titolo|subject|topic|sujet|tema|thema)\s*[:：\-–—]\s*/iu;
+const LABEL =
+  /^(?:(?:conversation|chat|suggested|new)\s+)?(?:title|titre|título|titulo|titel|titolo|subject|topic|sujet|tema|thema)\s*[:：\-–—]\s*/iu;
 const END_PUNCTUATION = /[\s.,;:!?¡¿…。、，；：！？·\-–—|]+$/u;
 // A leading '.' or '/' stays: '.NET upgrade', '/etc/hosts permissions'.
 const START_PUNCTUATION = /^[\s,;:!?…、，；：！？·\-–—|>•]+/u;
 /** A refusal or a chatty preamble is never a title. */
 const NOT_A_TITLE = /^(?:i'?m sorry|i am sorry|sorry,|i cannot|i can'?t|as an ai|here(?:'s| is) (?:a|the|your) title)\b/i;
-
 
 /**
  * Turns a model's proposed title into the title we store, or `null` when it is not usable
@@ -39,7 +40,13 @@ export function normalizeTitle(raw: unknown): string | null {
   // Labels and quotes nest in either order ('Title: "X"', '"Title: X"'), so peel until stable.
   for (let previous = ''; previous !== title; ) {
     previous = title;
-    title = title.replace(SURROUNDING_QUOTES, '').trim().replace(LABEL, '').replace(START_PUNCTUATION, '').replace(END_PUNCTUATION, '').trim();
+    title = title
+      .replace(SURROUNDING_QUOTES, '')
+      .trim()
+      .replace(LABEL, '')
+      .replace(START_PUNCTUATION, '')
+      .replace(END_PUNCTUATION, '')
+      .trim();
   }
   title = title.replace(/\s+/g, ' ');
   if (!/[\p{L}\p{N}]/u.test(title) || NOT_A_TITLE.test(title)) return null;

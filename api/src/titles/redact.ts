@@ -9,7 +9,8 @@
  */
 
 // Characters that never render but can split a keyword ("ig\u200Bnore") or reorder text.
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const INVISIBLE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
 type Rule = [pattern: RegExp, replacement: string | ((match: string, ...groups: string[]) => string)];
 
@@ -108,5 +109,7 @@ function isPhoneNumber(candidate: string): boolean {
   const digits = candidate.replace(/\D/g, '');
   if (digits.length < 8 || digits.length > 15) return false;
   if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$/.test(candidate.trim())) return false;
-  return candidate.startsWith('+') || candidate.startsWith('(') || /[ \t().-]/.test(candidate) || digits.startsWith('0') || digits.length >= 10;
+  return (
+    candidate.startsWith('+') || candidate.startsWith('(') || /[ \t().-]/.test(candidate) || digits.startsWith('0') || digits.length >= 10
+  );
 }

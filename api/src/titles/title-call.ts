@@ -9,7 +9,7 @@ import type { TitleSettings } from './title-settings.ts';
 
 /** What one title call came to. */
 export type TitleCallResult =
-  | { kind: 'answer'; completion: OpenAI.Chat.Completions.ChatCompletion; latencyMs: number; /** asked in plain text */ prose: boolean }
+  | { kind: 'answer'; completion: OpenAI.Chat.Completions.ChatCompletion; latencyMs: number /** asked in plain text */; prose: boolean }
   | { kind: 'error'; code: string; cause: unknown; latencyMs: number }
   | { kind: 'interrupted'; latencyMs: number };
 

@@ -34,9 +34,17 @@ const MAX_ROUNDS = 10;
  * conversation's problem: it is logged, and its lease expiry gives the request back.
  * @example const { outcomes } = await runTitlePass(services, titleSettings(services.config))
  */
-export async function runTitlePass(deps: TitlePassDeps, settings: TitleSettings, opts: { signal?: AbortSignal } = {}): Promise<TitlePassResult> {
+export async function runTitlePass(
+  deps: TitlePassDeps,
+  settings: TitleSettings,
+  opts: { signal?: AbortSignal } = {},
+): Promise<TitlePassResult> {
   const signal = opts.signal ?? new AbortController().signal;
-  const result: TitlePassResult = { recovered: await recoverTitleLeases(deps.db), claimed: 0, outcomes: { changed: 0, kept: 0, failed: 0, rejected: 0, skipped: 0 } };
+  const result: TitlePassResult = {
+    recovered: await recoverTitleLeases(deps.db),
+    claimed: 0,
+    outcomes: { changed: 0, kept: 0, failed: 0, rejected: 0, skipped: 0 },
+  };
   for (let round = 0; round < MAX_ROUNDS && !signal.aborted; round++) {
     const claims = await claimTitleRequests(deps.db, { limit: settings.concurrency, leaseMs: settings.leaseMs });
     result.claimed += claims.length;
@@ -45,7 +53,8 @@ export async function runTitlePass(deps: TitlePassDeps, settings: TitleSettings,
       if (s.status === 'fulfilled') {
         result.outcomes[s.value]++;
         deps.metrics.titleChecks.inc({ outcome: s.value });
-      } else deps.logger.error({ conversationId: claims[i]!.id, err: s.reason }, 'title check failed; its lease will expire and it is retried');
+      } else
+        deps.logger.error({ conversationId: claims[i]!.id, err: s.reason }, 'title check failed; its lease will expire and it is retried');
     }
     if (claims.length < settings.concurrency) break;
   }
@@ -57,7 +66,14 @@ export async function runTitlePass(deps: TitlePassDeps, settings: TitleSettings,
  * write. A site at its daily spend cap gets no call: the title stays, audited `skipped`.
  */
 async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: ClaimedTitle, signal: AbortSignal): Promise<TitleOutcome> {
-  const facts: TitleCheckFacts = { model: settings.model, promptTokens: null, completionTokens: null, costUsd: null, latencyMs: null, errorCode: null };
+  const facts: TitleCheckFacts = {
+    model: settings.model,
+    promptTokens: null,
+    completionTokens: null,
+    costUsd: null,
+    latencyMs: null,
+    errorCode: null,
+  };
   const fail = (outcome: 'failed' | 'rejected', errorCode: string) =>
     failTitle(deps, claim, { outcome, maxAttempts: settings.maxAttempts }, { ...facts, errorCode });
 
@@ -73,14 +89,19 @@ async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: Cla
   facts.latencyMs = call.latencyMs;
   if (call.kind === 'interrupted') return releaseTitle(deps, claim, facts);
   if (call.kind === 'error') {
-    deps.logger.warn({ conversationId: claim.id, code: call.code, err: call.cause, provider: providerError(call.cause, messages) }, `title call failed: ${call.code}`);
+    deps.logger.warn(
+      { conversationId: claim.id, code: call.code, err: call.cause, provider: providerError(call.cause, messages) },
+      `title call failed: ${call.code}`,
+    );
     return fail('failed', call.code);
   }
   const usage = call.completion.usage;
   facts.promptTokens = usage?.prompt_tokens ?? null;
   facts.completionTokens = usage?.completion_tokens ?? null;
   // Without usage the bill is unknown; the worst case stands in for it.
-  facts.costUsd = usage ? costUsd(settings.price, { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }) : worstCase;
+  facts.costUsd = usage
+    ? costUsd(settings.price, { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens })
+    : worstCase;
   deps.metrics.titleCostUsd.inc(facts.costUsd);
   if (facts.costUsd > settings.costCeilingUsd) return fail('failed', 'cost_ceiling');
 
@@ -88,7 +109,10 @@ async function titleOne(deps: TitlePassDeps, settings: TitleSettings, claim: Cla
   if (message?.refusal) return fail('rejected', 'model_refused');
   const decision = decideTitle({ title: claim.title, source: claim.source }, message?.content ?? null, { prose: call.prose });
   if (decision.outcome === 'rejected') {
-    deps.logger.warn({ conversationId: claim.id, code: decision.errorCode, reason: decision.reason }, `title answer rejected: ${decision.reason}`);
+    deps.logger.warn(
+      { conversationId: claim.id, code: decision.errorCode, reason: decision.reason },
+      `title answer rejected: ${decision.reason}`,
+    );
     return fail('rejected', decision.errorCode);
   }
   return storeTitle(deps, claim, decision, facts);

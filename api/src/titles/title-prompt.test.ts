@@ -17,7 +17,11 @@ describe('titleMessages', () => {
   });
 
   test('a first-message title is not sent: it is the visitor text verbatim, possibly cut inside a secret', () => {
-    const [, user] = titleMessages({ currentTitle: 'my key is sk-proj-Abc1…', source: 'first_message', input: { first: ['my key is [api key]'], latest: [] } });
+    const [, user] = titleMessages({
+      currentTitle: 'my key is sk-proj-Abc1…',
+      source: 'first_message',
+      input: { first: ['my key is [api key]'], latest: [] },
+    });
     expect(user.content).not.toContain('sk-proj');
     expect(JSON.parse(user.content)).toMatchObject({ current_title: null, first_messages: ['my key is [api key]'] });
   });

@@ -46,7 +46,11 @@ export async function storeTitle(
     const outcome = n === 1 ? decision.outcome : 'skipped';
     await audit(tx, claim, outcome, facts);
     if (n === 1 && (decision.title !== claim.title || claim.source !== 'generated')) {
-      emit(claim.visitorId, { type: 'conversation.updated', conversationId: claim.id, conversation: await loadConversationView(tx, claim.id) });
+      emit(claim.visitorId, {
+        type: 'conversation.updated',
+        conversationId: claim.id,
+        conversation: await loadConversationView(tx, claim.id),
+      });
     }
     return outcome;
   });

@@ -13,7 +13,13 @@ import { type Context, createCallerFactory, publicProcedure, router } from './tr
 /** A response's headers, as the mapping sets them. */
 function fakeResponse(headersSent = false) {
   const headers: Record<string, string> = {};
-  return { headers, res: { headersSent, setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value) } as unknown as ServerResponse };
+  return {
+    headers,
+    res: {
+      headersSent,
+      setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    } as unknown as ServerResponse,
+  };
 }
 
 const KINDS = Object.keys(REFUSAL_STATUS) as RefusalKind[];

@@ -26,9 +26,15 @@ const CODES: Readonly<Record<RefusalKind, TRPC_ERROR_CODE_KEY>> = {
  */
 export function refusalAsTRPCError(error: unknown, res?: ServerResponse): unknown {
   // tRPC wraps what a middleware throws as INTERNAL_SERVER_ERROR, the original as its cause
-  const refusal = error instanceof Refusal ? error : error instanceof TRPCError && error.code === 'INTERNAL_SERVER_ERROR' && error.cause instanceof Refusal ? error.cause : null;
+  const refusal =
+    error instanceof Refusal
+      ? error
+      : error instanceof TRPCError && error.code === 'INTERNAL_SERVER_ERROR' && error.cause instanceof Refusal
+        ? error.cause
+        : null;
   if (!refusal) return error;
-  if (refusal.retryAfterMs !== undefined && res && !res.headersSent) res.setHeader('Retry-After', String(retryAfterSeconds(refusal.retryAfterMs)));
+  if (refusal.retryAfterMs !== undefined && res && !res.headersSent)
+    res.setHeader('Retry-After', String(retryAfterSeconds(refusal.retryAfterMs)));
   return new TRPCError({ code: CODES[refusal.kind], message: refusal.message, cause: refusal });
 }
 
@@ -36,4 +42,5 @@ export function refusalAsTRPCError(error: unknown, res?: ServerResponse): unknow
 export const trpcErrorOf = (error: unknown, res?: ServerResponse): TRPCError => getTRPCErrorFromUnknown(refusalAsTRPCError(error, res));
 
 /** The refusal behind a tRPC error, or null for any other error: the error formatter answers its reason. */
-export const refusalOf = (error: TRPCError): Refusal | null => (error.code !== 'INTERNAL_SERVER_ERROR' && error.cause instanceof Refusal ? error.cause : null);
+export const refusalOf = (error: TRPCError): Refusal | null =>
+  error.code !== 'INTERNAL_SERVER_ERROR' && error.cause instanceof Refusal ? error.cause : null;

@@ -47,7 +47,13 @@ export type CreateContext = ReturnType<typeof createContextFactory>;
 export function createContextFactory(services: Services) {
   const keys = signingKeys(services.config);
   // only the connection params of tRPC's request info are read, so the lean routes (http/mutation-route.ts, http/event-stream-route.ts) can pass just those
-  return ({ req, res, info }: Pick<NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>, 'req' | 'res'> & { info: { connectionParams: Record<string, string | undefined> | null } }): Context => {
+  return ({
+    req,
+    res,
+    info,
+  }: Pick<NodeHTTPCreateContextFnOptions<IncomingMessage, ServerResponse>, 'req' | 'res'> & {
+    info: { connectionParams: Record<string, string | undefined> | null };
+  }): Context => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
     return {
@@ -107,7 +113,8 @@ const answerRefusals = t.middleware(async ({ ctx, type, next }) => {
   return result;
 });
 
-const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 /** A subscription's events as they come; a refusal thrown while it runs (a full stream slot) ends it as tRPC's error. */
 async function* answeringRefusals(events: AsyncIterable<unknown>, res: ServerResponse): AsyncGenerator<unknown, unknown> {
@@ -124,7 +131,9 @@ async function* answeringRefusals(events: AsyncIterable<unknown>, res: ServerRes
  * before any schema reads them, on tRPC's handler and the lean routes alike, since both run the
  * procedure's middlewares. One place, so no new input can miss it.
  */
-export const publicProcedure = t.procedure.use(answerRefusals).use(({ getRawInput, next }) => next({ getRawInput: async () => wellFormed(await getRawInput()) }));
+export const publicProcedure = t.procedure
+  .use(answerRefusals)
+  .use(({ getRawInput, next }) => next({ getRawInput: async () => wellFormed(await getRawInput()) }));
 
 export const router = t.router;
 /** For procedure bases defined beside this file (console-procedure.ts). */
@@ -139,7 +148,11 @@ export const createCallerFactory = t.createCallerFactory;
 export async function assertOriginAllowed(ctx: Context, siteId: string): Promise<void> {
   const site = await ctx.services.sites.byId(siteId);
   if (site && !originAllowed(site.allowedOrigins, ctx.origin)) {
-    throw refuse('forbidden', 'origin_not_allowed', `The page's origin ${ctx.origin} is not among this site's allowed origins: add it in the site's settings.`);
+    throw refuse(
+      'forbidden',
+      'origin_not_allowed',
+      `The page's origin ${ctx.origin} is not among this site's allowed origins: add it in the site's settings.`,
+    );
   }
 }
 

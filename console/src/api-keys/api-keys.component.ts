@@ -43,8 +43,9 @@ export class HeedApiKeys extends ConsoleElement {
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.created ? this.shown(this.created) : nothing}
       ${this.keys === null ? html`<p class="muted">Loading…</p>` : this.keys.length === 0 ? html`<p class="muted">No API keys yet.</p>` : this.table(this.keys)}
-      ${this.isOwner
-        ? html`<form class="create" @submit=${this.create} novalidate>
+      ${
+        this.isOwner
+          ? html`<form class="create" @submit=${this.create} novalidate>
             <div class="field">
               <label for="key-name">Key name</label>
               <input id="key-name" name="name" maxlength="80" autocomplete="off" aria-invalid=${this.nameError ? 'true' : 'false'} aria-describedby="key-name-note" />
@@ -52,7 +53,8 @@ export class HeedApiKeys extends ConsoleElement {
             </div>
             <button type="submit" ?disabled=${this.busy}>Create key</button>
           </form>`
-        : nothing}
+          : nothing
+      }
       <heed-confirm-dialog></heed-confirm-dialog>
     </section>`;
   }
@@ -78,9 +80,11 @@ export class HeedApiKeys extends ConsoleElement {
           <td>${exactTime(k.createdAt)}</td>
           <td>${k.lastUsedAt ? exactTime(k.lastUsedAt) : 'Never'}</td>
           <td>${k.revokedAt ? `Revoked ${exactTime(k.revokedAt)}` : 'Active'}</td>
-          ${this.isOwner
-            ? html`<td>${k.revokedAt ? nothing : html`<button type="button" class="danger" aria-label="Revoke ${k.name}" @click=${() => this.revoke(k)}>Revoke</button>`}</td>`
-            : nothing}
+          ${
+            this.isOwner
+              ? html`<td>${k.revokedAt ? nothing : html`<button type="button" class="danger" aria-label="Revoke ${k.name}" @click=${() => this.revoke(k)}>Revoke</button>`}</td>`
+              : nothing
+          }
         </tr>`,
       )}</tbody>
     </table></div>`;

@@ -5,8 +5,22 @@ import type { HeedApiKeys } from './api-keys.component.ts';
 import type { ApiKeyRow } from '../state/contract.ts';
 import { fakeConsoleApi, owner } from '../test-support/fake-console-api.ts';
 
-const billing: ApiKeyRow = { id: 'key-1', name: 'Billing', prefix: 'hk_7f3a', createdAt: '2026-01-01T00:00:00Z', lastUsedAt: null, revokedAt: null };
-const old: ApiKeyRow = { id: 'key-0', name: 'Old', prefix: 'hk_0000', createdAt: '2025-12-01T00:00:00Z', lastUsedAt: '2025-12-02T00:00:00Z', revokedAt: '2025-12-03T00:00:00Z' };
+const billing: ApiKeyRow = {
+  id: 'key-1',
+  name: 'Billing',
+  prefix: 'hk_7f3a',
+  createdAt: '2026-01-01T00:00:00Z',
+  lastUsedAt: null,
+  revokedAt: null,
+};
+const old: ApiKeyRow = {
+  id: 'key-0',
+  name: 'Old',
+  prefix: 'hk_0000',
+  createdAt: '2025-12-01T00:00:00Z',
+  lastUsedAt: '2025-12-02T00:00:00Z',
+  revokedAt: '2025-12-03T00:00:00Z',
+};
 
 async function keys(list: ApiKeyRow[], me = owner) {
   let rows = list;
@@ -20,7 +34,8 @@ async function keys(list: ApiKeyRow[], me = owner) {
   const el = await fixture<HeedApiKeys>(html`<heed-api-keys .api=${fake.api} .me=${me} siteId="site-1" siteKey="shop"></heed-api-keys>`);
   const root = el.shadowRoot!;
   await waitUntil(() => !root.textContent!.includes('Loading'), 'keys shown');
-  const button = (name: string) => [...root.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent!.trim()) === name)!;
+  const button = (name: string) =>
+    [...root.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent!.trim()) === name)!;
   return { el, root, fake, button };
 }
 

@@ -86,7 +86,8 @@ export class HeedConsoleApp extends HeedElement {
         <nav part="nav" aria-label="Console">
           <ul>
             ${SECTIONS.map(
-              (s) => html`<li><a href=${hrefOf({ view: s.view })} aria-current=${section === s.view ? 'page' : nothing}>${s.label}</a></li>`,
+              (s) =>
+                html`<li><a href=${hrefOf({ view: s.view })} aria-current=${section === s.view ? 'page' : nothing}>${s.label}</a></li>`,
             )}
           </ul>
         </nav>

@@ -17,7 +17,13 @@ describe('heed-console-app', () => {
     const { root } = await app(fakeConsoleApi({ me: async () => null, conversations: () => new Promise(() => {}) }));
     await waitUntil(() => root.querySelector('heed-sign-in'), 'sign-in shown');
     expect(document.title).to.equal('Sign in · Heed console');
-    root.querySelector('heed-sign-in')!.dispatchEvent(new CustomEvent('heed-signed-in', { detail: { operator: { id: 'o', email: 'a@b.c', name: null, role: 'agent' } }, bubbles: true, composed: true }));
+    root.querySelector('heed-sign-in')!.dispatchEvent(
+      new CustomEvent('heed-signed-in', {
+        detail: { operator: { id: 'o', email: 'a@b.c', name: null, role: 'agent' } },
+        bubbles: true,
+        composed: true,
+      }),
+    );
     await waitUntil(() => root.querySelector('nav'), 'layout shown');
     // read as one sentence, the role its own word (the pill beside the name has no space of its own)
     expect(root.querySelector('.who')!.textContent).to.equal('Signed in as a@b.c, agent');

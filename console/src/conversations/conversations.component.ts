@@ -130,7 +130,9 @@ export class HeedConsoleConversations extends ConsoleElement {
 
   private emptyText() {
     if (this.search) return 'No conversation has messages with these words.';
-    return this.filter === 'all' ? 'No conversations yet. They appear here the moment a visitor writes.' : 'No conversation is in this state right now.';
+    return this.filter === 'all'
+      ? 'No conversations yet. They appear here the moment a visitor writes.'
+      : 'No conversation is in this state right now.';
   }
 
   private csvHref() {
@@ -237,7 +239,8 @@ export class HeedConsoleConversations extends ConsoleElement {
   private waitWith(item: ConversationItem) {
     const before = this.waiting.some((c) => c.id === item.id);
     this.waiting = applyWaitingChange(this.waiting, item, this.siteId || undefined);
-    if (!before && this.waiting.some((c) => c.id === item.id)) this.announce(`Waiting for a person: ${item.private ? 'a private conversation' : (item.title ?? 'New conversation')}.`);
+    if (!before && this.waiting.some((c) => c.id === item.id))
+      this.announce(`Waiting for a person: ${item.private ? 'a private conversation' : (item.title ?? 'New conversation')}.`);
   }
 
   private open(e: CustomEvent<{ conversationId: string }>) {

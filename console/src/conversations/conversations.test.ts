@@ -7,22 +7,46 @@ import type { ConversationItem } from '../state/contract.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 12, 0, s)).toISOString();
 
-async function list(first: ConversationItem[], nextCursor: string | null = null, more: ConversationItem[] = [], waiting: ConversationItem[] = []) {
+async function list(
+  first: ConversationItem[],
+  nextCursor: string | null = null,
+  more: ConversationItem[] = [],
+  waiting: ConversationItem[] = [],
+) {
   const fake = fakeConsoleApi({
-    conversations: async (input) => (input.filter === 'waiting' && input.limit ? { items: waiting, nextCursor: null } : input.cursor ? { items: more, nextCursor: null } : { items: first, nextCursor }),
+    conversations: async (input) =>
+      input.filter === 'waiting' && input.limit
+        ? { items: waiting, nextCursor: null }
+        : input.cursor
+          ? { items: more, nextCursor: null }
+          : { items: first, nextCursor },
   });
-  const el = await fixture<HeedConsoleConversations>(html`<heed-console-conversations .api=${fake.api} .me=${owner}></heed-console-conversations>`);
+  const el = await fixture<HeedConsoleConversations>(
+    html`<heed-console-conversations .api=${fake.api} .me=${owner}></heed-console-conversations>`,
+  );
   const root = el.shadowRoot!;
-  const titles = () => [...root.querySelectorAll('ul[aria-label=Conversations] li heed-conversation-row')].map((r) => r.shadowRoot!.querySelector('.title')!.textContent);
-  const states = () => [...root.querySelectorAll('ul[aria-label=Conversations] li heed-conversation-row')].map((r) => r.shadowRoot!.querySelector('button')!.dataset.state);
-  await waitUntil(() => root.querySelectorAll('ul[aria-label=Conversations] li').length === first.length && fake.openStreams === 1, 'first page shown');
+  const titles = () =>
+    [...root.querySelectorAll('ul[aria-label=Conversations] li heed-conversation-row')].map(
+      (r) => r.shadowRoot!.querySelector('.title')!.textContent,
+    );
+  const states = () =>
+    [...root.querySelectorAll('ul[aria-label=Conversations] li heed-conversation-row')].map(
+      (r) => r.shadowRoot!.querySelector('button')!.dataset.state,
+    );
+  await waitUntil(
+    () => root.querySelectorAll('ul[aria-label=Conversations] li').length === first.length && fake.openStreams === 1,
+    'first page shown',
+  );
   await waitUntil(() => root.querySelectorAll('.queue li').length === waiting.length, 'waiting queue shown');
   return { el, root, fake, titles, states };
 }
 
 describe('heed-console-conversations', () => {
   it('lists conversations in a list named Conversations, each row with its title and its attention state', async () => {
-    const { root, titles, states } = await list([item({ title: 'Boots', attention: 'live' }), item({ title: 'Returns', attention: 'unviewed', failed: true })]);
+    const { root, titles, states } = await list([
+      item({ title: 'Boots', attention: 'live' }),
+      item({ title: 'Returns', attention: 'unviewed', failed: true }),
+    ]);
     expect(root.querySelector('ul')!.getAttribute('aria-label')).to.equal('Conversations');
     expect(titles()).to.deep.equal(['Boots', 'Returns']);
     expect(states()).to.deep.equal(['live', 'unviewed']);
@@ -52,8 +76,14 @@ describe('heed-console-conversations', () => {
     root.querySelector<HTMLFormElement>('form[role=search]')!.requestSubmit();
     await el.updateComplete;
     const pages = fake.callsOf('conversations').map(([input]) => input as { filter: string });
-    expect(pages.filter((p) => p.filter !== 'waiting')).to.deep.equal([{ filter: 'all' }, { filter: 'input_needed' }, { filter: 'input_needed', search: 'invoice' }]);
-    expect(root.querySelector('a[download]')!.getAttribute('href')).to.equal('/admin/export/conversations.csv?filter=input_needed&search=invoice');
+    expect(pages.filter((p) => p.filter !== 'waiting')).to.deep.equal([
+      { filter: 'all' },
+      { filter: 'input_needed' },
+      { filter: 'input_needed', search: 'invoice' },
+    ]);
+    expect(root.querySelector('a[download]')!.getAttribute('href')).to.equal(
+      '/admin/export/conversations.csv?filter=input_needed&search=invoice',
+    );
   });
 
   it('loads the next page with the cursor on "Load more"', async () => {
@@ -82,7 +112,11 @@ describe('heed-console-conversations', () => {
     expect(fake.callsOf('conversations').map(([input]) => input)).to.deep.include({ filter: 'waiting', limit: 50 });
     const queue = () => root.querySelector('.queue')!;
     expect(queue().querySelector('h2')!.textContent).to.equal('Waiting for a person (2)');
-    expect([...queue().querySelectorAll('li')].map((li) => li.querySelector('heed-conversation-row')!.shadowRoot!.querySelector('.title')!.textContent)).to.deep.equal(['Refund please', 'Talk to a human']);
+    expect(
+      [...queue().querySelectorAll('li')].map(
+        (li) => li.querySelector('heed-conversation-row')!.shadowRoot!.querySelector('.title')!.textContent,
+      ),
+    ).to.deep.equal(['Refund please', 'Talk to a human']);
     // an unread waiting row says both: its state is "New response", the marker says it waits
     expect(queue().querySelectorAll('li')[1]!.querySelector('.waiting')!.textContent).to.equal('Waiting for a person');
     const third = item({ title: 'Need a person', waitingForPerson: true, attention: 'waiting', updatedAt: at(9) });
@@ -113,7 +147,12 @@ describe('heed-console-conversations', () => {
 
   it('is accessible', async () => {
     const waits = item({ attention: 'waiting', waitingForPerson: true });
-    const { el } = await list([item({ attention: 'input_needed' }), item({ attention: 'default', heldBy: { id: 'op-2', name: 'Ana' } }), waits], null, [], [waits]);
+    const { el } = await list(
+      [item({ attention: 'input_needed' }), item({ attention: 'default', heldBy: { id: 'op-2', name: 'Ana' } }), waits],
+      null,
+      [],
+      [waits],
+    );
     await expect(el).shadowDom.to.be.accessible();
   });
 });

@@ -58,15 +58,21 @@ export class HeedIntentRules extends ConsoleElement {
           <td><code>${r.name}</code></td>
           <td>Because you ${r.label}</td>
           <td class="says"><span class="kind">${r.fixedMessage !== null ? 'Fixed message' : 'Instruction for the assistant'}:</span> ${r.fixedMessage ?? r.instruction}</td>
-          <td>${this.isOwner
-            ? html`<input type="checkbox" aria-label="${r.name} enabled" .checked=${r.enabled} ?disabled=${this.busy} @change=${(e: Event) => this.toggle(r, (e.target as HTMLInputElement).checked)} />`
-            : r.enabled ? 'Yes' : 'No'}</td>
-          ${this.isOwner
-            ? html`<td class="row-actions">
+          <td>${
+            this.isOwner
+              ? html`<input type="checkbox" aria-label="${r.name} enabled" .checked=${r.enabled} ?disabled=${this.busy} @change=${(e: Event) => this.toggle(r, (e.target as HTMLInputElement).checked)} />`
+              : r.enabled
+                ? 'Yes'
+                : 'No'
+          }</td>
+          ${
+            this.isOwner
+              ? html`<td class="row-actions">
                 <button type="button" aria-label="Edit ${r.name}" @click=${() => this.edit(r)}>Edit</button>
                 <button type="button" class="danger" aria-label="Delete ${r.name}" @click=${() => this.removeRule(r)}>Delete</button>
               </td>`
-            : nothing}
+              : nothing
+          }
         </tr>`,
       )}</tbody>
     </table></div>`;
@@ -75,13 +81,14 @@ export class HeedIntentRules extends ConsoleElement {
   private form(r: IntentRuleView | 'new') {
     const rule = r === 'new' ? null : r;
     const f = this.fields;
-    const note = (name: string, hint: string) => html`<span id="${name}-note" class=${f[name] ? 'field-error' : 'hint'}>${f[name] ?? hint}</span>`;
+    const note = (name: string, hint: string) =>
+      html`<span id="${name}-note" class=${f[name] ? 'field-error' : 'hint'}>${f[name] ?? hint}</span>`;
     return html`<form class="card" @submit=${this.save} novalidate aria-labelledby="intent-form-h">
       <h3 id="intent-form-h">${rule ? `Edit ${rule.name}` : 'New intent'}</h3>
       <div class="field">
         <label for="intent-name">Name</label>
         <input id="intent-name" name="name" autocomplete="off" spellcheck="false" maxlength="64" .value=${rule?.name ?? ''} aria-invalid=${f.name ? 'true' : 'false'} aria-describedby="name-note" />
-        ${note('name', "What your page passes: letters, digits, _ . and -, e.g. viewed_pricing.")}
+        ${note('name', 'What your page passes: letters, digits, _ . and -, e.g. viewed_pricing.')}
       </div>
       <div class="field">
         <label for="intent-label">Because you …</label>
@@ -163,7 +170,10 @@ export class HeedIntentRules extends ConsoleElement {
 
   private toggle(r: IntentRuleView, enabled: boolean) {
     const { createdAt: _c, updatedAt: _u, ...rule } = r;
-    return this.call(() => this.api.saveIntentRule({ ...rule, siteId: this.siteId, enabled }), `Intent ${r.name} turned ${enabled ? 'on' : 'off'}.`);
+    return this.call(
+      () => this.api.saveIntentRule({ ...rule, siteId: this.siteId, enabled }),
+      `Intent ${r.name} turned ${enabled ? 'on' : 'off'}.`,
+    );
   }
 
   private async removeRule(r: IntentRuleView) {

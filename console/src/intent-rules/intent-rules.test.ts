@@ -21,16 +21,32 @@ async function rules(list: IntentRuleView[], over: Parameters<typeof fakeConsole
   const el = await fixture<HeedIntentRules>(html`<heed-intent-rules .api=${fake.api} .me=${me} siteId="site-1"></heed-intent-rules>`);
   const root = el.shadowRoot!;
   await waitUntil(() => fake.callsOf('intentRules').length > 0 && !root.textContent!.includes('Loading'), 'rules shown');
-  const button = (name: string) => [...root.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent!.trim()) === name)!;
-  const byLabel = <T extends HTMLElement>(text: string) => [...root.querySelectorAll('label')].find((l) => l.textContent!.trim() === text)!.control as T;
+  const button = (name: string) =>
+    [...root.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent!.trim()) === name)!;
+  const byLabel = <T extends HTMLElement>(text: string) =>
+    [...root.querySelectorAll('label')].find((l) => l.textContent!.trim() === text)!.control as T;
   return { el, root, fake, button, byLabel };
 }
 
 describe('heed-intent-rules', () => {
   it('lists rules with their label and what they say', async () => {
-    const { root } = await rules([pricing, { ...pricing, id: 'rule-2', name: 'cart_abandoned', label: 'left your cart', instruction: null, fixedMessage: 'Your cart is saved.', enabled: false }]);
+    const { root } = await rules([
+      pricing,
+      {
+        ...pricing,
+        id: 'rule-2',
+        name: 'cart_abandoned',
+        label: 'left your cart',
+        instruction: null,
+        fixedMessage: 'Your cart is saved.',
+        enabled: false,
+      },
+    ]);
     const rows = [...root.querySelectorAll('tbody tr')].map((tr) => tr.textContent!.replace(/\s+/g, ' ').trim());
-    expect(rows[0]).to.contain('viewed_pricing').and.contain('Because you viewed Pricing').and.contain('Instruction for the assistant: Offer to compare the plans.');
+    expect(rows[0])
+      .to.contain('viewed_pricing')
+      .and.contain('Because you viewed Pricing')
+      .and.contain('Instruction for the assistant: Offer to compare the plans.');
     expect(rows[1]).to.contain('Fixed message: Your cart is saved.');
     expect(root.querySelector<HTMLInputElement>('input[aria-label="cart_abandoned enabled"]')!.checked).to.be.false;
   });
@@ -66,7 +82,12 @@ describe('heed-intent-rules', () => {
     byLabel<HTMLInputElement>('Because you …').value = 'looked at Pricing';
     button('Save intent').click();
     await waitUntil(() => fake.callsOf('saveIntentRule').length === 1);
-    expect(fake.callsOf('saveIntentRule')[0]![0]).to.deep.include({ id: 'rule-1', label: 'looked at Pricing', instruction: 'Offer to compare the plans.', fixedMessage: null });
+    expect(fake.callsOf('saveIntentRule')[0]![0]).to.deep.include({
+      id: 'rule-1',
+      label: 'looked at Pricing',
+      instruction: 'Offer to compare the plans.',
+      fixedMessage: null,
+    });
     await waitUntil(() => !root.querySelector('form'));
     root.querySelector<HTMLInputElement>('input[aria-label="viewed_pricing enabled"]')!.click();
     await waitUntil(() => fake.callsOf('saveIntentRule').length === 2);

@@ -39,10 +39,12 @@ export class HeedModelStatus extends ConsoleElement {
     return html`<div class="card" data-model=${m.model}>
       <h3>${m.model}</h3>
       <p class="muted">${m.usedBy.length > 0 ? `Used by: ${m.usedBy.join(', ')}` : 'Not in use now'}</p>
-      ${m.flags.length === 0
-        ? html`<p class="ok">Every feature is on.</p>`
-        : html`<p>${off > 0 ? `Features off for this model: ${off}` : 'Every feature is on; some parameters are sent another way.'}</p>
-            <ul>${m.flags.map((f) => this.flag(f))}</ul>`}
+      ${
+        m.flags.length === 0
+          ? html`<p class="ok">Every feature is on.</p>`
+          : html`<p>${off > 0 ? `Features off for this model: ${off}` : 'Every feature is on; some parameters are sent another way.'}</p>
+            <ul>${m.flags.map((f) => this.flag(f))}</ul>`
+      }
     </div>`;
   }
 

@@ -9,14 +9,24 @@ const noTools = {
   flag: 'no-tools',
   parameter: 'tools',
   fallback: 'answers without tools: questions and todos as plain text',
-  consequence: "Questions to the visitor, todos and the model's own hand-off to a person are off: the model answers in plain text. Visitors can still ask for a person with the widget's button.",
+  consequence:
+    "Questions to the visitor, todos and the model's own hand-off to a person are off: the model answers in plain text. Visitors can still ask for a person with the widget's button.",
   featuresOff: true,
   source: 'learned' as const,
   providerMessage: 'registry.ollama.ai/library/gemma:2b does not support tools',
   learnedAt: '2026-12-01T10:00:00.000Z',
   seenAt: '2026-12-02T10:00:00.000Z',
 };
-const declared = { ...noTools, flag: 'no-stream-options', parameter: 'stream_options', consequence: 'Streamed replies report no token counts.', source: 'declared' as const, providerMessage: null, learnedAt: null, seenAt: null };
+const declared = {
+  ...noTools,
+  flag: 'no-stream-options',
+  parameter: 'stream_options',
+  consequence: 'Streamed replies report no token counts.',
+  source: 'declared' as const,
+  providerMessage: null,
+  learnedAt: null,
+  seenAt: null,
+};
 
 async function shown(status: ModelStatus) {
   const fake = fakeConsoleApi({ modelStatus: async () => status });
@@ -46,13 +56,22 @@ describe('heed-model-status', () => {
   });
 
   it('says every feature is on for a model with nothing refused, and which models are not in use', async () => {
-    const { root } = await shown({ server: 'https://api.openai.com/v1', models: [{ model: 'gpt-4o-mini', usedBy: ['Titles'], flags: [] }, { model: 'old', usedBy: [], flags: [noTools] }] });
+    const { root } = await shown({
+      server: 'https://api.openai.com/v1',
+      models: [
+        { model: 'gpt-4o-mini', usedBy: ['Titles'], flags: [] },
+        { model: 'old', usedBy: [], flags: [noTools] },
+      ],
+    });
     expect(root.querySelector('[data-model="gpt-4o-mini"]')!.textContent).to.contain('Every feature is on.');
     expect(root.querySelector('[data-model="old"]')!.textContent).to.contain('Not in use now');
   });
 
   it('is accessible', async () => {
-    const { el } = await shown({ server: 'http://127.0.0.1:11434/v1', models: [{ model: 'gemma:2b', usedBy: ['Outdoor shop'], flags: [noTools] }] });
+    const { el } = await shown({
+      server: 'http://127.0.0.1:11434/v1',
+      models: [{ model: 'gemma:2b', usedBy: ['Outdoor shop'], flags: [noTools] }],
+    });
     await expect(el).shadowDom.to.be.accessible();
   });
 });

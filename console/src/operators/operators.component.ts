@@ -44,9 +44,10 @@ export class HeedConsoleOperators extends ConsoleElement {
     const f = this.fields;
     return html`<h1>Operators</h1>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.operators === null
-        ? html`<p class="muted">Loading…</p>`
-        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Operators table"><table>
+      ${
+        this.operators === null
+          ? html`<p class="muted">Loading…</p>`
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Operators table"><table>
             <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Status</th><th>Sites</th>${this.isOwner ? html`<th><span class="sr-only">Actions</span></th>` : nothing}</tr></thead>
             <tbody>${this.operators.map(
               (o) => html`<tr>
@@ -55,18 +56,22 @@ export class HeedConsoleOperators extends ConsoleElement {
                 <td>${o.role}</td>
                 <td>${o.pending ? 'Invited' : 'Active'}</td>
                 <td class="sites">${this.sitesOf(o)}</td>
-                ${this.isOwner
-                  ? html`<td class="row-actions">
+                ${
+                  this.isOwner
+                    ? html`<td class="row-actions">
                       ${o.role === 'agent' ? html`<button type="button" aria-label="Change sites of ${o.email}" @click=${() => this.chooseSites(o)}>Change sites</button>` : nothing}
                       ${o.id === this.me?.id ? html`<span class="muted">You</span>` : html`<button type="button" class="danger" aria-label="Remove ${o.email}" @click=${() => this.removeOperator(o)}>Remove</button>`}
                     </td>`
-                  : nothing}
+                    : nothing
+                }
               </tr>`,
             )}</tbody>
-          </table></div>`}
+          </table></div>`
+      }
       ${this.choosing ? this.sitesForm(this.choosing) : nothing}
-      ${this.isOwner
-        ? html`<section aria-labelledby="invite-h">
+      ${
+        this.isOwner
+          ? html`<section aria-labelledby="invite-h">
             <h2 id="invite-h">Invite an operator</h2>
             <form @submit=${this.invite} novalidate>
               <label>Email <input name="email" type="email" autocomplete="off" required aria-invalid=${f.email ? 'true' : 'false'} />
@@ -78,20 +83,33 @@ export class HeedConsoleOperators extends ConsoleElement {
                   <option value="agent">Agent (reads, retries, renames)</option><option value="owner">Owner (also sites and operators)</option>
                 </select>
               </label>
-              ${this.inviteRole === 'agent'
-                ? siteChooser({ legend: 'Sites they work on', id: 'invite-sites', sites: this.sites, mode: this.inviteMode, checked: [], onMode: (m) => (this.inviteMode = m), error: f.sites })
-                : nothing}
+              ${
+                this.inviteRole === 'agent'
+                  ? siteChooser({
+                      legend: 'Sites they work on',
+                      id: 'invite-sites',
+                      sites: this.sites,
+                      mode: this.inviteMode,
+                      checked: [],
+                      onMode: (m) => (this.inviteMode = m),
+                      error: f.sites,
+                    })
+                  : nothing
+              }
               <button type="submit" class="primary" ?disabled=${this.busy}>Invite</button>
             </form>
-            ${this.inviteUrl
-              ? html`<div class="invite" role="group" aria-label="Invitation link">
+            ${
+              this.inviteUrl
+                ? html`<div class="invite" role="group" aria-label="Invitation link">
                   <p><strong>Send this link to them yourself: it is shown only once and works for 7 days.</strong></p>
                   <pre>${this.inviteUrl}</pre>
                   <button type="button" @click=${this.copyInvite}>Copy link</button>
                 </div>`
-              : nothing}
+                : nothing
+            }
           </section>`
-        : nothing}`;
+          : nothing
+      }`;
   }
 
   private sitesOf(o: OperatorRow) {

@@ -6,8 +6,26 @@ import { fakeConsoleApi, owner } from '../test-support/fake-console-api.ts';
 import type { OperatorRow } from '../state/contract.ts';
 
 const team: OperatorRow[] = [
-  { id: owner.id, email: owner.email, name: owner.name, role: 'owner', pending: false, createdAt: '2026-01-01T00:00:00Z', allSites: false, siteIds: [] },
-  { id: 'op-9', email: 'agent@example.test', name: null, role: 'agent', pending: true, createdAt: '2026-01-02T00:00:00Z', allSites: false, siteIds: [] },
+  {
+    id: owner.id,
+    email: owner.email,
+    name: owner.name,
+    role: 'owner',
+    pending: false,
+    createdAt: '2026-01-01T00:00:00Z',
+    allSites: false,
+    siteIds: [],
+  },
+  {
+    id: 'op-9',
+    email: 'agent@example.test',
+    name: null,
+    role: 'agent',
+    pending: true,
+    createdAt: '2026-01-02T00:00:00Z',
+    allSites: false,
+    siteIds: [],
+  },
 ];
 
 const sites = [
@@ -76,7 +94,12 @@ describe('heed-console-operators', () => {
       { ...team[1]!, id: 'op-7', email: 'none@example.test' },
     ]);
     await waitUntil(() => root.querySelector('tbody tr:nth-child(2) .sites')!.textContent === 'Blog');
-    expect([...root.querySelectorAll('tbody .sites')].map((td) => td.textContent)).to.deep.equal(['Every site (owner)', 'Blog', 'All sites', 'No site']);
+    expect([...root.querySelectorAll('tbody .sites')].map((td) => td.textContent)).to.deep.equal([
+      'Every site (owner)',
+      'Blog',
+      'All sites',
+      'No site',
+    ]);
   });
 
   it('lets an owner choose an agent’s sites: all sites, or the ones checked', async () => {

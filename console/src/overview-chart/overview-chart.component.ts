@@ -64,7 +64,13 @@ export class HeedOverviewChart extends HeedElement {
   override render() {
     const s = this.spec;
     if (!s) return null;
-    const when = (t: number) => new Date(t * 1000).toLocaleString(undefined, this.bucket === 'hour' ? { hour: '2-digit', minute: '2-digit', day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short' });
+    const when = (t: number) =>
+      new Date(t * 1000).toLocaleString(
+        undefined,
+        this.bucket === 'hour'
+          ? { hour: '2-digit', minute: '2-digit', day: 'numeric', month: 'short' }
+          : { day: 'numeric', month: 'short' },
+      );
     return html`<figure aria-labelledby="cap">
       <figcaption id="cap">${s.title}</figcaption>
       <div class="plot" aria-hidden="true"></div>
@@ -99,7 +105,16 @@ export class HeedOverviewChart extends HeedElement {
       {
         width,
         height: 200,
-        series: [{}, ...s.lines.map((l, i) => ({ label: l.label, stroke: LINES[i % LINES.length]!.stroke, dash: LINES[i % LINES.length]!.dash, width: 2, value: (_u: uPlot, v: number | null) => formatValue(v, l.unit) }))],
+        series: [
+          {},
+          ...s.lines.map((l, i) => ({
+            label: l.label,
+            stroke: LINES[i % LINES.length]!.stroke,
+            dash: LINES[i % LINES.length]!.dash,
+            width: 2,
+            value: (_u: uPlot, v: number | null) => formatValue(v, l.unit),
+          })),
+        ],
         axes: [{}, { values: (_u: uPlot, ticks: number[]) => ticks.map((v) => formatValue(v, unit)), size: 70 }],
         scales: { y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, unit === 'usd' ? 0.001 : 1)] } },
       },

@@ -62,8 +62,9 @@ export class HeedConsoleOverview extends ConsoleElement {
         <a class="button" href=${this.csvHref()} download>Export CSV</a>
       </div>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${t
-        ? html`<dl class="totals" aria-label="Totals">
+      ${
+        t
+          ? html`<dl class="totals" aria-label="Totals">
             <div><dt>Conversations</dt><dd>${t.conversations.toLocaleString()}</dd></div>
             <div><dt>Replies</dt><dd data-total="replies">${t.replies.toLocaleString()}</dd></div>
             <div><dt>Failures</dt><dd>${t.failures.toLocaleString()}</dd></div>
@@ -71,10 +72,13 @@ export class HeedConsoleOverview extends ConsoleElement {
             <div><dt>Title cost</dt><dd>${usd(t.titleCostUsd)}</dd></div>
             <div><dt>Reply cost</dt><dd>${usd(t.replyCostUsd)}</dd></div>
           </dl>`
-        : html`<p class="muted">Loading…</p>`}
-      ${this.series && this.chartsReady
-        ? html`<div class="charts">${chartsOf(this.series).map((spec) => html`<heed-overview-chart data-chart=${spec.id} .spec=${spec} .bucket=${this.series!.bucket}></heed-overview-chart>`)}</div>`
-        : nothing}
+          : html`<p class="muted">Loading…</p>`
+      }
+      ${
+        this.series && this.chartsReady
+          ? html`<div class="charts">${chartsOf(this.series).map((spec) => html`<heed-overview-chart data-chart=${spec.id} .spec=${spec} .bucket=${this.series!.bucket}></heed-overview-chart>`)}</div>`
+          : nothing
+      }
       <heed-model-status .api=${this.api} .me=${this.me}></heed-model-status>`;
   }
 
@@ -102,7 +106,9 @@ export class HeedConsoleOverview extends ConsoleElement {
       if (asked !== `${this.range}|${this.siteId}`) return;
       this.series = series;
       const t = totalsOf(series);
-      this.announce(`Overview for ${RANGES.find((r) => r.value === this.range)!.label}: ${t.conversations} conversations, ${t.replies} replies, ${t.failures} failures.`);
+      this.announce(
+        `Overview for ${RANGES.find((r) => r.value === this.range)!.label}: ${t.conversations} conversations, ${t.replies} replies, ${t.failures} failures.`,
+      );
     } catch (err) {
       this.error = this.failed(err).message;
     }

@@ -31,12 +31,24 @@ export class HeedProactiveStats extends ConsoleElement {
       <h2 id="stats-h">Unsolicited messages, last ${STATS_DAYS} days</h2>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${s === null && !this.error ? html`<p class="muted">Loading…</p>` : nothing}
-      ${s
-        ? html`<div class="tables">
-            ${this.table('Delivered', 'delivered', s.delivered.map((d) => [kindText(d.kind), d.count]), 'None delivered.')}
-            ${this.table('Refused', 'refused', s.refused.map((r) => [reasonText(r.reason), r.count]), 'None refused.')}
+      ${
+        s
+          ? html`<div class="tables">
+            ${this.table(
+              'Delivered',
+              'delivered',
+              s.delivered.map((d) => [kindText(d.kind), d.count]),
+              'None delivered.',
+            )}
+            ${this.table(
+              'Refused',
+              'refused',
+              s.refused.map((r) => [reasonText(r.reason), r.count]),
+              'None refused.',
+            )}
           </div>`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 
@@ -44,12 +56,14 @@ export class HeedProactiveStats extends ConsoleElement {
     const total = rows.reduce((sum, [, n]) => sum + n, 0);
     return html`<div class="card" data-stats=${id}>
       <h3 id="${id}-h">${title}: ${total}</h3>
-      ${rows.length === 0
-        ? html`<p class="muted">${empty}</p>`
-        : html`<table aria-labelledby="${id}-h">
+      ${
+        rows.length === 0
+          ? html`<p class="muted">${empty}</p>`
+          : html`<table aria-labelledby="${id}-h">
             <thead><tr><th>${id === 'delivered' ? 'Kind' : 'Reason'}</th><th>Count</th></tr></thead>
             <tbody>${rows.map(([what, n]) => html`<tr><td>${what}</td><td>${n.toLocaleString()}</td></tr>`)}</tbody>
-          </table>`}
+          </table>`
+      }
     </div>`;
   }
 

@@ -6,7 +6,9 @@ import { fakeConsoleApi, owner } from '../test-support/fake-console-api.ts';
 
 async function stats(over: Parameters<typeof fakeConsoleApi>[0] = {}) {
   const fake = fakeConsoleApi(over);
-  const el = await fixture<HeedProactiveStats>(html`<heed-proactive-stats .api=${fake.api} .me=${owner} siteId="site-1"></heed-proactive-stats>`);
+  const el = await fixture<HeedProactiveStats>(
+    html`<heed-proactive-stats .api=${fake.api} .me=${owner} siteId="site-1"></heed-proactive-stats>`,
+  );
   const root = el.shadowRoot!;
   await waitUntil(() => root.querySelector('.tables'), 'stats shown');
   return { el, root, fake };
@@ -15,7 +17,16 @@ async function stats(over: Parameters<typeof fakeConsoleApi>[0] = {}) {
 describe('heed-proactive-stats', () => {
   it('shows the last 7 days: delivered by kind, refused by reason', async () => {
     const { root, fake } = await stats({
-      proactiveStats: async () => ({ delivered: [{ kind: 'intent', count: 12 }, { kind: 'check_in', count: 3 }], refused: [{ reason: 'daily_budget', count: 4 }, { reason: 'unknown_intent', count: 1 }] }),
+      proactiveStats: async () => ({
+        delivered: [
+          { kind: 'intent', count: 12 },
+          { kind: 'check_in', count: 3 },
+        ],
+        refused: [
+          { reason: 'daily_budget', count: 4 },
+          { reason: 'unknown_intent', count: 1 },
+        ],
+      }),
     });
     expect(fake.callsOf('proactiveStats')).to.deep.equal([['site-1', 7]]);
     expect(root.querySelector('h2')!.textContent).to.equal('Unsolicited messages, last 7 days');
@@ -23,7 +34,10 @@ describe('heed-proactive-stats', () => {
     expect(delivered.querySelector('h3')!.textContent).to.equal('Delivered: 15');
     expect([...delivered.querySelectorAll('tbody tr')].map((tr) => tr.textContent)).to.deep.equal(['Intents12', 'Check-ins3']);
     const refused = root.querySelector('[data-stats=refused]')!;
-    expect([...refused.querySelectorAll('tbody tr')].map((tr) => tr.textContent)).to.deep.equal(['Daily budget used up4', 'No rule with that name1']);
+    expect([...refused.querySelectorAll('tbody tr')].map((tr) => tr.textContent)).to.deep.equal([
+      'Daily budget used up4',
+      'No rule with that name1',
+    ]);
   });
 
   it('says when there is nothing yet', async () => {

@@ -32,12 +32,14 @@ export class HeedSiteDelete extends ConsoleElement {
       <dialog aria-labelledby="delete-h" @close=${() => (this.typed = '')}>
         <form method="dialog" @submit=${this.submit}>
           <h2 id="delete-h">Delete ${this.siteName}?</h2>
-          ${c
-            ? html`<p id="delete-what">
+          ${
+            c
+              ? html`<p id="delete-what">
                 This deletes the site and, with it, ${plural(c.conversations, 'conversation', 'conversations')},
                 ${plural(c.visitors, 'visitor', 'visitors')} and ${plural(c.messages, 'message', 'messages')}. It cannot be undone.
               </p>`
-            : html`<p class="muted">Counting what the site holds…</p>`}
+              : html`<p class="muted">Counting what the site holds…</p>`
+          }
           <label>Type the site key <code>${this.siteKey}</code> to confirm
             <input name="confirmKey" autocomplete="off" spellcheck="false" .value=${this.typed} @input=${(e: InputEvent) => (this.typed = (e.target as HTMLInputElement).value)} />
           </label>

@@ -7,7 +7,9 @@ import { fakeConsoleApi, refusal } from '../test-support/fake-console-api.ts';
 describe('heed-site-delete', () => {
   it('says what is deleted and deletes only once the site key is typed', async () => {
     const fake = fakeConsoleApi();
-    const el = await fixture<HeedSiteDelete>(html`<heed-site-delete .api=${fake.api} siteId="site-1" siteKey="shop" siteName="Shop"></heed-site-delete>`);
+    const el = await fixture<HeedSiteDelete>(
+      html`<heed-site-delete .api=${fake.api} siteId="site-1" siteKey="shop" siteName="Shop"></heed-site-delete>`,
+    );
     const $ = <T extends Element>(sel: string) => el.shadowRoot!.querySelector<T>(sel)!;
     $<HTMLButtonElement>('button').click();
     await waitUntil(() => $('#delete-what'), 'counts shown');
@@ -35,7 +37,9 @@ describe('heed-site-delete', () => {
 
   it('keeps the dialog open with the server’s reason when the delete is refused', async () => {
     const fake = fakeConsoleApi({ deleteSite: async () => Promise.reject(refusal('FORBIDDEN', 'owner_only')) });
-    const el = await fixture<HeedSiteDelete>(html`<heed-site-delete .api=${fake.api} siteId="site-1" siteKey="shop" siteName="Shop"></heed-site-delete>`);
+    const el = await fixture<HeedSiteDelete>(
+      html`<heed-site-delete .api=${fake.api} siteId="site-1" siteKey="shop" siteName="Shop"></heed-site-delete>`,
+    );
     const $ = <T extends Element>(sel: string) => el.shadowRoot!.querySelector<T>(sel)!;
     $<HTMLButtonElement>('button').click();
     const input = $<HTMLInputElement>('input[name=confirmKey]');

@@ -41,7 +41,8 @@ export class HeedSiteEditor extends ConsoleElement {
 
   override render() {
     const s = this.site;
-    if (this.siteId && !s) return html`<a href=${hrefOf({ view: 'sites' })}>← Sites</a>${this.error ? html`<p class="error" role="alert">${this.error}</p>` : html`<p class="muted">Loading…</p>`}`;
+    if (this.siteId && !s)
+      return html`<a href=${hrefOf({ view: 'sites' })}>← Sites</a>${this.error ? html`<p class="error" role="alert">${this.error}</p>` : html`<p class="muted">Loading…</p>`}`;
     const readOnly = !this.isOwner;
     return html`<a href=${hrefOf({ view: 'sites' })}>← Sites</a>
       <h1>${s ? s.name : 'New site'}</h1>
@@ -84,15 +85,19 @@ export class HeedSiteEditor extends ConsoleElement {
         ${readOnly ? nothing : html`<button type="submit" class="primary" ?disabled=${this.busy}>${s ? 'Save changes' : 'Create site'}</button>`}
       </form>
       ${s && !readOnly ? this.identity(s) : nothing}
-      ${s
-        ? html`<heed-intent-rules .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-intent-rules>
+      ${
+        s
+          ? html`<heed-intent-rules .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-intent-rules>
             <heed-api-keys .api=${this.api} .me=${this.me} .siteId=${s.id} .siteKey=${s.key}></heed-api-keys>
             <heed-proactive-stats .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-proactive-stats>`
-        : nothing}
-      ${s && !readOnly
-        ? html`<section class="danger-zone" aria-labelledby="danger-h"><h2 id="danger-h">Delete</h2>
+          : nothing
+      }
+      ${
+        s && !readOnly
+          ? html`<section class="danger-zone" aria-labelledby="danger-h"><h2 id="danger-h">Delete</h2>
             <heed-site-delete .api=${this.api} .me=${this.me} .siteId=${s.id} .siteKey=${s.key} .siteName=${s.name} @heed-site-deleted=${this.deleted}></heed-site-delete></section>`
-        : nothing}`;
+          : nothing
+      }`;
   }
 
   private embed(s: SiteSettings) {
@@ -109,18 +114,25 @@ export class HeedSiteEditor extends ConsoleElement {
     return html`<section aria-labelledby="identity-h">
       <h2 id="identity-h">Identity secret</h2>
       <p class="hint">Your server signs visitors’ user ids with it. ${s.identitySecrets === 0 ? 'None yet.' : `${s.identitySecrets} in use; after a rotation the previous one stays valid as the second.`}</p>
-      ${this.secret
-        ? html`<div class="secret" role="group" aria-label="New identity secret">
+      ${
+        this.secret
+          ? html`<div class="secret" role="group" aria-label="New identity secret">
             <p><strong>Copy it now: it is shown only once.</strong></p>
             <pre>${this.secret}</pre>
             <button type="button" @click=${() => this.copy(this.secret!)}>Copy secret</button>
           </div>`
-        : nothing}
+          : nothing
+      }
       <button type="button" @click=${this.rotate} ?disabled=${this.busy}>${s.identitySecrets === 0 ? 'Generate identity secret' : 'Rotate identity secret'}</button>
     </section>`;
   }
 
-  private text(name: string, label: string, value: string | null | undefined, o: { required?: boolean; hint?: string; type?: string; pattern?: string } = {}) {
+  private text(
+    name: string,
+    label: string,
+    value: string | null | undefined,
+    o: { required?: boolean; hint?: string; type?: string; pattern?: string } = {},
+  ) {
     const err = this.fields[name];
     return html`<label>${label}
       <input name=${name} type=${o.type ?? 'text'} .value=${value ?? ''} ?required=${o.required} pattern=${o.pattern ?? nothing}
@@ -168,8 +180,10 @@ export class HeedSiteEditor extends ConsoleElement {
     const input = siteInput(new FormData(e.target as HTMLFormElement));
     const fields: Record<string, string> = {};
     if (!input.name) fields.name = 'Give the site a name.';
-    if (input.replyMaxTokens !== null && !(Number.isInteger(input.replyMaxTokens) && input.replyMaxTokens > 0)) fields.replyMaxTokens = 'A whole number above 0.';
-    if (input.checkInAfterMinutes !== null && !wholeIn(input.checkInAfterMinutes, 1, 10080)) fields.checkInAfterMinutes = 'A whole number of minutes from 1 to 10080, or blank.';
+    if (input.replyMaxTokens !== null && !(Number.isInteger(input.replyMaxTokens) && input.replyMaxTokens > 0))
+      fields.replyMaxTokens = 'A whole number above 0.';
+    if (input.checkInAfterMinutes !== null && !wholeIn(input.checkInAfterMinutes, 1, 10080))
+      fields.checkInAfterMinutes = 'A whole number of minutes from 1 to 10080, or blank.';
     if (!wholeIn(input.unsolicitedPerDay, 0, 20)) fields.unsolicitedPerDay = 'A whole number from 0 to 20.';
     this.fields = fields;
     if (Object.keys(fields).length > 0) {

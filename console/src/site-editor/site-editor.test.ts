@@ -22,7 +22,12 @@ describe('heed-site-editor', () => {
     field('greeting').value = 'Hi! Ask me about boots.';
     button('Create site').click();
     await waitUntil(() => fake.callsOf('createSite').length === 1);
-    expect(fake.callsOf('createSite')[0]![0]).to.deep.include({ name: 'Outdoor shop', allowedOrigins: ['https://outdoor.example'], greeting: 'Hi! Ask me about boots.', accentColor: null });
+    expect(fake.callsOf('createSite')[0]![0]).to.deep.include({
+      name: 'Outdoor shop',
+      allowedOrigins: ['https://outdoor.example'],
+      greeting: 'Hi! Ask me about boots.',
+      accentColor: null,
+    });
     await waitUntil(() => location.hash === '#/sites/site-new');
   });
 
@@ -54,7 +59,8 @@ describe('heed-site-editor', () => {
   it('edits the handoff, the check-in delay and the daily budget of unsolicited messages', async () => {
     const { root, button, fake } = await editor('site-1');
     await waitUntil(() => root.querySelector('#snippet'));
-    const byLabel = <T extends HTMLElement>(text: string) => [...root.querySelectorAll('label')].find((l) => l.textContent!.trim() === text)!.control as T;
+    const byLabel = <T extends HTMLElement>(text: string) =>
+      [...root.querySelectorAll('label')].find((l) => l.textContent!.trim() === text)!.control as T;
     const handoff = byLabel<HTMLInputElement>('Let the assistant hand conversations to a person');
     const checkIn = byLabel<HTMLInputElement>('Check in after minutes of silence');
     const perDay = byLabel<HTMLInputElement>('Unsolicited messages per visitor per day');
@@ -68,7 +74,10 @@ describe('heed-site-editor', () => {
     checkIn.value = '30';
     button('Save changes').click();
     await waitUntil(() => fake.callsOf('updateSite').length === 1);
-    expect(fake.callsOf('updateSite')[0]).to.deep.equal(['site-1', { handoffEnabled: true, checkInAfterMinutes: 30, unsolicitedPerDay: 3 }]);
+    expect(fake.callsOf('updateSite')[0]).to.deep.equal([
+      'site-1',
+      { handoffEnabled: true, checkInAfterMinutes: 30, unsolicitedPerDay: 3 },
+    ]);
   });
 
   it('holds the site’s intents, API keys and unsolicited message counts', async () => {
@@ -76,7 +85,9 @@ describe('heed-site-editor', () => {
     await waitUntil(() => root.querySelector('heed-intent-rules'));
     expect(root.querySelector('heed-api-keys')).to.exist;
     expect(root.querySelector('heed-proactive-stats')).to.exist;
-    await waitUntil(() => fake.callsOf('intentRules').length === 1 && fake.callsOf('apiKeys').length === 1 && fake.callsOf('proactiveStats').length === 1);
+    await waitUntil(
+      () => fake.callsOf('intentRules').length === 1 && fake.callsOf('apiKeys').length === 1 && fake.callsOf('proactiveStats').length === 1,
+    );
     expect(fake.callsOf('intentRules')[0]).to.deep.equal(['site-1']);
   });
 

@@ -30,11 +30,12 @@ export class HeedConsoleSites extends ConsoleElement {
         ${this.isOwner ? html`<a class="button" href=${hrefOf({ view: 'site', siteId: null })}>New site</a>` : nothing}
       </div>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.sites === null
-        ? html`<p class="muted">Loading…</p>`
-        : this.sites.length === 0
-          ? html`<p class="muted">No sites yet.${this.isOwner ? ' Create one to get its embed snippet.' : ''}</p>`
-          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Sites table"><table>
+      ${
+        this.sites === null
+          ? html`<p class="muted">Loading…</p>`
+          : this.sites.length === 0
+            ? html`<p class="muted">No sites yet.${this.isOwner ? ' Create one to get its embed snippet.' : ''}</p>`
+            : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Sites table"><table>
               <thead><tr><th>Name</th><th>Site key</th><th>Conversations</th><th>Created</th></tr></thead>
               <tbody>${this.sites.map(
                 (s) => html`<tr>
@@ -44,6 +45,7 @@ export class HeedConsoleSites extends ConsoleElement {
                   <td>${new Date(s.createdAt).toLocaleDateString()}</td>
                 </tr>`,
               )}</tbody>
-            </table></div>`}`;
+            </table></div>`
+      }`;
   }
 }

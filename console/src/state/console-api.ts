@@ -47,11 +47,17 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
   const mutate = <T>(path: string, input?: unknown) => callProcedure(base, `console.${path}`, 'mutation', input, {}) as Promise<T>;
   // one stream of every site's changes per tab, views filter it (see shared-changes.ts)
   const shared = sharedChanges((h) =>
-    openStream(base, 'console.conversations.changes', (last) => (last ? { lastEventId: last } : {}), async () => ({}), {
-      onData: (data) => h.onChange(data as ConversationChange),
-      onState: h.onState,
-      onError: h.onError,
-    }),
+    openStream(
+      base,
+      'console.conversations.changes',
+      (last) => (last ? { lastEventId: last } : {}),
+      async () => ({}),
+      {
+        onData: (data) => h.onChange(data as ConversationChange),
+        onState: h.onState,
+        onError: h.onError,
+      },
+    ),
   );
   return {
     me: () => query<Me | null>('auth.me'),
@@ -79,12 +85,14 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     transcript: (conversationId: string) => query<Transcript>('conversations.transcript', { conversationId }),
     markRead: (conversationId: string) => mutate<unknown>('conversations.markRead', { conversationId }),
     retry: (conversationId: string) => mutate<unknown>('conversations.retry', { conversationId }),
-    rename: (conversationId: string, title: string, pin: boolean) => mutate<unknown>('conversations.rename', { conversationId, title, pin }),
+    rename: (conversationId: string, title: string, pin: boolean) =>
+      mutate<unknown>('conversations.rename', { conversationId, title, pin }),
     retitle: (conversationId: string) => mutate<unknown>('conversations.retitle', { conversationId }),
     /** this operator holds the conversation from now: no run is claimed until they hand it back */
     takeOver: (conversationId: string) => mutate<TranscriptHead>('conversations.takeOver', { conversationId }),
     /** `clientMessageId` makes a resend after a lost answer the same message */
-    reply: (input: { conversationId: string; text: string; clientMessageId: string }) => mutate<TranscriptMessage>('conversations.reply', input),
+    reply: (input: { conversationId: string; text: string; clientMessageId: string }) =>
+      mutate<TranscriptMessage>('conversations.reply', input),
     handBack: (conversationId: string) => mutate<TranscriptHead>('conversations.handBack', { conversationId }),
 
     intentRules: (siteId: string) => query<IntentRuleView[]>('proactive.intentRules.list', { siteId }),

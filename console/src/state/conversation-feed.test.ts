@@ -35,7 +35,9 @@ describe('the live conversation feed', () => {
   it('with a search, updates rows shown but adds none (matching is the server’s)', () => {
     const a = item({ updatedAt: at(1) });
     expect(applyChange([a], item({ updatedAt: at(2) }), { filter: 'all', search: 'boots' })).to.have.length(1);
-    expect(applyChange([a], { ...a, title: 'Renamed', updatedAt: at(3) }, { filter: 'all', search: 'boots' })[0]!.title).to.equal('Renamed');
+    expect(applyChange([a], { ...a, title: 'Renamed', updatedAt: at(3) }, { filter: 'all', search: 'boots' })[0]!.title).to.equal(
+      'Renamed',
+    );
   });
 
   it('matches each filter by the operator’s attention state or failure', () => {
@@ -63,7 +65,9 @@ describe('the live conversation feed', () => {
     const a = item({ waitingForPerson: true, updatedAt: at(1) });
     const b = item({ waitingForPerson: true, updatedAt: at(2) });
     expect(applyChange([a, b], { ...a, updatedAt: at(9) }, { filter: 'waiting' }).map((c) => c.id)).to.deep.equal([a.id, b.id]);
-    expect(applyChange([a, b], { ...a, waitingForPerson: false, updatedAt: at(9) }, { filter: 'waiting' }).map((c) => c.id)).to.deep.equal([b.id]);
+    expect(applyChange([a, b], { ...a, waitingForPerson: false, updatedAt: at(9) }, { filter: 'waiting' }).map((c) => c.id)).to.deep.equal([
+      b.id,
+    ]);
     expect(matchesFilter(a, 'waiting')).to.be.true;
   });
 });

@@ -26,14 +26,16 @@ const REASONS: Record<string, string> = {
  * @example const { message, fields } = errorText(err);
  */
 export function errorText(err: unknown): ErrorText {
-  if (err instanceof NetworkError) return { message: 'The server cannot be reached. Check the connection and try again.', fields: {}, signedOut: false };
+  if (err instanceof NetworkError)
+    return { message: 'The server cannot be reached. Check the connection and try again.', fields: {}, signedOut: false };
   if (!(err instanceof ServerError)) return { message: 'Something went wrong. Please try again.', fields: {}, signedOut: false };
   const data = err.data as ServerError['data'] & { fieldErrors?: Record<string, string[] | undefined> | null };
   const fields: Record<string, string> = {};
   for (const [name, messages] of Object.entries(data.fieldErrors ?? {})) if (messages?.[0]) fields[name] = messages[0];
   const signedOut = data.code === 'UNAUTHORIZED' && data.reason !== 'bad_credentials';
   let message = (data.reason && REASONS[data.reason]) || err.message;
-  if (data.reason === 'sign_in_throttled' && data.retryAfterMs) message = `Too many attempts. Try again in ${Math.ceil(data.retryAfterMs / 1000)} s.`;
+  if (data.reason === 'sign_in_throttled' && data.retryAfterMs)
+    message = `Too many attempts. Try again in ${Math.ceil(data.retryAfterMs / 1000)} s.`;
   if (Object.keys(fields).length > 0 && data.code === 'BAD_REQUEST') message = 'Some fields need a change (see below).';
   return { message, fields, signedOut };
 }

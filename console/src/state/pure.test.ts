@@ -18,8 +18,25 @@ const form = (entries: Record<string, string>) => {
 
 describe('console helpers', () => {
   it('shape the site form: blank optional texts are null, origins one per line, the cap a number', () => {
-    const input = siteInput(form({ name: ' Shop ', allowedOrigins: 'https://a.example\n\nhttps://b.example ', greeting: '  ', accentColor: '#AABBCC', replyMaxTokens: '400', requireIdentity: 'on' }));
-    expect(input).to.deep.include({ name: 'Shop', allowedOrigins: ['https://a.example', 'https://b.example'], greeting: null, accentColor: '#aabbcc', replyMaxTokens: 400, requireIdentity: true, launcherPosition: 'bottom_right' });
+    const input = siteInput(
+      form({
+        name: ' Shop ',
+        allowedOrigins: 'https://a.example\n\nhttps://b.example ',
+        greeting: '  ',
+        accentColor: '#AABBCC',
+        replyMaxTokens: '400',
+        requireIdentity: 'on',
+      }),
+    );
+    expect(input).to.deep.include({
+      name: 'Shop',
+      allowedOrigins: ['https://a.example', 'https://b.example'],
+      greeting: null,
+      accentColor: '#aabbcc',
+      replyMaxTokens: 400,
+      requireIdentity: true,
+      launcherPosition: 'bottom_right',
+    });
     expect(input).to.not.have.property('key');
     expect(siteInput(form({ name: 'x', key: 'my-shop', replyMaxTokens: '' }))).to.deep.include({ key: 'my-shop', replyMaxTokens: null });
   });
@@ -53,11 +70,11 @@ describe('console helpers', () => {
     expect(provenanceLabel(m('assistant', 'check_in'))).to.equal('Check-in');
     expect(provenanceLabel(m('assistant', 'server', 'Shop'))).to.equal('From Shop');
     expect(provenanceLabel(m('assistant', 'server'), 'Outdoors')).to.equal('From Outdoors');
-    expect([noticeText(m('notice', 'operator_joined', 'Ana')), noticeText(m('notice', 'operator_left', 'Ana')), noticeText(m('notice', 'handoff_requested'))]).to.deep.equal([
-      'Ana joined',
-      'Ana left',
-      'Waiting for a person',
-    ]);
+    expect([
+      noticeText(m('notice', 'operator_joined', 'Ana')),
+      noticeText(m('notice', 'operator_left', 'Ana')),
+      noticeText(m('notice', 'handoff_requested')),
+    ]).to.deep.equal(['Ana joined', 'Ana left', 'Waiting for a person']);
   });
 
   it('say why an unsolicited message was refused', () => {
@@ -72,9 +89,14 @@ describe('console helpers', () => {
   });
 
   it('turn refusals into sentences and keep zod’s field errors per field', () => {
-    expect(errorText(new ServerError('x', { code: 'UNAUTHORIZED', reason: 'bad_credentials' }))).to.deep.include({ signedOut: false, message: 'That email and password do not match an operator.' });
+    expect(errorText(new ServerError('x', { code: 'UNAUTHORIZED', reason: 'bad_credentials' }))).to.deep.include({
+      signedOut: false,
+      message: 'That email and password do not match an operator.',
+    });
     expect(errorText(new ServerError('x', { code: 'UNAUTHORIZED', reason: 'console_signed_out' })).signedOut).to.be.true;
-    expect(errorText(new ServerError('x', { code: 'TOO_MANY_REQUESTS', reason: 'sign_in_throttled', retryAfterMs: 4100 })).message).to.equal('Too many attempts. Try again in 5 s.');
+    expect(
+      errorText(new ServerError('x', { code: 'TOO_MANY_REQUESTS', reason: 'sign_in_throttled', retryAfterMs: 4100 })).message,
+    ).to.equal('Too many attempts. Try again in 5 s.');
     const bad = new ServerError('x', { code: 'BAD_REQUEST', fieldErrors: { accentColor: ['Use #rrggbb'] } } as ServerError['data']);
     expect(errorText(bad).fields).to.deep.equal({ accentColor: 'Use #rrggbb' });
     expect(errorText(new NetworkError('down')).message).to.contain('cannot be reached');
@@ -82,15 +104,30 @@ describe('console helpers', () => {
 
   it('chart the overview: one failures line per kind, totals over the range', () => {
     const point = (t: string, replies: number, kinds: Record<string, number>) => ({
-      t, conversations: 1, replies, failures: Object.values(kinds).reduce((a, b) => a + b, 0), failuresByKind: kinds,
-      ttftP50Ms: 400, ttftP95Ms: 900, promptTokens: 100, completionTokens: 20, titleCostUsd: 0.0001, replyCostUsd: 0.002,
+      t,
+      conversations: 1,
+      replies,
+      failures: Object.values(kinds).reduce((a, b) => a + b, 0),
+      failuresByKind: kinds,
+      ttftP50Ms: 400,
+      ttftP95Ms: 900,
+      promptTokens: 100,
+      completionTokens: 20,
+      titleCostUsd: 0.0001,
+      replyCostUsd: 0.002,
     });
-    const series = { bucket: 'day' as const, points: [point('2026-01-01T00:00:00Z', 3, { model_timeout: 1 }), point('2026-01-02T00:00:00Z', 4, { rate_limited: 2 })] };
+    const series = {
+      bucket: 'day' as const,
+      points: [point('2026-01-01T00:00:00Z', 3, { model_timeout: 1 }), point('2026-01-02T00:00:00Z', 4, { rate_limited: 2 })],
+    };
     const charts = chartsOf(series);
     expect(charts.map((c) => c.id)).to.deep.equal(['activity', 'ttft', 'failures', 'tokens', 'cost']);
     expect(charts[0]!.x).to.deep.equal([1767225600, 1767312000]);
     expect(charts[0]!.lines[1]).to.deep.include({ label: 'Replies', values: [3, 4] });
-    expect(charts[2]!.lines.map((l) => [l.label, l.values])).to.deep.equal([['model timeout', [1, 0]], ['rate limited', [0, 2]]]);
+    expect(charts[2]!.lines.map((l) => [l.label, l.values])).to.deep.equal([
+      ['model timeout', [1, 0]],
+      ['rate limited', [0, 2]],
+    ]);
     expect(totalsOf(series)).to.deep.include({ replies: 7, failures: 3, promptTokens: 200 });
   });
 });

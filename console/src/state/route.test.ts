@@ -18,13 +18,16 @@ describe('console routes', () => {
   });
 
   it('opens the conversation list for an empty, unknown or malformed hash', () => {
-    for (const hash of ['', '#', '#/', '#/nope', '#/invite', '#/conversations/']) expect(parseRoute(hash)).to.deep.equal({ view: 'conversations' });
+    for (const hash of ['', '#', '#/', '#/nope', '#/invite', '#/conversations/'])
+      expect(parseRoute(hash)).to.deep.equal({ view: 'conversations' });
     expect(parseRoute('#/conversations/%E0%A4%A')).to.deep.equal({ view: 'transcript', conversationId: '%E0%A4%A' });
   });
 
   it('names the open view first in the document title', () => {
     expect(titleOf({ view: 'overview' })).to.equal('Overview · Heed console');
-    expect(titleOf({ view: 'transcript', conversationId: 'x' }, 'Refund for order 1042')).to.equal('Refund for order 1042 · Transcript · Heed console');
+    expect(titleOf({ view: 'transcript', conversationId: 'x' }, 'Refund for order 1042')).to.equal(
+      'Refund for order 1042 · Transcript · Heed console',
+    );
     expect(titleOf({ view: 'site', siteId: null })).to.equal('New site · Heed console');
   });
 

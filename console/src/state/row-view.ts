@@ -28,7 +28,8 @@ export function rowViewOf(item: ConversationItem): ConversationView {
     liveRunId: null,
     // an open question this operator has not seen: newer than their (absent) read marker
     inputNeeded: state === 'input_needed',
-    inputRequest: state === 'input_needed' ? { id: `${item.id}-question`, question: '', choices: [], allowFreeText: true, createdAt: replyAt } : null,
+    inputRequest:
+      state === 'input_needed' ? { id: `${item.id}-question`, question: '', choices: [], allowFreeText: true, createdAt: replyAt } : null,
     openTodos: [],
     failed: item.failed,
     // unviewed: a reply newer than the read marker; otherwise the marker is at the reply

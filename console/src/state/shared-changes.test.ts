@@ -12,7 +12,11 @@ function setup(lingerMs = 20) {
     opened.push(h);
     return () => void closed++;
   }, lingerMs);
-  const seen = (into: string[]): ChangeHandlers => ({ onChange: (c: ConversationChange) => into.push(c.item.title!), onState: () => {}, onError: () => {} });
+  const seen = (into: string[]): ChangeHandlers => ({
+    onChange: (c: ConversationChange) => into.push(c.item.title!),
+    onState: () => {},
+    onError: () => {},
+  });
   return { listen, opened, seen, closed: () => closed };
 }
 

@@ -46,7 +46,12 @@ export function exactTime(t: string | Date, timeZone?: string, locale?: string):
 }
 
 /** The operator's time, and the visitor's after it when their zone is known and differs. */
-export function bothTimes(t: string | Date, visitorZone: string | null | undefined, operatorZone?: string, locale?: string): { operator: string; visitor: string | null } {
+export function bothTimes(
+  t: string | Date,
+  visitorZone: string | null | undefined,
+  operatorZone?: string,
+  locale?: string,
+): { operator: string; visitor: string | null } {
   const operator = exactTime(t, operatorZone, locale);
   if (!isKnownZone(visitorZone)) return { operator, visitor: null };
   const mine = operatorZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -39,7 +39,12 @@ export class HeedConsoleTakeover extends ConsoleElement {
   private focusNext: 'reply' | 'take' | null = null;
 
   override updated() {
-    const target = this.focusNext === 'reply' ? this.box : this.focusNext === 'take' ? this.renderRoot.querySelector<HTMLButtonElement>('button.take') : null;
+    const target =
+      this.focusNext === 'reply'
+        ? this.box
+        : this.focusNext === 'take'
+          ? this.renderRoot.querySelector<HTMLButtonElement>('button.take')
+          : null;
     if (!target) return;
     this.focusNext = null;
     target.focus();
@@ -79,7 +84,11 @@ export class HeedConsoleTakeover extends ConsoleElement {
   }
 
   private takeOver() {
-    return this.act('take', () => this.api.takeOver(this.conversationId), 'You hold this conversation: the assistant stays quiet until you hand it back.');
+    return this.act(
+      'take',
+      () => this.api.takeOver(this.conversationId),
+      'You hold this conversation: the assistant stays quiet until you hand it back.',
+    );
   }
 
   private handBack() {
@@ -97,7 +106,11 @@ export class HeedConsoleTakeover extends ConsoleElement {
     }
     this.draftId ??= crypto.randomUUID();
     const clientMessageId = this.draftId;
-    const sent = await this.act('send', () => this.api.reply({ conversationId: this.conversationId, text, clientMessageId }), 'Reply sent.');
+    const sent = await this.act(
+      'send',
+      () => this.api.reply({ conversationId: this.conversationId, text, clientMessageId }),
+      'Reply sent.',
+    );
     if (!sent) return;
     this.draftId = null;
     box.value = '';

@@ -41,7 +41,17 @@ describe('heed-console-takeover', () => {
     const { root, fake, button, changed } = await takeover(ana, {
       reply: async (input) => {
         if (fail) throw refusal('INTERNAL_SERVER_ERROR', null, 'Try again.');
-        return { id: 'm9', role: 'operator', content: input.text, provenance: 'operator', provenanceLabel: 'Ana', state: null, error: null, createdAt: '2026-01-01T10:00:00Z', runId: null };
+        return {
+          id: 'm9',
+          role: 'operator',
+          content: input.text,
+          provenance: 'operator',
+          provenanceLabel: 'Ana',
+          state: null,
+          error: null,
+          createdAt: '2026-01-01T10:00:00Z',
+          runId: null,
+        };
       },
     });
     expect(root.querySelector('.held')!.textContent).to.contain('Held by Ana');
@@ -89,12 +99,16 @@ describe('heed-console-takeover', () => {
   });
 
   it('shows held_by_other and not_holding inline, and asks for a reload', async () => {
-    const taken = await takeover(null, { takeOver: async () => Promise.reject(refusal('CONFLICT', 'held_by_other', 'Ben has already taken this conversation over.')) });
+    const taken = await takeover(null, {
+      takeOver: async () => Promise.reject(refusal('CONFLICT', 'held_by_other', 'Ben has already taken this conversation over.')),
+    });
     taken.button('Take over')!.click();
     await waitUntil(() => taken.root.querySelector('[role=alert]'));
     expect(taken.root.querySelector('[role=alert]')!.textContent).to.equal('Ben has already taken this conversation over.');
     expect(taken.changed).to.have.length(1);
-    const lost = await takeover(ana, { reply: async () => Promise.reject(refusal('CONFLICT', 'not_holding', 'Take this conversation over before you reply.')) });
+    const lost = await takeover(ana, {
+      reply: async () => Promise.reject(refusal('CONFLICT', 'not_holding', 'Take this conversation over before you reply.')),
+    });
     lost.root.querySelector('textarea')!.value = 'Still there?';
     lost.button('Send')!.click();
     await waitUntil(() => lost.root.querySelector('[role=alert]'));

@@ -72,7 +72,14 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     acceptInvite: async () => ({ operator: owner }),
     operators: async () => [],
     invite: async ({ sites, ...input }) => ({
-      operator: { id: 'op-2', ...input, pending: true, createdAt: '2026-01-01T00:00:00Z', allSites: sites === 'all', siteIds: sites === 'all' ? [] : sites },
+      operator: {
+        id: 'op-2',
+        ...input,
+        pending: true,
+        createdAt: '2026-01-01T00:00:00Z',
+        allSites: sites === 'all',
+        siteIds: sites === 'all' ? [] : sites,
+      },
       inviteUrl: 'http://api.test/admin/#/invite/t0k3n',
     }),
     removeOperator: async () => ({ removed: true }),
@@ -101,18 +108,45 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     retry: async () => ({}),
     rename: async () => ({}),
     retitle: async () => ({}),
-    takeOver: async (conversationId) => ({ ...item({ id: conversationId, heldBy: { id: owner.id, name: owner.name } }), visitorTimeZone: null }),
-    reply: async (input) => ({ id: `m-${input.clientMessageId}`, role: 'operator', content: input.text, provenance: 'operator', provenanceLabel: owner.name, state: null, error: null, createdAt: '2026-01-01T10:01:00.000Z', runId: null }),
+    takeOver: async (conversationId) => ({
+      ...item({ id: conversationId, heldBy: { id: owner.id, name: owner.name } }),
+      visitorTimeZone: null,
+    }),
+    reply: async (input) => ({
+      id: `m-${input.clientMessageId}`,
+      role: 'operator',
+      content: input.text,
+      provenance: 'operator',
+      provenanceLabel: owner.name,
+      state: null,
+      error: null,
+      createdAt: '2026-01-01T10:01:00.000Z',
+      runId: null,
+    }),
     handBack: async (conversationId) => ({ ...item({ id: conversationId }), visitorTimeZone: null }),
     intentRules: async () => [],
-    saveIntentRule: async (input) => ({ ...input, id: input.id ?? 'rule-new', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' }),
+    saveIntentRule: async (input) => ({
+      ...input,
+      id: input.id ?? 'rule-new',
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+    }),
     removeIntentRule: async () => ({ ok: true }),
     apiKeys: async () => [],
-    createApiKey: async (_siteId, name) => ({ id: 'key-new', name, prefix: 'hk_live_ab12', createdAt: '2026-01-01T00:00:00Z', key: 'hk_live_ab12_secret_once' }),
+    createApiKey: async (_siteId, name) => ({
+      id: 'key-new',
+      name,
+      prefix: 'hk_live_ab12',
+      createdAt: '2026-01-01T00:00:00Z',
+      key: 'hk_live_ab12_secret_once',
+    }),
     revokeApiKey: async () => ({ ok: true }),
     proactiveStats: async () => ({ delivered: [], refused: [] }),
     overview: async () => ({ bucket: 'day', points: [] }),
-    modelStatus: async () => ({ server: 'http://127.0.0.1:11434/v1', models: [{ model: 'llama3', usedBy: ['Replies (deployment default)', 'Titles'], flags: [] }] }),
+    modelStatus: async () => ({
+      server: 'http://127.0.0.1:11434/v1',
+      models: [{ model: 'llama3', usedBy: ['Replies (deployment default)', 'Titles'], flags: [] }],
+    }),
     closeChanges: () => streams.clear(),
     changes: (_siteId, h) => {
       streams.add(h);
@@ -146,10 +180,37 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
 export function transcript(over: Partial<Transcript['conversation']> = {}, failed = false): Transcript {
   const c = { ...item({ title: 'Sizes and shipping', failed }), visitorTimeZone: 'Asia/Tokyo', ...over };
   const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 10, 0, s)).toISOString();
-  const users = [1, 2, 3].map((i) => ({ id: `m${i}`, role: 'user', content: `Question ${i}`, provenance: null, state: 'answered', error: null, createdAt: at(i), runId: 'run-1' }));
+  const users = [1, 2, 3].map((i) => ({
+    id: `m${i}`,
+    role: 'user',
+    content: `Question ${i}`,
+    provenance: null,
+    state: 'answered',
+    error: null,
+    createdAt: at(i),
+    runId: 'run-1',
+  }));
   const reply = failed
-    ? { id: 'm4', role: 'assistant', content: '', provenance: null, state: 'failed', error: 'model_timeout', createdAt: at(9), runId: 'run-1' }
-    : { id: 'm4', role: 'assistant', content: 'All three answered.', provenance: null, state: null, error: null, createdAt: at(9), runId: 'run-1' };
+    ? {
+        id: 'm4',
+        role: 'assistant',
+        content: '',
+        provenance: null,
+        state: 'failed',
+        error: 'model_timeout',
+        createdAt: at(9),
+        runId: 'run-1',
+      }
+    : {
+        id: 'm4',
+        role: 'assistant',
+        content: 'All three answered.',
+        provenance: null,
+        state: null,
+        error: null,
+        createdAt: at(9),
+        runId: 'run-1',
+      };
   return {
     conversation: c,
     heldBy: c.heldBy,
@@ -175,7 +236,22 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
     ],
     inputRequests: [],
     todos: [],
-    titleHistory: [{ at: at(1), source: 'first_message', title: 'Question 1' }, { at: at(20), source: 'generated', title: 'Sizes and shipping' }],
-    titleChecks: [{ id: 'tc1', outcome: 'changed', model: 'test-model', promptTokens: 80, completionTokens: 6, costUsd: 0.00012, latencyMs: 640, errorCode: null, createdAt: at(20) }],
+    titleHistory: [
+      { at: at(1), source: 'first_message', title: 'Question 1' },
+      { at: at(20), source: 'generated', title: 'Sizes and shipping' },
+    ],
+    titleChecks: [
+      {
+        id: 'tc1',
+        outcome: 'changed',
+        model: 'test-model',
+        promptTokens: 80,
+        completionTokens: 6,
+        costUsd: 0.00012,
+        latencyMs: 640,
+        errorCode: null,
+        createdAt: at(20),
+      },
+    ],
   };
 }

@@ -119,7 +119,9 @@ export class HeedConsoleTranscript extends ConsoleElement {
   }
 
   private waitingSince(d: Transcript) {
-    return d.waitingSince ? html` since <time datetime=${new Date(d.waitingSince).toISOString()}>${exactTime(d.waitingSince)}</time>` : nothing;
+    return d.waitingSince
+      ? html` since <time datetime=${new Date(d.waitingSince).toISOString()}>${exactTime(d.waitingSince)}</time>`
+      : nothing;
   }
 
   private message(m: TranscriptMessage, n: number, visitorZone: string | null, d: Transcript, superseded: boolean) {
@@ -153,7 +155,9 @@ export class HeedConsoleTranscript extends ConsoleElement {
   /** A failed reply says why; once a later reply answered its batch it says that instead of calling for a retry. */
   private failure(m: TranscriptMessage, superseded: boolean) {
     const why = m.error ? `: ${m.error}` : '';
-    return superseded ? html`<p class="superseded">Reply failed${why} — superseded: a later reply answered.</p>` : html`<p class="error">Reply failed${why}.</p>`;
+    return superseded
+      ? html`<p class="superseded">Reply failed${why} — superseded: a later reply answered.</p>`
+      : html`<p class="error">Reply failed${why}.</p>`;
   }
 
   private runs(runs: TranscriptRun[], number: Map<string, number>) {
@@ -195,15 +199,18 @@ export class HeedConsoleTranscript extends ConsoleElement {
       <ol class="plain" aria-label="Title history">
         ${d.titleHistory.map((h) => html`<li><span class="muted">${h.at ? exactTime(h.at) : 'at an unknown time'}</span> ${h.source.replace('_', ' ')}: ${h.title ?? '(none)'}</li>`)}
       </ol>
-      ${d.titleChecks.length === 0
-        ? html`<p class="muted">No title check yet.</p>`
-        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Title checks table"><table>
+      ${
+        d.titleChecks.length === 0
+          ? html`<p class="muted">No title check yet.</p>`
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Title checks table"><table>
             <thead><tr><th>When</th><th>Outcome</th><th>Model</th><th>Tokens in / out</th><th>Latency</th><th>Cost</th><th>Error</th></tr></thead>
             <tbody>${d.titleChecks.map(
-              (c) => html`<tr><td>${exactTime(c.createdAt)}</td><td>${c.outcome}</td><td>${c.model ?? '—'}</td><td>${c.promptTokens ?? '—'} / ${c.completionTokens ?? '—'}</td><td>${duration(c.latencyMs)}</td><td>${usd(c.costUsd)}</td><td>${c.errorCode ?? '—'}</td></tr>`,
+              (c) =>
+                html`<tr><td>${exactTime(c.createdAt)}</td><td>${c.outcome}</td><td>${c.model ?? '—'}</td><td>${c.promptTokens ?? '—'} / ${c.completionTokens ?? '—'}</td><td>${duration(c.latencyMs)}</td><td>${usd(c.costUsd)}</td><td>${c.errorCode ?? '—'}</td></tr>`,
             )}</tbody>
           </table></div>
-          <p>Title checks cost ${usd(total)} in all.</p>`}
+          <p>Title checks cost ${usd(total)} in all.</p>`
+      }
     </section>`;
   }
 
@@ -259,7 +266,11 @@ export class HeedConsoleTranscript extends ConsoleElement {
     this.renameError = title ? null : 'Enter a title.';
     if (!title) return;
     const pin = form.get('pin') === 'on';
-    return this.act('rename', () => this.api.rename(this.conversationId, title, pin), pin ? `Renamed and pinned: ${title}.` : `Renamed: ${title}.`);
+    return this.act(
+      'rename',
+      () => this.api.rename(this.conversationId, title, pin),
+      pin ? `Renamed and pinned: ${title}.` : `Renamed: ${title}.`,
+    );
   }
 }
 

@@ -20,7 +20,8 @@ const msg = (id: string, role: string, provenance: string | null, provenanceLabe
 /** A server that holds one conversation: takeOver, reply and handBack change what the next transcript answers. */
 function serverOf(data: Transcript) {
   const add = (m: TranscriptMessage) => (data = { ...data, messages: [...data.messages, m] });
-  const hold = (heldBy: Transcript['conversation']['heldBy']) => (data = { ...data, conversation: { ...data.conversation, heldBy, waitingForPerson: false } });
+  const hold = (heldBy: Transcript['conversation']['heldBy']) =>
+    (data = { ...data, conversation: { ...data.conversation, heldBy, waitingForPerson: false } });
   let n = 10;
   return {
     get data() {
@@ -52,7 +53,9 @@ async function open(failed = false, over: Parameters<typeof fakeConsoleApi>[0] =
   const data = transcript({}, failed);
   const fake = fakeConsoleApi({ transcript: async () => data, ...over });
   const id = over.transcript ? (await over.transcript('')).conversation.id : data.conversation.id;
-  const el = await fixture<HeedConsoleTranscript>(html`<heed-console-transcript .api=${fake.api} .me=${owner} .conversationId=${id}></heed-console-transcript>`);
+  const el = await fixture<HeedConsoleTranscript>(
+    html`<heed-console-transcript .api=${fake.api} .me=${owner} .conversationId=${id}></heed-console-transcript>`,
+  );
   const root = el.shadowRoot!;
   await waitUntil(() => root.querySelector('h1'), 'transcript shown');
   return { el, root, fake, data };
@@ -145,8 +148,17 @@ describe('heed-console-transcript', () => {
       msg('m57', 'assistant', 'server', 'Shop', 'Your order shipped.'),
     );
     const { root } = await open(false, { transcript: async () => data });
-    expect([...root.querySelectorAll('.notice span')].map((n) => n.textContent)).to.deep.equal(['Waiting for a person', 'Ana joined', 'Ana left']);
-    expect([...root.querySelectorAll('.message strong')].map((s) => s.textContent).slice(4)).to.deep.equal(['Operator — Ana', 'Because you viewed Pricing', 'Check-in', 'From Shop']);
+    expect([...root.querySelectorAll('.notice span')].map((n) => n.textContent)).to.deep.equal([
+      'Waiting for a person',
+      'Ana joined',
+      'Ana left',
+    ]);
+    expect([...root.querySelectorAll('.message strong')].map((s) => s.textContent).slice(4)).to.deep.equal([
+      'Operator — Ana',
+      'Because you viewed Pricing',
+      'Check-in',
+      'From Shop',
+    ]);
     expect(root.querySelector('.facts .waiting')!.textContent).to.contain('Waiting for a person');
   });
 
@@ -173,7 +185,10 @@ describe('heed-console-transcript', () => {
     const { root, fake } = await open(false, server.over);
     server.add(msg('m60', 'user', null, null, 'Are you a person?'));
     fake.emit({ ...server.data.conversation, updatedAt: '2026-01-01T10:05:00.000Z' });
-    await waitUntil(() => root.querySelector('.messages li:last-child .content')?.textContent === 'Are you a person?', 'new visitor message shown');
+    await waitUntil(
+      () => root.querySelector('.messages li:last-child .content')?.textContent === 'Are you a person?',
+      'new visitor message shown',
+    );
     expect(root.querySelector('heed-console-takeover')!.shadowRoot!.querySelector('textarea')).to.exist;
   });
 
@@ -181,14 +196,21 @@ describe('heed-console-transcript', () => {
     const data = transcript({ private: true, title: null });
     data.messages = data.messages.map((m) => ({ ...m, content: '', redacted: true }));
     const { root } = await open(false, { transcript: async () => data });
-    expect(root.querySelector('.private')!.textContent).to.equal('Private — the visitor\'s words are hidden');
-    expect([...root.querySelectorAll('.message .content')].map((c) => c.textContent)).to.deep.equal(['Words hidden', 'Words hidden', 'Words hidden', 'Words hidden']);
+    expect(root.querySelector('.private')!.textContent).to.equal("Private — the visitor's words are hidden");
+    expect([...root.querySelectorAll('.message .content')].map((c) => c.textContent)).to.deep.equal([
+      'Words hidden',
+      'Words hidden',
+      'Words hidden',
+      'Words hidden',
+    ]);
     const takeover = root.querySelector('heed-console-takeover')!.shadowRoot!;
     expect(takeover.querySelector('button')).to.equal(null);
   });
 
   it('shows a takeover refusal inline', async () => {
-    const { root } = await open(false, { takeOver: async () => Promise.reject(refusal('CONFLICT', 'held_by_other', 'Ben has already taken this conversation over.')) });
+    const { root } = await open(false, {
+      takeOver: async () => Promise.reject(refusal('CONFLICT', 'held_by_other', 'Ben has already taken this conversation over.')),
+    });
     const takeover = root.querySelector('heed-console-takeover')!.shadowRoot!;
     [...takeover.querySelectorAll('button')].find((b) => b.textContent === 'Take over')!.click();
     await waitUntil(() => takeover.querySelector('[role=alert]'));

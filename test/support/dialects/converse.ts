@@ -16,7 +16,10 @@ export async function converse(heed: TestHeed, dialect: DialectServer, p: Person
   const end = await events.waitFor((e) => e.type === 'reply.completed' || e.type === 'reply.failed', 30_000);
   events.close();
   const db = heed.services.db;
-  const stored = await db.message.findFirstOrThrow({ where: { conversationId, role: 'assistant' }, select: { content: true, error: true } });
+  const stored = await db.message.findFirstOrThrow({
+    where: { conversationId, role: 'assistant' },
+    select: { content: true, error: true },
+  });
   const run = await db.run.findFirstOrThrow({ where: { conversationId }, select: { id: true, attempts: true, status: true } });
   const seen = replayReplies(events.events).get(run.id) ?? '';
   return { end, stored, run, seen, conversationId, visitor };

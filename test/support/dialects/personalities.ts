@@ -30,7 +30,10 @@ export const personalities = {
     if (n > 1) return streamText(res, ['Both are on your list.']);
     openStream(res);
     event(res, chunk({ role: 'assistant', content: '' }));
-    for (const [id, text] of [['call_1', 'Send the invoice'], ['call_2', 'Book the venue']] as const) {
+    for (const [id, text] of [
+      ['call_1', 'Send the invoice'],
+      ['call_2', 'Book the venue'],
+    ] as const) {
       event(res, chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name: 'todo_add', arguments: todo(text) } }] }));
     }
     event(res, chunk({}, 'tool_calls'));
@@ -41,16 +44,30 @@ export const personalities = {
   wholeCallsInOneChunk: ((res, _body, n) => {
     if (n > 1) return streamText(res, ['Noted both.']);
     openStream(res);
-    event(res, chunk({ role: 'assistant', content: '', tool_calls: [
-      { type: 'function', function: { name: 'todo_add', arguments: todo('Call the bank') } },
-      { type: 'function', function: { name: 'todo_add', arguments: todo('Renew the lease') } },
-    ] }));
+    event(
+      res,
+      chunk({
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          { type: 'function', function: { name: 'todo_add', arguments: todo('Call the bank') } },
+          { type: 'function', function: { name: 'todo_add', arguments: todo('Renew the lease') } },
+        ],
+      }),
+    );
     event(res, chunk({}, 'tool_calls'));
     res.end('data: [DONE]\n\n');
   }) satisfies Personality,
 
   /** DeepSeek-R1 on Ollama / llama.cpp: reasoning inline in `<think>`, tags split across chunks */
-  inlineThink: ((res) => streamText(res, ['<th', 'ink>The visitor wants', ' the hours. Secret plan.</th', 'ink>\n\n', 'We open at nine.'])) satisfies Personality,
+  inlineThink: ((res) =>
+    streamText(res, [
+      '<th',
+      'ink>The visitor wants',
+      ' the hours. Secret plan.</th',
+      'ink>\n\n',
+      'We open at nine.',
+    ])) satisfies Personality,
 
   /** vLLM / DeepSeek / OpenRouter: reasoning in `reasoning_content` or `reasoning`, never content */
   reasoningFields: ((res) => {
@@ -78,7 +95,12 @@ export const personalities = {
   /** a rate limit that says when to come back (`Retry-After: 2`), then an answer */
   rateLimitedWithRetryAfter: ((res, _body, n) => {
     if (n > 1) return streamText(res, ['Thanks for waiting.']);
-    sendError(res, 429, { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after': '2' });
+    sendError(
+      res,
+      429,
+      { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' },
+      { 'retry-after': '2' },
+    );
   }) satisfies Personality,
 
   /** OpenRouter: a 200 stream that carries a 503 error event, then an answer */
@@ -90,7 +112,8 @@ export const personalities = {
   }) satisfies Personality,
 
   /** a model name the server does not know (Ollama): refused for good, in the server's words */
-  unknownModel: ((res) => sendError(res, 404, { message: 'model "llama9" not found, try pulling it first', type: 'api_error' })) satisfies Personality,
+  unknownModel: ((res) =>
+    sendError(res, 404, { message: 'model "llama9" not found, try pulling it first', type: 'api_error' })) satisfies Personality,
 
   /** llama.cpp without `--jinja`: tools refused with a 500 that names the flag */
   toolsNeedJinja: ((res, body) => {
@@ -100,21 +123,27 @@ export const personalities = {
 
   /** Ollama with a model without tool support */
   modelWithoutTools: ((res, body) => {
-    if (body.tools) return sendError(res, 400, { message: 'registry.ollama.ai/library/gemma:2b does not support tools', type: 'api_error' });
+    if (body.tools)
+      return sendError(res, 400, { message: 'registry.ollama.ai/library/gemma:2b does not support tools', type: 'api_error' });
     streamText(res, ['We open at nine.']);
   }) satisfies Personality,
 
   /** vLLM without `--enable-auto-tool-choice`: tools are fine, `tool_choice: "auto"` is not */
   noAutoToolChoice: ((res, body) => {
     if (body.tool_choice === 'auto') {
-      return sendError(res, 400, { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 });
+      return sendError(res, 400, {
+        message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+        type: 'BadRequestError',
+        code: 400,
+      });
     }
     streamText(res, ['We open at nine.']);
   }) satisfies Personality,
 
   /** servers that reject `stream_options` as an unknown argument */
   noStreamOptions: ((res, body) => {
-    if (body.stream_options) return sendError(res, 400, { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error' });
+    if (body.stream_options)
+      return sendError(res, 400, { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error' });
     streamText(res, ['We open at nine.']);
   }) satisfies Personality,
 

@@ -12,11 +12,22 @@ export function event(res: ServerResponse, payload: unknown): void {
 
 /** A chunk with one choice whose delta (and finish reason) are given; other fields as servers send them. */
 export function chunk(delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}): unknown {
-  return { id: 'chatcmpl-dialect', object: 'chat.completion.chunk', created: 0, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+  return {
+    id: 'chatcmpl-dialect',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'test-model',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...extra,
+  };
 }
 
 /** Streams `deltas` as content chunks, then the finish reason (unless null), then `[DONE]` and the end (unless `open`). */
-export function streamText(res: ServerResponse, deltas: string[], opts: { finish?: string | null; done?: boolean; open?: boolean } = {}): void {
+export function streamText(
+  res: ServerResponse,
+  deltas: string[],
+  opts: { finish?: string | null; done?: boolean; open?: boolean } = {},
+): void {
   openStream(res);
   event(res, chunk({ role: 'assistant', content: '' }));
   for (const d of deltas) event(res, chunk({ content: d }));

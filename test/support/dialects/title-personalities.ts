@@ -20,16 +20,20 @@ export const titlePersonalities = {
   /** servers without JSON-schema output (they take `json_object`) */
   noJsonSchema: withTitle((res, body) => {
     const format = body.response_format as { type?: string } | undefined;
-    if (format?.type === 'json_schema') return sendError(res, 400, { message: "response_format type 'json_schema' is not supported", type: 'invalid_request_error' });
+    if (format?.type === 'json_schema')
+      return sendError(res, 400, { message: "response_format type 'json_schema' is not supported", type: 'invalid_request_error' });
     sendCompletion(res, JSON.stringify(TITLE));
   }),
 
   /** servers without any `response_format`: the model answers in words */
   noResponseFormat: withTitle((res, body) => {
-    if (body.response_format) return sendError(res, 400, { message: 'Unrecognized request argument supplied: response_format', type: 'invalid_request_error' });
+    if (body.response_format)
+      return sendError(res, 400, { message: 'Unrecognized request argument supplied: response_format', type: 'invalid_request_error' });
     sendCompletion(res, 'Title: "Opening hours"');
   }),
 
   /** a model that ignores the format asked and chats instead */
-  chatty: withTitle((res) => sendCompletion(res, 'Sure! A good title for the secret-4242 chat would be about opening hours.\nLet me know.')),
+  chatty: withTitle((res) =>
+    sendCompletion(res, 'Sure! A good title for the secret-4242 chat would be about opening hours.\nLet me know.'),
+  ),
 } satisfies Record<string, Personality>;

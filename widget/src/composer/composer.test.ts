@@ -8,7 +8,8 @@ async function setup() {
   const box = el.shadowRoot!.querySelector('textarea')!;
   const sent: string[] = [];
   el.addEventListener('heed-send', (e) => sent.push((e as CustomEvent).detail.content));
-  const key = (init: KeyboardEventInit) => box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true, ...init }));
+  const key = (init: KeyboardEventInit) =>
+    box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true, ...init }));
   return { el, box, sent, key };
 }
 

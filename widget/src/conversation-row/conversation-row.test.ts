@@ -10,7 +10,9 @@ const NOW = Date.parse('2026-01-01T12:00:00Z');
 const replied = { lastAssistantAt: '2026-01-01T11:00:00Z' };
 
 async function row(c: ConversationView, collapsed = false) {
-  const el = await fixture<HeedConversationRow>(html`<heed-conversation-row .conversation=${c} .now=${NOW} ?collapsed=${collapsed}></heed-conversation-row>`);
+  const el = await fixture<HeedConversationRow>(
+    html`<heed-conversation-row .conversation=${c} .now=${NOW} ?collapsed=${collapsed}></heed-conversation-row>`,
+  );
   const button = el.shadowRoot!.querySelector('button')!;
   const look = (sel: string) => getComputedStyle(el.shadowRoot!.querySelector(sel)!);
   return { el, button, look };

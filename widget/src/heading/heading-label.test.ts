@@ -9,7 +9,9 @@ describe('headingLabel', () => {
   it('says who answers: the operator holding it, else a person awaited, else the latest message’s label', () => {
     expect(headingLabel({ ...base, heldBy: 'Ana' }, 'Check-in', t)).to.equal('Operator — Ana');
     expect(headingLabel({ ...base, waitingForPerson: true }, 'Check-in', t)).to.equal('Waiting for a person');
-    expect(headingLabel({ ...base, heldBy: 'Ana', waitingForPerson: true }, null, t), 'a takeover ends the wait').to.equal('Operator — Ana');
+    expect(headingLabel({ ...base, heldBy: 'Ana', waitingForPerson: true }, null, t), 'a takeover ends the wait').to.equal(
+      'Operator — Ana',
+    );
     expect(headingLabel(base, 'Check-in', t)).to.equal('Check-in');
     expect(headingLabel(base, null, t)).to.be.null;
   });

@@ -16,7 +16,11 @@ export function headingLabel(
   strings: Messages,
 ): string | null {
   if (!conversation) return null;
-  const who = conversation.heldBy ? strings.operatorNamed(conversation.heldBy) : conversation.waitingForPerson ? strings.waitingForPerson : latest;
+  const who = conversation.heldBy
+    ? strings.operatorNamed(conversation.heldBy)
+    : conversation.waitingForPerson
+      ? strings.waitingForPerson
+      : latest;
   const parts = [conversation.private ? strings.private : null, who].filter((p): p is string => !!p);
   return parts.length ? parts.join(' · ') : null;
 }

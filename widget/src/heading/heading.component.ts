@@ -72,8 +72,9 @@ export class HeedHeading extends HeedElement {
       <slot name="start"></slot>
       <div class="main">
         <div class="title-line">
-          ${editing
-            ? html`<input
+          ${
+            editing
+              ? html`<input
                 part="title-input"
                 dir="auto"
                 aria-label=${t.conversationTitle}
@@ -84,11 +85,14 @@ export class HeedHeading extends HeedElement {
                 @input=${() => (this.invalid = false)}
                 @blur=${() => this.finish(titleFromInput(this.input!.value) ? 'save' : 'cancel', false)}
               />`
-            : html`<h2 part="title" dir="auto" title=${this.label}>${this.label}</h2>`}
+              : html`<h2 part="title" dir="auto" title=${this.label}>${this.label}</h2>`
+          }
           <span class="dot" part="connection-dot" data-status=${this.connection} aria-hidden="true"></span>
-          ${this.renamable && !editing
-            ? html`<button class="rename" part="rename" @click=${this.edit}>${pencilIcon()}<span class="sr-only">${t.rename}</span></button>`
-            : nothing}
+          ${
+            this.renamable && !editing
+              ? html`<button class="rename" part="rename" @click=${this.edit}>${pencilIcon()}<span class="sr-only">${t.rename}</span></button>`
+              : nothing
+          }
         </div>
         <div class="meta">
           <span class="status" part="status" role="status" aria-live="polite">${t.status[this.connection]}</span>
@@ -113,8 +117,9 @@ export class HeedHeading extends HeedElement {
       >
         ${moreIcon()}<span class="sr-only">${t.conversationMenu}</span>
       </button>
-      ${open
-        ? html`<div class="popup" part="menu" @keydown=${this.menuKeydown}>
+      ${
+        open
+          ? html`<div class="popup" part="menu" @keydown=${this.menuKeydown}>
             <div id="menu" role="menu" aria-label=${t.conversationMenu}>
               <button
                 class="item"
@@ -128,7 +133,8 @@ export class HeedHeading extends HeedElement {
             </div>
             <p id="private-hint" class="hint">${t.privateHint}</p>
           </div>`
-        : nothing}
+          : nothing
+      }
     </div>`;
   }
 

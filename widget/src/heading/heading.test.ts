@@ -139,7 +139,9 @@ describe('heed-heading conversation menu', () => {
     expect(root.querySelector('[role="menu"]')!.getAttribute('aria-label')).to.equal('Conversation options');
     expect(toggle()!.textContent!.trim()).to.equal('Private');
     expect(toggle()!.getAttribute('aria-checked')).to.equal('false');
-    expect(root.getElementById(toggle()!.getAttribute('aria-describedby')!)!.textContent).to.contain('Never used in your other conversations');
+    expect(root.getElementById(toggle()!.getAttribute('aria-describedby')!)!.textContent).to.contain(
+      'Never used in your other conversations',
+    );
     expect(root.activeElement).to.equal(toggle());
     await expect(el).shadowDom.to.be.accessible();
   });

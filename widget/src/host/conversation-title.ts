@@ -16,7 +16,12 @@ export const documentTitleFor = (conversation: string, page: string): string => 
 export function followsConversationTitle(panel: Element): boolean {
   const widget = (panel.getRootNode() as ShadowRoot).host;
   if (widget?.localName !== 'heed-widget') return false;
-  if (widget.getAttribute('mode') === 'inline' || widget.hasAttribute('conversation-title') || widget.hasAttribute('data-conversation-title')) return true;
+  if (
+    widget.getAttribute('mode') === 'inline' ||
+    widget.hasAttribute('conversation-title') ||
+    widget.hasAttribute('data-conversation-title')
+  )
+    return true;
   return !!document.querySelector('script[data-site][data-conversation-title]');
 }
 

@@ -30,7 +30,10 @@ export interface HostApiOptions {
  *
  * @example Heed('on', 'unread', (counts) => updateMyBadge(counts));
  */
-export function createHostApi({ widget, store, identify }: HostApiOptions): { command: HeedCommand; notifyCounts: (counts: unknown) => void } {
+export function createHostApi({ widget, store, identify }: HostApiOptions): {
+  command: HeedCommand;
+  notifyCounts: (counts: unknown) => void;
+} {
   const listeners = new Map<HostEvent, Set<Listener>>();
   const fire = (event: HostEvent, payload?: unknown) => {
     for (const fn of listeners.get(event) ?? []) {
@@ -45,7 +48,8 @@ export function createHostApi({ widget, store, identify }: HostApiOptions): { co
   widget.addEventListener('heed-opened', () => fire('open'));
   widget.addEventListener('heed-closed', () => fire('close'));
   store.onEvent((e) => {
-    if (e.type === 'reply.completed' || e.type === 'reply.failed' || (e.type === 'message.created' && e.message.role === 'operator')) fire('message', e.message);
+    if (e.type === 'reply.completed' || e.type === 'reply.failed' || (e.type === 'message.created' && e.message.role === 'operator'))
+      fire('message', e.message);
   });
 
   const command: HeedCommand = (name, ...args) => {

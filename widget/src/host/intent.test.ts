@@ -91,10 +91,21 @@ describe("Heed('intent', name, data?)", () => {
       const heard: unknown[] = [];
       w.Heed!('on', 'message', (m: unknown) => heard.push(m));
       const notice = message({ conversationId: c.id, role: 'notice', provenance: 'operator_joined', provenanceLabel: 'Ana', content: '' });
-      const said = message({ conversationId: c.id, role: 'operator', provenance: 'operator', provenanceLabel: 'Ana', content: 'Hi', createdAt: '2026-01-01T11:00:00.000Z' });
+      const said = message({
+        conversationId: c.id,
+        role: 'operator',
+        provenance: 'operator',
+        provenanceLabel: 'Ana',
+        content: 'Hi',
+        createdAt: '2026-01-01T11:00:00.000Z',
+      });
       api.emit({ type: 'message.created', conversationId: c.id, message: notice });
       api.emit({ type: 'message.created', conversationId: c.id, message: said });
-      api.emit({ type: 'conversation.updated', conversationId: c.id, conversation: { ...c, heldBy: 'Ana', lastAssistantAt: said.createdAt, updatedAt: said.createdAt } });
+      api.emit({
+        type: 'conversation.updated',
+        conversationId: c.id,
+        conversation: { ...c, heldBy: 'Ana', lastAssistantAt: said.createdAt, updatedAt: said.createdAt },
+      });
       expect(heard).to.deep.equal([said]);
       expect(counts.at(-1)).to.deep.equal({ unread: 1, live: 0, inputNeeded: 0 });
     } finally {

@@ -20,7 +20,7 @@ export function wireHost(opts: { store: HeedStore; widget: HeedWidget; signals?:
     identify: (identity) => {
       const i = identity as Identity | null;
       if (i && typeof i.userId === 'string' && (typeof i.token === 'string' || typeof i.userHash === 'string')) store.identify(i);
-      else console.error("[heed] identify needs { userId, token } (a JWT your backend signed) or { userId, userHash }");
+      else console.error('[heed] identify needs { userId, token } (a JWT your backend signed) or { userId, userHash }');
     },
   });
   w.Heed = command;

@@ -27,7 +27,12 @@ describe('i18n', () => {
     await choose('de-CH');
     expect(fetchedLocales()).to.include('de');
     expect(fetchedLocales()).to.not.include('fr');
-    expect([t.send, t.openChat, t.openTasks(2), t.status.reconnecting]).to.deep.equal(['Senden', 'Chat öffnen', 'Offene Aufgaben (2)', 'Verbindung wird wiederhergestellt…']);
+    expect([t.send, t.openChat, t.openTasks(2), t.status.reconnecting]).to.deep.equal([
+      'Senden',
+      'Chat öffnen',
+      'Offene Aufgaben (2)',
+      'Verbindung wird wiederhergestellt…',
+    ]);
     expect(lang).to.equal('de-CH');
     await choose('en-US');
     expect([t.send, lang]).to.deep.equal(['Send', 'en-US']);
@@ -37,7 +42,11 @@ describe('i18n', () => {
     const composer = await fixture<HeedComposer>(html`<heed-composer></heed-composer>`);
     const names = () => {
       const root = composer.shadowRoot!;
-      return [root.querySelector('textarea')!.getAttribute('aria-label'), root.querySelector('textarea')!.placeholder, root.querySelector('button')!.textContent!.trim()];
+      return [
+        root.querySelector('textarea')!.getAttribute('aria-label'),
+        root.querySelector('textarea')!.placeholder,
+        root.querySelector('button')!.textContent!.trim(),
+      ];
     };
     expect(names()).to.deep.equal(['Message', 'Write a message…', 'Send']);
     await choose('fr');
@@ -65,7 +74,12 @@ describe('i18n', () => {
     const statuses = async () => {
       const all = [...rows.querySelectorAll<HeedConversationRow>('heed-conversation-row')];
       await Promise.all(all.map((r) => r.updateComplete));
-      return all.map((r) => r.shadowRoot!.querySelector('[part="status"]')!.textContent!.replace(/^\s*(, |、|، )/, '').trim());
+      return all.map((r) =>
+        r
+          .shadowRoot!.querySelector('[part="status"]')!
+          .textContent!.replace(/^\s*(, |、|، )/, '')
+          .trim(),
+      );
     };
     expect(await statuses()).to.deep.equal(['3 hours ago', 'yesterday', 'Nov 15, 2025', 'Live']);
     await choose('de');
@@ -73,6 +87,11 @@ describe('i18n', () => {
     await choose('ja');
     expect(await statuses()).to.deep.equal(['3 時間前', '昨日', '2025年11月15日', 'ライブ']);
     await choose('ar');
-    expect(await statuses()).to.deep.equal([new Intl.RelativeTimeFormat('ar', { numeric: 'auto' }).format(-3, 'hour'), 'أمس', new Intl.DateTimeFormat('ar', { day: 'numeric', month: 'short', year: 'numeric' }).format(Date.parse('2025-11-15T10:00:00Z')), 'مباشر']);
+    expect(await statuses()).to.deep.equal([
+      new Intl.RelativeTimeFormat('ar', { numeric: 'auto' }).format(-3, 'hour'),
+      'أمس',
+      new Intl.DateTimeFormat('ar', { day: 'numeric', month: 'short', year: 'numeric' }).format(Date.parse('2025-11-15T10:00:00Z')),
+      'مباشر',
+    ]);
   });
 });

@@ -15,7 +15,11 @@ describe('pickLocale', () => {
   });
 
   it('skips languages it has no strings for and tags that are not tags, then uses the next browser language', () => {
-    expect(pickLocale([undefined, 'not a tag!', 'ko-KR', 'zh-Hant-TW', 'fr-CA'], AVAILABLE)).to.deep.equal({ bundle: 'fr', tag: 'fr-CA', dir: 'ltr' });
+    expect(pickLocale([undefined, 'not a tag!', 'ko-KR', 'zh-Hant-TW', 'fr-CA'], AVAILABLE)).to.deep.equal({
+      bundle: 'fr',
+      tag: 'fr-CA',
+      dir: 'ltr',
+    });
   });
 
   it('stops at English when the visitor lists it before a language it has', () => {

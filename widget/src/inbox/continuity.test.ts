@@ -36,7 +36,9 @@ describe('a returning visitor', () => {
     api.messages.set(order.id, [message({ conversationId: order.id, role: 'user', content: 'My order #1234 has not arrived' })]);
     const { el } = await openPanel(api);
     await waitUntil(() => el.activeId === order.id, 'the latest conversation opened');
-    await waitUntil(() => el.shadowRoot!.querySelector('heed-message-list')?.shadowRoot?.textContent?.includes('My order #1234 has not arrived'));
+    await waitUntil(() =>
+      el.shadowRoot!.querySelector('heed-message-list')?.shadowRoot?.textContent?.includes('My order #1234 has not arrived'),
+    );
     expect(inbox(el)).to.be.null;
   });
 

@@ -50,11 +50,17 @@ export class HeedInbox extends HeedElement {
     const list = needingAttention(this.conversations);
     const latest = latestConversation(this.conversations);
     return html`<h3>${t.needsAttention}</h3>
-      ${list.length === 0
-        ? html`<p class="empty">${t.caughtUp}</p>`
-        : html`<ul>
-            ${repeat(list, (c) => c.id, (c) => this.item(c))}
-          </ul>`}
+      ${
+        list.length === 0
+          ? html`<p class="empty">${t.caughtUp}</p>`
+          : html`<ul>
+            ${repeat(
+              list,
+              (c) => c.id,
+              (c) => this.item(c),
+            )}
+          </ul>`
+      }
       ${latest ? this.continueLatest(latest) : html`<button class="start" @click=${this.startNew}>${t.start}</button>`}`;
   }
 
@@ -76,7 +82,12 @@ export class HeedInbox extends HeedElement {
     const state = attentionOf(c);
     const streaming = this.replies.get(c.id)?.text;
     // an open question is what the visitor needs to see: it replaces the excerpt
-    const excerpt = state === 'live' && streaming ? excerptOf(streaming) : state === 'input_needed' && c.inputRequest ? c.inputRequest.question : c.excerpt;
+    const excerpt =
+      state === 'live' && streaming
+        ? excerptOf(streaming)
+        : state === 'input_needed' && c.inputRequest
+          ? c.inputRequest.question
+          : c.excerpt;
     const failed = c.failed && state !== 'live';
     return html`<li part="item" data-state=${state} class=${failed ? 'failed' : ''}>
       <button class="open" dir="auto" @click=${() => this.emit('heed-select', { conversationId: c.id })}>${c.title ?? t.newConversation}</button>

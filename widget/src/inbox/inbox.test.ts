@@ -10,7 +10,13 @@ describe('heed-inbox', () => {
       title: 'Sizes',
       inputNeeded: true,
       excerpt: 'Older reply',
-      inputRequest: { id: 'q1', question: 'Which size do you wear?', choices: ['S', 'M'], allowFreeText: false, createdAt: '2026-01-01T10:00:00.000Z' },
+      inputRequest: {
+        id: 'q1',
+        question: 'Which size do you wear?',
+        choices: ['S', 'M'],
+        allowFreeText: false,
+        createdAt: '2026-01-01T10:00:00.000Z',
+      },
     });
     const el = await fixture<HeedInbox>(html`<heed-inbox .conversations=${[waiting, conversation()]}></heed-inbox>`);
     const items = el.shadowRoot!.querySelectorAll('li');

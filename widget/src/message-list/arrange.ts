@@ -12,7 +12,8 @@ export function arrange(messages: readonly ThreadMessage[], reply?: StreamingRep
   const afterBatch = (runId: string, ids?: readonly string[]) => {
     let at = -1;
     items.forEach((item, i) => {
-      if (item.kind === 'message' && item.message.role === 'user' && (item.message.runId === runId || ids?.includes(item.message.id))) at = i;
+      if (item.kind === 'message' && item.message.role === 'user' && (item.message.runId === runId || ids?.includes(item.message.id)))
+        at = i;
     });
     return at;
   };

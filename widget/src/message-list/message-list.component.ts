@@ -140,11 +140,13 @@ export class HeedMessageList extends HeedElement {
     const open = this.question?.id === request.id;
     const usable = open && !this.question!.answering;
     const answer = (content: string) => this.emit('heed-answer', { conversationId: m.conversationId, requestId: request.id, content });
-    return html`${request.choices.length
-      ? html`<div class="choices" role="group" aria-label=${t.choices}>
+    return html`${
+      request.choices.length
+        ? html`<div class="choices" role="group" aria-label=${t.choices}>
           ${request.choices.map((c) => html`<button part="choice" ?disabled=${!usable} @click=${() => answer(c)}>${c}</button>`)}
         </div>`
-      : nothing}
+        : nothing
+    }
     ${open && request.allowFreeText ? html`<p class="hint">${request.choices.length ? t.orAnswerBelow : t.answerBelow}</p>` : nothing}`;
   }
 
@@ -153,4 +155,5 @@ export class HeedMessageList extends HeedElement {
   };
 }
 
-const key = (item: ThreadItem) => (item.kind === 'streaming' ? `run:${item.reply.runId}` : item.message.clientMessageId ?? item.message.id);
+const key = (item: ThreadItem) =>
+  item.kind === 'streaming' ? `run:${item.reply.runId}` : (item.message.clientMessageId ?? item.message.id);

@@ -13,7 +13,8 @@ async function list(messages: ThreadMessage[], siteName: string | null = 'Acme')
 }
 
 /** A bubble's accessible name, from the element its `aria-labelledby` names. */
-const nameOf = (el: HeedMessageList, bubble: Element) => el.shadowRoot!.getElementById(bubble.getAttribute('aria-labelledby') ?? '')?.textContent ?? null;
+const nameOf = (el: HeedMessageList, bubble: Element) =>
+  el.shadowRoot!.getElementById(bubble.getAttribute('aria-labelledby') ?? '')?.textContent ?? null;
 
 describe('heed-message-list provenance', () => {
   afterEach(() => useLocale({ bundle: 'en', tag: 'en', dir: 'ltr' }));
@@ -21,7 +22,13 @@ describe('heed-message-list provenance', () => {
   it('shows an operator’s message on the reply side, labelled "Operator — Ana", named by its label', async () => {
     const el = await list([
       message({ conversationId, role: 'user', content: 'Can a person help?' }),
-      message({ conversationId, role: 'operator', provenance: 'operator', provenanceLabel: 'Ana', content: 'Hi, I am **Ana** from support.' }),
+      message({
+        conversationId,
+        role: 'operator',
+        provenance: 'operator',
+        provenanceLabel: 'Ana',
+        content: 'Hi, I am **Ana** from support.',
+      }),
     ]);
     const bubble = el.shadowRoot!.querySelector('.operator')!;
     expect(bubble.getAttribute('part')).to.equal('message operator-message');
@@ -97,7 +104,10 @@ describe('heed-message-list provenance', () => {
   });
 
   it('leaves out a notice whose provenance it does not know (a newer server’s)', async () => {
-    const el = await list([message({ conversationId, role: 'notice', provenance: null, content: '' }), message({ conversationId, content: 'Hello' })]);
+    const el = await list([
+      message({ conversationId, role: 'notice', provenance: null, content: '' }),
+      message({ conversationId, content: 'Hello' }),
+    ]);
     expect(el.shadowRoot!.querySelectorAll('.notice')).to.have.length(0);
     expect(el.shadowRoot!.querySelectorAll('.message')).to.have.length(1);
   });
@@ -111,6 +121,10 @@ describe('heed-message-list provenance', () => {
     await useLocale({ bundle: 'de', tag: 'de', dir: 'ltr' });
     await el.updateComplete;
     const root = el.shadowRoot!;
-    expect([...root.querySelectorAll('.provenance, .notice')].map((n) => n.textContent)).to.deep.equal(['Mitarbeiter — Ana', 'Ana ist beigetreten', 'Nachfrage']);
+    expect([...root.querySelectorAll('.provenance, .notice')].map((n) => n.textContent)).to.deep.equal([
+      'Mitarbeiter — Ana',
+      'Ana ist beigetreten',
+      'Nachfrage',
+    ]);
   });
 });

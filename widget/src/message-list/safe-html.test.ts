@@ -178,7 +178,8 @@ describe('safe HTML: what a reply may contain', () => {
   });
 
   it('shows images only over https from a listed host, with no referrer', async () => {
-    const text = '![ok](https://images.example/a.png) ![http](http://images.example/b.png) ![other](https://evil.example/c.png) ![rel](/d.png)';
+    const text =
+      '![ok](https://images.example/a.png) ![http](http://images.example/b.png) ![other](https://evil.example/c.png) ![rel](/d.png)';
     const none = await renderBoth(text, 'markdown');
     expect(none.querySelector('img')).to.be.null;
     const some = await renderBoth(text, 'markdown', withImages);

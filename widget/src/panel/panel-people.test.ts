@@ -14,7 +14,10 @@ const T2 = '2026-01-01T12:00:00.000Z';
 async function setup(over: Partial<ConversationView> = {}, opts: { open?: boolean } = {}) {
   const c = conversation({ title: 'Delivery', lastAssistantAt: T0, lastReadAt: T0, ...over });
   const api = new FakeApi({ conversations: [c], site: { name: 'Acme' } });
-  api.messages.set(c.id, [message({ conversationId: c.id, role: 'user', content: 'Where is my parcel?', createdAt: T0 }), message({ conversationId: c.id, content: 'On its way.', createdAt: T0 })]);
+  api.messages.set(c.id, [
+    message({ conversationId: c.id, role: 'user', content: 'Where is my parcel?', createdAt: T0 }),
+    message({ conversationId: c.id, content: 'On its way.', createdAt: T0 }),
+  ]);
   const store = new HeedStore({ api, siteKey: 'site' });
   await store.start();
   const el = await fixture<HeedPanel>(html`<heed-panel .store=${store} layout="wide" ?open=${opts.open ?? true} closable></heed-panel>`);
@@ -89,12 +92,26 @@ describe('heed-panel: people, intents and private', () => {
 
   it('adds an operator’s notice and message to the open thread live, and the badge moves as for a reply', async () => {
     const { el, api, c, store, list, label, update } = await setup({}, { open: false });
-    const joined = message({ conversationId: c.id, role: 'notice', provenance: 'operator_joined', provenanceLabel: 'Ana', content: '', createdAt: T1 });
+    const joined = message({
+      conversationId: c.id,
+      role: 'notice',
+      provenance: 'operator_joined',
+      provenanceLabel: 'Ana',
+      content: '',
+      createdAt: T1,
+    });
     api.emit({ type: 'message.created', conversationId: c.id, message: joined });
     update({ heldBy: 'Ana', updatedAt: T1 });
     await settle();
     expect(store.counts.unread, 'a notice is never unread').to.equal(0);
-    const said = message({ conversationId: c.id, role: 'operator', provenance: 'operator', provenanceLabel: 'Ana', content: 'Hi, Ana here.', createdAt: T2 });
+    const said = message({
+      conversationId: c.id,
+      role: 'operator',
+      provenance: 'operator',
+      provenanceLabel: 'Ana',
+      content: 'Hi, Ana here.',
+      createdAt: T2,
+    });
     api.emit({ type: 'message.created', conversationId: c.id, message: said });
     update({ lastAssistantAt: T2, excerpt: 'Hi, Ana here.', updatedAt: T2 });
     await el.updateComplete;
@@ -119,7 +136,14 @@ describe('heed-panel: people, intents and private', () => {
     api.emit({ type: 'reply.delta', conversationId: c.id, runId: 'r9', offset: 0, text: 'Questions about plans?' });
     await settle();
     expect(store.counts.live).to.equal(1);
-    const reply = message({ conversationId: c.id, runId: 'r9', provenance: 'intent', provenanceLabel: 'viewed Pricing', content: 'Questions about plans?', createdAt: T2 });
+    const reply = message({
+      conversationId: c.id,
+      runId: 'r9',
+      provenance: 'intent',
+      provenanceLabel: 'viewed Pricing',
+      content: 'Questions about plans?',
+      createdAt: T2,
+    });
     api.emit({ type: 'reply.completed', conversationId: c.id, runId: 'r9', message: reply });
     update({ live: false, liveRunId: null, lastAssistantAt: T2, updatedAt: T2 });
     await el.updateComplete;
@@ -133,11 +157,17 @@ describe('heed-panel: people, intents and private', () => {
 
   it('shows the handoff line with the site’s name and the waiting label', async () => {
     const { api, c, list, label, update, el } = await setup();
-    api.emit({ type: 'message.created', conversationId: c.id, message: message({ conversationId: c.id, role: 'notice', provenance: 'handoff_requested', content: '', createdAt: T1 }) });
+    api.emit({
+      type: 'message.created',
+      conversationId: c.id,
+      message: message({ conversationId: c.id, role: 'notice', provenance: 'handoff_requested', content: '', createdAt: T1 }),
+    });
     update({ waitingForPerson: true, updatedAt: T1 });
     await el.updateComplete;
     await list().updateComplete;
-    expect(list().shadowRoot!.querySelector('.notice')!.textContent).to.equal('A person from Acme will reply here — you can leave this page.');
+    expect(list().shadowRoot!.querySelector('.notice')!.textContent).to.equal(
+      'A person from Acme will reply here — you can leave this page.',
+    );
     expect(await label()).to.equal('Waiting for a person');
   });
 

@@ -63,14 +63,20 @@ describe('heed-panel input needed', () => {
     await settle();
     await render();
     expect(api.callsOf('send')[0]![0]).to.include({ conversationId: c.id, content: 'Green', answersRequestId: request.id });
-    expect(choiceButtons().every((b) => b.disabled), 'while sending').to.be.true;
+    expect(
+      choiceButtons().every((b) => b.disabled),
+      'while sending',
+    ).to.be.true;
     choiceButtons()[1]!.click();
     release();
     api.hold = null;
     await settle();
     await render();
     expect(api.callsOf('send'), 'one answer only').to.have.length(1);
-    expect(choiceButtons().every((b) => b.disabled), 'answered').to.be.true;
+    expect(
+      choiceButtons().every((b) => b.disabled),
+      'answered',
+    ).to.be.true;
   });
 
   it('sends an answer the server refuses (the question closed meanwhile) as a plain message, never losing it', async () => {

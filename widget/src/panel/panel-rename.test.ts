@@ -71,7 +71,9 @@ describe('heed-panel rename', () => {
     await el.openConversation(c.id);
     await el.updateComplete;
     await heading().edit();
-    heading().shadowRoot!.querySelector('input')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    heading()
+      .shadowRoot!.querySelector('input')!
+      .dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     expect(closed).to.equal(0);
     expect(await titleText()).to.equal('Hi there');
   });
@@ -79,7 +81,11 @@ describe('heed-panel rename', () => {
   it('shows a title that changes in the background (conversation.updated) in heading and sidebar, without a reload', async () => {
     const { el, api, c, titleText, sidebarTitles } = await setup();
     await el.openConversation(c.id);
-    api.emit({ type: 'conversation.updated', conversationId: c.id, conversation: { ...c, title: 'Shipping to Norway', titleSource: 'generated' } });
+    api.emit({
+      type: 'conversation.updated',
+      conversationId: c.id,
+      conversation: { ...c, title: 'Shipping to Norway', titleSource: 'generated' },
+    });
     expect(await titleText()).to.equal('Shipping to Norway');
     expect(await sidebarTitles()).to.deep.equal(['Shipping to Norway', 'Other']);
     expect(api.callsOf('getConversation')).to.have.length(1);

@@ -173,18 +173,21 @@ export class HeedPanel extends HeedElement {
           @heed-rename=${this.onRename}
           @heed-private-change=${this.onPrivate}
         >
-          ${narrow
-            ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
+          ${
+            narrow
+              ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
                 ${menuIcon()}<span class="sr-only">${t.showConversations}</span>
               </button>`
-            : nothing}
+              : nothing
+          }
           ${active ? html`<button slot="start" class="icon-button" @click=${() => this.openConversation(null)}>${homeIcon()}<span class="sr-only">${t.home}</span></button>` : nothing}
           ${this.closable ? html`<button slot="end" class="icon-button" @click=${() => this.emit('heed-close')}>${closeIcon()}<span class="sr-only">${t.close}</span></button>` : nothing}
         </heed-heading>
         ${active ? html`<heed-todo-list .todos=${active.openTodos ?? []}></heed-todo-list>` : nothing}
         <heed-live-banner .count=${store.counts.live}></heed-live-banner>
-        ${active
-          ? html`<heed-message-list
+        ${
+          active
+            ? html`<heed-message-list
               class="body"
               .messages=${thread ?? []}
               .reply=${s.replies.get(active.id)}
@@ -195,9 +198,9 @@ export class HeedPanel extends HeedElement {
               @heed-retry=${this.onRetry}
               @heed-answer=${this.onAnswer}
             ></heed-message-list>`
-          : greeting && s.ready && s.conversations.length === 0
-            ? html`<heed-message-list class="body" .greeting=${greeting}></heed-message-list>`
-            : html`<heed-inbox
+            : greeting && s.ready && s.conversations.length === 0
+              ? html`<heed-message-list class="body" .greeting=${greeting}></heed-message-list>`
+              : html`<heed-inbox
                 class="body"
                 .conversations=${s.conversations}
                 .replies=${s.replies}
@@ -205,7 +208,8 @@ export class HeedPanel extends HeedElement {
                 @heed-select=${this.onSelect}
                 @heed-retry=${this.onRetry}
                 @heed-new-conversation=${this.onNew}
-              ></heed-inbox>`}
+              ></heed-inbox>`
+        }
         <heed-composer
           placeholder=${question?.allowFreeText && !question.answering ? t.typeAnswer : t.writeMessage}
           @heed-send=${this.onSend}

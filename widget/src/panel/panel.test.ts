@@ -108,7 +108,11 @@ describe('heed-panel', () => {
     await settle();
     const reply = message({ conversationId: c.id, runId: 'r2', content: 'More', createdAt: '2026-01-01T12:00:00.000Z' });
     api.emit({ type: 'reply.completed', conversationId: c.id, runId: 'r2', message: reply });
-    api.emit({ type: 'conversation.updated', conversationId: c.id, conversation: { ...c, lastAssistantAt: reply.createdAt, lastReadAt: '2026-01-01T11:00:00.000Z', updatedAt: reply.createdAt } });
+    api.emit({
+      type: 'conversation.updated',
+      conversationId: c.id,
+      conversation: { ...c, lastAssistantAt: reply.createdAt, lastReadAt: '2026-01-01T11:00:00.000Z', updatedAt: reply.createdAt },
+    });
     await el.updateComplete;
     expect(store.counts.unread).to.equal(0);
     expect(api.callsOf('markRead').at(-1)).to.deep.equal([c.id, reply.createdAt]);
@@ -118,12 +122,19 @@ describe('heed-panel', () => {
     const { el } = await setup({ layout: 'wide' });
     let closed = 0;
     el.addEventListener('heed-close', () => closed++);
-    el.shadowRoot!.querySelector('heed-composer')!.shadowRoot!.querySelector('textarea')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    el.shadowRoot!.querySelector('heed-composer')!
+      .shadowRoot!.querySelector('textarea')!
+      .dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     expect(closed).to.equal(1);
   });
 
   it('shows failed replies in the inbox with their error excerpt and a Retry', async () => {
-    const failed = conversation({ title: 'Broken', failed: true, excerpt: 'Reply failed: the assistant is unavailable.', lastAssistantAt: '2026-01-01T11:00:00Z' });
+    const failed = conversation({
+      title: 'Broken',
+      failed: true,
+      excerpt: 'Reply failed: the assistant is unavailable.',
+      lastAssistantAt: '2026-01-01T11:00:00Z',
+    });
     const api = new FakeApi({ conversations: [failed] });
     const store = new HeedStore({ api, siteKey: 'site' });
     await store.start();

@@ -20,7 +20,9 @@ export interface ReadContext {
 export function readMarkDue({ conversation, thread, panelOpen, visible }: ReadContext): string | null {
   if (!conversation || !thread || !panelOpen || !visible) return null;
   let shown: string | null = null;
-  for (const m of thread) if ((m.role === 'assistant' || m.role === 'operator') && m.seq && (!shown || Date.parse(m.createdAt) > Date.parse(shown))) shown = m.createdAt;
+  for (const m of thread)
+    if ((m.role === 'assistant' || m.role === 'operator') && m.seq && (!shown || Date.parse(m.createdAt) > Date.parse(shown)))
+      shown = m.createdAt;
   if (!shown || !isUnread({ lastAssistantAt: shown, lastReadAt: conversation.lastReadAt })) return null;
   return shown;
 }

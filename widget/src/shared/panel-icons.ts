@@ -3,11 +3,16 @@ import { icon } from './icons.ts';
 
 /** Icons only the panel uses, kept out of the first chunk. */
 /** live: a radio broadcasting */
-export const radioIcon = () => icon(svg`<circle cx="12" cy="12" r="2"/><path d="M16.2 7.8a6 6 0 0 1 0 8.4M7.8 16.2a6 6 0 0 1 0-8.4M19 5a10 10 0 0 1 0 14M5 19A10 10 0 0 1 5 5"/>`);
+export const radioIcon = () =>
+  icon(
+    svg`<circle cx="12" cy="12" r="2"/><path d="M16.2 7.8a6 6 0 0 1 0 8.4M7.8 16.2a6 6 0 0 1 0-8.4M19 5a10 10 0 0 1 0 14M5 19A10 10 0 0 1 5 5"/>`,
+  );
 /** input needed: a question */
-export const questionIcon = () => icon(svg`<circle cx="12" cy="12" r="9"/><path d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01"/>`);
+export const questionIcon = () =>
+  icon(svg`<circle cx="12" cy="12" r="9"/><path d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01"/>`);
 /** unviewed: a message with text, the reply waiting to be read */
-export const messageIcon = () => icon(svg`<path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z"/><path d="M8 8h8M8 12h5"/>`);
+export const messageIcon = () =>
+  icon(svg`<path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z"/><path d="M8 8h8M8 12h5"/>`);
 export const plusIcon = () => icon(svg`<path d="M12 5v14M5 12h14"/>`);
 export const menuIcon = () => icon(svg`<path d="M4 6h16M4 12h16M4 18h16"/>`);
 export const collapseIcon = () => icon(svg`<path d="M15 6l-6 6 6 6"/>`);

@@ -38,11 +38,13 @@ export class HeedSidebar extends HeedElement {
     return html`
       <div class="top">
         <h2 id="heading" class=${this.collapsed ? 'sr-only' : ''}>${t.conversations}</h2>
-        ${this.noCollapse
-          ? null
-          : html`<button class="toggle" @click=${this.toggle}>
+        ${
+          this.noCollapse
+            ? null
+            : html`<button class="toggle" @click=${this.toggle}>
               ${this.collapsed ? expandIcon() : collapseIcon()}<span class="sr-only">${this.collapsed ? t.expandSidebar : t.collapseSidebar}</span>
-            </button>`}
+            </button>`
+        }
       </div>
       <button class="new" part="new" @click=${() => this.emit('heed-new-conversation')}>${plusIcon()}${hide(t.newConversation)}</button>
       <ul part="list" aria-labelledby="heading">

@@ -4,9 +4,19 @@ import { openQuestion } from './open-question.ts';
 import { conversation, message } from '../test-support/fake-api.ts';
 import type { InputRequestView, ThreadMessage } from './types.ts';
 
-const request: InputRequestView = { id: 'q1', question: 'Which size?', choices: ['S', 'M'], allowFreeText: true, createdAt: '2026-01-01T10:00:00.000Z' };
+const request: InputRequestView = {
+  id: 'q1',
+  question: 'Which size?',
+  choices: ['S', 'M'],
+  allowFreeText: true,
+  createdAt: '2026-01-01T10:00:00.000Z',
+};
 const asking = (c: { id: string }, status: 'open' | 'answered' = 'open') =>
-  message({ conversationId: c.id, content: request.question, inputRequest: { id: request.id, choices: request.choices, allowFreeText: true, status } });
+  message({
+    conversationId: c.id,
+    content: request.question,
+    inputRequest: { id: request.id, choices: request.choices, allowFreeText: true, status },
+  });
 
 describe('openQuestion', () => {
   it('is the newest open request of the thread, matching the conversation', () => {

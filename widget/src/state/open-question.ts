@@ -18,7 +18,10 @@ export interface OpenQuestion {
  *
  * @example openQuestion(conversation, thread)?.id // the request id to answer
  */
-export function openQuestion(conversation: ConversationView | undefined, thread: readonly ThreadMessage[] | undefined): OpenQuestion | null {
+export function openQuestion(
+  conversation: ConversationView | undefined,
+  thread: readonly ThreadMessage[] | undefined,
+): OpenQuestion | null {
   if (!conversation || !thread) return null;
   const request = thread.findLast((m) => m.inputRequest)?.inputRequest;
   if (request?.status !== 'open') return null;

@@ -3,7 +3,13 @@ import { expect } from '@open-wc/testing';
 import { OutboxStorage, type StoredSend } from './outbox-storage.ts';
 
 const KEY = 'heed:outbox:unit@https://chat.example/';
-const send = (content: string): StoredSend => ({ visitorId: 'v1', clientMessageId: crypto.randomUUID(), conversationId: 'c1', content, createdAt: '2026-01-01T10:00:00.000Z' });
+const send = (content: string): StoredSend => ({
+  visitorId: 'v1',
+  clientMessageId: crypto.randomUUID(),
+  conversationId: 'c1',
+  content,
+  createdAt: '2026-01-01T10:00:00.000Z',
+});
 
 describe('OutboxStorage', () => {
   afterEach(() => localStorage.removeItem(KEY));
@@ -29,7 +35,10 @@ describe('OutboxStorage', () => {
 
   it('runs the work once, unlocked, when the browser refuses the lock', async () => {
     const locks = Object.getOwnPropertyDescriptor(Navigator.prototype, 'locks')!;
-    Object.defineProperty(navigator, 'locks', { configurable: true, value: { request: () => Promise.reject(new DOMException('opaque origin', 'SecurityError')) } });
+    Object.defineProperty(navigator, 'locks', {
+      configurable: true,
+      value: { request: () => Promise.reject(new DOMException('opaque origin', 'SecurityError')) },
+    });
     try {
       let runs = 0;
       await new OutboxStorage(KEY).exclusive(async () => void runs++);

@@ -11,7 +11,13 @@ export interface StoredSend {
 
 const isStoredSend = (e: unknown): e is StoredSend => {
   const s = e as Partial<StoredSend> | null;
-  return !!s && typeof s.visitorId === 'string' && typeof s.clientMessageId === 'string' && typeof s.conversationId === 'string' && typeof s.content === 'string';
+  return (
+    !!s &&
+    typeof s.visitorId === 'string' &&
+    typeof s.clientMessageId === 'string' &&
+    typeof s.conversationId === 'string' &&
+    typeof s.content === 'string'
+  );
 };
 
 /**

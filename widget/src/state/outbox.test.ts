@@ -94,7 +94,11 @@ describe('ThreadSync outbox across reloads and tabs', () => {
 
     // the tab that did not send shows the message once, when the stream brings it
     const idle = contents(apis[0]!).length === 0 ? 0 : 1;
-    apis[idle]!.emit({ type: 'message.created', conversationId: c.id, message: message({ conversationId: c.id, role: 'user', content: 'only once', clientMessageId: send.clientMessageId }) } as never);
+    apis[idle]!.emit({
+      type: 'message.created',
+      conversationId: c.id,
+      message: message({ conversationId: c.id, role: 'user', content: 'only once', clientMessageId: send.clientMessageId }),
+    } as never);
     expect(stores[idle]!.state.threads.get(c.id)!.map((m) => [m.content, !!m.pending])).to.deep.equal([['only once', false]]);
     stores.forEach((s) => s.stop());
   });

@@ -106,7 +106,10 @@ describe('HeedStore', () => {
     window.dispatchEvent(new Event('online'));
     window.dispatchEvent(new Event('online'));
     await settle();
-    const sent = api.callsOf('send').slice(1).map(([i]) => (i as { content: string }).content);
+    const sent = api
+      .callsOf('send')
+      .slice(1)
+      .map(([i]) => (i as { content: string }).content);
     expect(sent).to.deep.equal(['one', 'two']);
     expect(store.state.threads.get(c.id)?.every((m) => !m.pending)).to.be.true;
     store.stop();

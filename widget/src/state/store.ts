@@ -47,7 +47,15 @@ const RECHECK_MS = 5_000;
  * await store.start();
  */
 export class HeedStore {
-  state: StoreState = { conversations: [], threads: new Map(), replies: new Map(), connection: 'connecting', site: null, ready: false, visitorId: null };
+  state: StoreState = {
+    conversations: [],
+    threads: new Map(),
+    replies: new Map(),
+    connection: 'connecting',
+    site: null,
+    ready: false,
+    visitorId: null,
+  };
   readonly api: HeedApi;
   /** set by ThreadSync: whether an unacknowledged send would be lost on unload (storage could not keep it) */
   unsent: () => boolean = () => false;
@@ -206,7 +214,12 @@ export class HeedStore {
     const { api, siteKey, tokens } = this.opts;
     try {
       const identity = this.identity ? { identity: this.identity } : {};
-      const session = await api.startSession({ siteKey, visitorToken: tokens?.read(siteKey), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, ...identity });
+      const session = await api.startSession({
+        siteKey,
+        visitorToken: tokens?.read(siteKey),
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        ...identity,
+      });
       tokens?.write(siteKey, session.visitorToken);
       api.setToken(session.visitorToken);
       const { cursor, conversations } = await api.listConversations();

@@ -15,7 +15,11 @@ export function mergeMessages(thread: readonly ThreadMessage[], incoming: readon
   return [...stored, ...out.filter((m) => !m.seq)];
 }
 
-export function setMessageStates(thread: readonly ThreadMessage[], match: (m: ThreadMessage) => boolean, patch: Partial<ThreadMessage>): ThreadMessage[] {
+export function setMessageStates(
+  thread: readonly ThreadMessage[],
+  match: (m: ThreadMessage) => boolean,
+  patch: Partial<ThreadMessage>,
+): ThreadMessage[] {
   return thread.map((m) => (match(m) ? { ...m, ...patch } : m));
 }
 

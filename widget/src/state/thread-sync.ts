@@ -87,7 +87,13 @@ export class ThreadSync {
    * answers that input request: once the server has it, the question shows as answered.
    */
   send(conversationId: string, content: string, answersRequestId?: string): ThreadMessage {
-    const message = this.pendingCopy({ clientMessageId: crypto.randomUUID(), conversationId, content, answersRequestId, createdAt: new Date().toISOString() });
+    const message = this.pendingCopy({
+      clientMessageId: crypto.randomUUID(),
+      conversationId,
+      content,
+      answersRequestId,
+      createdAt: new Date().toISOString(),
+    });
     this.outbox = [...this.outbox, message];
     this.save(message);
     this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], [message]));
@@ -106,14 +112,19 @@ export class ThreadSync {
       case 'message.created':
         return this.update(id, (t) => mergeMessages(t, [event.message]));
       case 'run.started':
-        return this.update(id, (t) => setMessageStates(t, (m) => event.claimedMessageIds.includes(m.id), { state: 'claimed', runId: event.runId }));
+        return this.update(id, (t) =>
+          setMessageStates(t, (m) => event.claimedMessageIds.includes(m.id), { state: 'claimed', runId: event.runId }),
+        );
       case 'reply.completed':
       case 'reply.failed': {
         // a reply emptied a pending batch: a wait the server did not time can end now
         if (this.held?.untilReply) this.resume();
         const state = event.type === 'reply.completed' ? 'answered' : 'failed';
         return this.update(id, (t) =>
-          mergeMessages(setMessageStates(t, (m) => m.runId === event.runId && m.role === 'user' && m.state === 'claimed', { state }), [event.message]),
+          mergeMessages(
+            setMessageStates(t, (m) => m.runId === event.runId && m.role === 'user' && m.state === 'claimed', { state }),
+            [event.message],
+          ),
         );
       }
     }
@@ -132,7 +143,8 @@ export class ThreadSync {
     const id = m.clientMessageId!;
     if (!this.storage || !this.visitorId || this.saved.has(id)) return;
     const { conversationId, content, answersRequestId, createdAt } = m;
-    if (this.storage.add({ visitorId: this.visitorId, clientMessageId: id, conversationId, content, answersRequestId, createdAt })) this.saved.add(id);
+    if (this.storage.add({ visitorId: this.visitorId, clientMessageId: id, conversationId, content, answersRequestId, createdAt }))
+      this.saved.add(id);
   }
 
   /**
@@ -224,7 +236,12 @@ export class ThreadSync {
       this.storage?.remove(clientMessageId!);
     };
     try {
-      const saved = await this.store.api.send({ conversationId, clientMessageId: clientMessageId!, content, ...(answersRequestId ? { answersRequestId } : {}) });
+      const saved = await this.store.api.send({
+        conversationId,
+        clientMessageId: clientMessageId!,
+        content,
+        ...(answersRequestId ? { answersRequestId } : {}),
+      });
       this.refusals = 0;
       leave();
       this.update(conversationId, (t) => mergeMessages(answersRequestId ? markAnswered(t, answersRequestId) : t, [saved]));
@@ -245,12 +262,22 @@ export class ThreadSync {
         // visitor's words still go out, next, as a plain message.
         const plain = { ...message, answersRequestId: null };
         this.outbox = this.outbox.map((m) => (m === message ? plain : m));
-        if (this.visitorId && this.saved.has(clientMessageId!)) this.storage?.replace({ visitorId: this.visitorId, clientMessageId: clientMessageId!, conversationId, content, answersRequestId: null, createdAt: message.createdAt });
+        if (this.visitorId && this.saved.has(clientMessageId!))
+          this.storage?.replace({
+            visitorId: this.visitorId,
+            clientMessageId: clientMessageId!,
+            conversationId,
+            content,
+            answersRequestId: null,
+            createdAt: message.createdAt,
+          });
         this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? plain : m)));
         return true;
       }
       leave();
-      this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? { ...m, pending: false, sendError: 'Not sent' } : m)));
+      this.update(conversationId, (t) =>
+        t.map((m) => (m.clientMessageId === clientMessageId ? { ...m, pending: false, sendError: 'Not sent' } : m)),
+      );
       return true;
     }
   }

@@ -5,7 +5,8 @@
  *
  * @example storageKey('visitor', 'demo', 'https://chat.example/') === 'heed:visitor:demo@https://chat.example/'
  */
-export const storageKey = (kind: 'visitor' | 'view' | 'outbox' | 'brand', siteKey: string, apiBase: string) => `heed:${kind}:${siteKey}@${apiBase}`;
+export const storageKey = (kind: 'visitor' | 'view' | 'outbox' | 'brand', siteKey: string, apiBase: string) =>
+  `heed:${kind}:${siteKey}@${apiBase}`;
 
 /**
  * The anonymous visitor token in the host page's localStorage. Storage can be unavailable

@@ -27,7 +27,8 @@ export function createTrpcApi(apiBase: string): HeedApi {
       throw classify(err);
     }
   };
-  const query = <K extends keyof Out['conversation']>(name: K, input?: In['conversation'][K]) => call<string, Out['conversation'][K]>(`conversation.${String(name)}`, 'query', input);
+  const query = <K extends keyof Out['conversation']>(name: K, input?: In['conversation'][K]) =>
+    call<string, Out['conversation'][K]>(`conversation.${String(name)}`, 'query', input);
 
   return {
     setToken: (t) => void (token = t),
@@ -36,17 +37,31 @@ export function createTrpcApi(apiBase: string): HeedApi {
     getConversation: (conversationId) => query('get', { conversationId }),
     createConversation: () => call<string, Out['conversation']['create']>('conversation.create', 'mutation'),
     send: (input: In['message']['send']) => call<string, Out['message']['send']>('message.send', 'mutation', input),
-    retry: (conversationId) => call<string, Out['message']['retry']>('message.retry', 'mutation', { conversationId } satisfies In['message']['retry']),
+    retry: (conversationId) =>
+      call<string, Out['message']['retry']>('message.retry', 'mutation', { conversationId } satisfies In['message']['retry']),
     markRead: (conversationId, lastAssistantAt) =>
-      call<string, Out['conversation']['markRead']>('conversation.markRead', 'mutation', { conversationId, lastAssistantAt } satisfies In['conversation']['markRead']),
-    rename: (conversationId, title) => call<string, Out['conversation']['rename']>('conversation.rename', 'mutation', { conversationId, title } satisfies In['conversation']['rename']),
+      call<string, Out['conversation']['markRead']>('conversation.markRead', 'mutation', {
+        conversationId,
+        lastAssistantAt,
+      } satisfies In['conversation']['markRead']),
+    rename: (conversationId, title) =>
+      call<string, Out['conversation']['rename']>('conversation.rename', 'mutation', {
+        conversationId,
+        title,
+      } satisfies In['conversation']['rename']),
     setPrivate: (conversationId, value) =>
-      call<string, Out['conversation']['setPrivate']>('conversation.setPrivate', 'mutation', { conversationId, private: value } satisfies In['conversation']['setPrivate']),
-    fireIntent: (name, data) => call<string, Out['intent']['fire']>('intent.fire', 'mutation', { name, data } satisfies In['intent']['fire']),
+      call<string, Out['conversation']['setPrivate']>('conversation.setPrivate', 'mutation', {
+        conversationId,
+        private: value,
+      } satisfies In['conversation']['setPrivate']),
+    fireIntent: (name, data) =>
+      call<string, Out['intent']['fire']>('intent.fire', 'mutation', { name, data } satisfies In['intent']['fire']),
     subscribe(lastEventId, handlers) {
       let connected = false;
       // unclassified, so the stream itself retries a ticket that failed for want of a network
-      const ticket = async () => ({ ticket: ((await callProcedure(base, 'events.ticket', 'mutation', undefined, auth())) as Out['events']['ticket']).ticket });
+      const ticket = async () => ({
+        ticket: ((await callProcedure(base, 'events.ticket', 'mutation', undefined, auth())) as Out['events']['ticket']).ticket,
+      });
       return openStream(
         base,
         'events.subscribe',

@@ -44,13 +44,24 @@ describe('the widget’s tRPC wire', () => {
     const requests: [string, RequestInit | undefined][] = [];
     globalThis.fetch = (async (url: string, init?: RequestInit) => {
       requests.push([url, init]);
-      return new Response(JSON.stringify(url.includes('fail') ? { error: { message: 'No.', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, reason: 'owner_only' } } } : { result: { data: 'ok' } }));
+      return new Response(
+        JSON.stringify(
+          url.includes('fail')
+            ? { error: { message: 'No.', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, reason: 'owner_only' } } }
+            : { result: { data: 'ok' } },
+        ),
+      );
     }) as typeof fetch;
-    expect(await callProcedure('/trpc', 'conversation.get', 'query', { conversationId: 'a b' }, { authorization: 'Bearer t' })).to.equal('ok');
+    expect(await callProcedure('/trpc', 'conversation.get', 'query', { conversationId: 'a b' }, { authorization: 'Bearer t' })).to.equal(
+      'ok',
+    );
     expect(await callProcedure('/trpc', 'message.send', 'mutation', { content: 'hi' }, {})).to.equal('ok');
     expect(requests[0]![0]).to.equal('/trpc/conversation.get?input=%7B%22conversationId%22%3A%22a%20b%22%7D');
     expect(requests[0]![1]).to.deep.equal({ headers: { authorization: 'Bearer t' } });
-    expect(requests[1]).to.deep.equal(['/trpc/message.send', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"content":"hi"}' }]);
+    expect(requests[1]).to.deep.equal([
+      '/trpc/message.send',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"content":"hi"}' },
+    ]);
     const refused = await callProcedure('/trpc', 'fail', 'mutation', undefined, {}).catch((e: unknown) => e);
     expect(refused).to.be.instanceOf(ServerError);
     expect((refused as ServerError).data.reason).to.equal('owner_only');
@@ -61,19 +72,29 @@ describe('the widget’s tRPC wire', () => {
   it('opens the stream with its input and fresh params, and resumes from the last tracked id on reconnect', async () => {
     let tickets = 0;
     const data: [unknown, string | undefined][] = [];
-    const stop = openStream('/trpc', 'events.subscribe', (last) => ({ lastEventId: last }), async () => ({ ticket: `t${++tickets}` }), {
-      onData: (d, id) => data.push([d, id]),
-      onState: () => {},
-      onError: () => {},
-    });
+    const stop = openStream(
+      '/trpc',
+      'events.subscribe',
+      (last) => ({ lastEventId: last }),
+      async () => ({ ticket: `t${++tickets}` }),
+      {
+        onData: (d, id) => data.push([d, id]),
+        onState: () => {},
+        onError: () => {},
+      },
+    );
     await waitUntil(() => FakeEventSource.opened.length === 1);
-    expect(latest().url).to.equal('/trpc/events.subscribe?input=%7B%22lastEventId%22%3Anull%7D&connectionParams=%7B%22ticket%22%3A%22t1%22%7D');
+    expect(latest().url).to.equal(
+      '/trpc/events.subscribe?input=%7B%22lastEventId%22%3Anull%7D&connectionParams=%7B%22ticket%22%3A%22t1%22%7D',
+    );
     latest().emit('connected', '{"reconnectAfterInactivityMs":30000}');
     latest().emit('message', '{"n":1}', '41');
     latest().emit('message', '{"n":2}');
     latest().emit('return', '');
     await waitUntil(() => FakeEventSource.opened.length === 2, 'reconnects after return', { timeout: 3_000 });
-    expect(latest().url).to.equal('/trpc/events.subscribe?input=%7B%22lastEventId%22%3A%2241%22%7D&connectionParams=%7B%22ticket%22%3A%22t2%22%7D');
+    expect(latest().url).to.equal(
+      '/trpc/events.subscribe?input=%7B%22lastEventId%22%3A%2241%22%7D&connectionParams=%7B%22ticket%22%3A%22t2%22%7D',
+    );
     expect(data).to.deep.equal([
       [{ n: 1 }, '41'],
       [{ n: 2 }, undefined],
@@ -95,7 +116,13 @@ describe('the widget’s tRPC wire', () => {
       FakeEventSource.opened = [];
       const errors: unknown[] = [];
       const states: string[] = [];
-      const stop = openStream('/trpc', 'events.subscribe', () => ({}), async () => ({}), { onData: () => {}, onState: (s) => states.push(s), onError: (e) => errors.push(e) });
+      const stop = openStream(
+        '/trpc',
+        'events.subscribe',
+        () => ({}),
+        async () => ({}),
+        { onData: () => {}, onState: (s) => states.push(s), onError: (e) => errors.push(e) },
+      );
       await waitUntil(() => FakeEventSource.opened.length === 1);
       latest().emit('serialized-error', refusal(data));
       await waitUntil(() => errors.length > 0 || states.includes('connecting'), `${data.code} handled`);

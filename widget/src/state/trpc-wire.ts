@@ -7,7 +7,17 @@
  * checked against tRPC's own handler by test/api/trpc-wire-contract.test.ts; this file is the
  * transport: fetch, EventSource, reconnects.
  */
-import { errorOf, NetworkError, procedureUrl, quietLimitOf, SSE_CONNECTED, SSE_ERROR, SSE_PING, SSE_RETURN, ServerError } from '../../../api/src/shared/trpc-wire.ts';
+import {
+  errorOf,
+  NetworkError,
+  procedureUrl,
+  quietLimitOf,
+  SSE_CONNECTED,
+  SSE_ERROR,
+  SSE_PING,
+  SSE_RETURN,
+  ServerError,
+} from '../../../api/src/shared/trpc-wire.ts';
 
 // one query or mutation (the browser's `fetch`), its errors, and what the server says of an error
 // (tRPC's `data.code`, `data.httpStatus`, Heed's `reason`, `retryAfterMs`): the shared wire's
@@ -30,7 +40,8 @@ const MAX_BACKOFF_MS = 30_000;
  * many requests (429) and the server's own failures (500, 502, 503, 504: INTERNAL_SERVER_ERROR,
  * BAD_GATEWAY, SERVICE_UNAVAILABLE, GATEWAY_TIMEOUT), by the status every error's data carries.
  */
-const retryable = (e: ServerError) => e.data.reason === 'stream_ticket_invalid' || [429, 500, 502, 503, 504].includes(e.data.httpStatus ?? 0);
+const retryable = (e: ServerError) =>
+  e.data.reason === 'stream_ticket_invalid' || [429, 500, 502, 503, 504].includes(e.data.httpStatus ?? 0);
 
 /**
  * A subscription that reconnects by itself: every connection gets fresh `params` (a new

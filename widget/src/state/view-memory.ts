@@ -15,7 +15,11 @@ const NOWHERE: ViewMemory = { open: false, conversationId: null, home: false };
 export function readView(key: string): ViewMemory {
   try {
     const raw = JSON.parse(sessionStorage.getItem(key) ?? '{}') as Partial<ViewMemory>;
-    return { open: raw.open === true, conversationId: typeof raw.conversationId === 'string' ? raw.conversationId : null, home: raw.home === true };
+    return {
+      open: raw.open === true,
+      conversationId: typeof raw.conversationId === 'string' ? raw.conversationId : null,
+      home: raw.home === true,
+    };
   } catch {
     return NOWHERE;
   }

@@ -33,7 +33,15 @@ export function conversation(over: Partial<FullConversation> = {}): FullConversa
   };
   const asked =
     over.inputNeeded && over.inputRequest === undefined
-      ? { inputRequest: { id: `${id}-q`, question: 'Which one?', choices: [], allowFreeText: true, createdAt: over.updatedAt ?? base.updatedAt } }
+      ? {
+          inputRequest: {
+            id: `${id}-q`,
+            question: 'Which one?',
+            choices: [],
+            allowFreeText: true,
+            createdAt: over.updatedAt ?? base.updatedAt,
+          },
+        }
       : {};
   return { ...base, ...asked, ...over };
 }
@@ -91,7 +99,14 @@ export class FakeApi implements HeedApi {
 
   async startSession(input: { siteKey: string; visitorToken?: string; identity?: { userId: string } }) {
     this.record('startSession', input);
-    return { visitorToken: input.visitorToken ?? 'token-1', visitorId: 'v1', timeZone: 'UTC', site: this.site, resumed: !!input.visitorToken, userId: input.identity?.userId ?? null };
+    return {
+      visitorToken: input.visitorToken ?? 'token-1',
+      visitorId: 'v1',
+      timeZone: 'UTC',
+      site: this.site,
+      resumed: !!input.visitorToken,
+      userId: input.identity?.userId ?? null,
+    };
   }
 
   async listConversations() {

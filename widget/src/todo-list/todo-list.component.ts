@@ -30,7 +30,11 @@ export class HeedTodoList extends HeedElement {
         ${expandIcon()}${t.openTasks(this.todos.length)}
       </button>
       <ul id="todos" part="list" ?hidden=${!this.expanded}>
-        ${repeat(this.todos, (t) => t.id, (t) => html`<li>${t.text}</li>`)}
+        ${repeat(
+          this.todos,
+          (t) => t.id,
+          (t) => html`<li>${t.text}</li>`,
+        )}
       </ul>
     </div>`;
   }

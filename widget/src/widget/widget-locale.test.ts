@@ -93,7 +93,10 @@ describe('heed-widget languages', () => {
     await waitUntil(() => launcherName(arabic.widget) === 'فتح المحادثة', 'the locale chunk loads', LOCALE_LOAD);
   });
 
-  for (const [width, height] of [[1280, 800], [375, 700]] as const) {
+  for (const [width, height] of [
+    [1280, 800],
+    [375, 700],
+  ] as const) {
     for (const how of ['locale="he"', 'dir="rtl"', 'left to right'] as const) {
       it(`mirrors launcher, panel, sidebar, bubbles, composer and pointing icons at ${width} px (${how})`, async () => {
         await setViewport({ width, height });

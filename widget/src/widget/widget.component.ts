@@ -124,8 +124,9 @@ export class HeedWidget extends HeedElement {
 
   override render() {
     const inline = this.mode === 'inline';
-    return html`${this.panelReady
-      ? html`<heed-panel
+    return html`${
+      this.panelReady
+        ? html`<heed-panel
           exportparts="panel"
           placement=${inline ? 'inline' : 'floating'}
           side=${this.position === 'bottom-left' ? 'left' : 'right'}
@@ -139,10 +140,13 @@ export class HeedWidget extends HeedElement {
           ?closable=${!inline}
           @heed-close=${this.onCloseRequest}
         ></heed-panel>`
-      : nothing}
-    ${inline
-      ? nothing
-      : html`<heed-launcher class="launcher" exportparts="launcher, badge" ?open=${this.open} .counts=${this.counts} @heed-toggle=${() => this.toggle()}></heed-launcher>`}`;
+        : nothing
+    }
+    ${
+      inline
+        ? nothing
+        : html`<heed-launcher class="launcher" exportparts="launcher, badge" ?open=${this.open} .counts=${this.counts} @heed-toggle=${() => this.toggle()}></heed-launcher>`
+    }`;
   }
 
   private async ensurePanel() {

@@ -28,10 +28,9 @@ async function setup(opts: { queue?: unknown[][]; conversations?: ReturnType<typ
   const events: AttentionCounts[] = [];
   const onCounts = (e: Event) => events.push((e as CustomEvent<AttentionCounts>).detail);
   window.addEventListener(COUNTS_EVENT, onCounts);
-  const [widget, badge] = await fixture<HTMLElement>(html`<div><heed-widget></heed-widget><heed-unread-badge></heed-unread-badge></div>`).then((d) => [
-    d.querySelector('heed-widget')! as HeedWidget,
-    d.querySelector('heed-unread-badge')!,
-  ] as const);
+  const [widget, badge] = await fixture<HTMLElement>(
+    html`<div><heed-widget></heed-widget><heed-unread-badge></heed-unread-badge></div>`,
+  ).then((d) => [d.querySelector('heed-widget')! as HeedWidget, d.querySelector('heed-unread-badge')!] as const);
   widget.store = store;
   const w: { Heed?: HeedCommand } = { Heed: Object.assign(() => {}, { q: opts.queue ?? [] }) };
   const command = wireHost({ store, widget, w });
@@ -43,7 +42,8 @@ async function setup(opts: { queue?: unknown[][]; conversations?: ReturnType<typ
 }
 
 const launcherButton = (widget: HeedWidget) => widget.shadowRoot!.querySelector('heed-launcher')!.shadowRoot!.querySelector('button')!;
-const launcherBadge = (widget: HeedWidget) => widget.shadowRoot!.querySelector('heed-launcher')!.shadowRoot!.querySelector<HTMLElement>('.badge');
+const launcherBadge = (widget: HeedWidget) =>
+  widget.shadowRoot!.querySelector('heed-launcher')!.shadowRoot!.querySelector<HTMLElement>('.badge');
 const panel = (widget: HeedWidget) => widget.shadowRoot!.querySelector<HeedPanel>('heed-panel');
 
 describe('heed-widget', () => {
@@ -115,12 +115,21 @@ describe('heed-widget', () => {
     await p.updateComplete;
     const banner = () => p.shadowRoot!.querySelector('heed-live-banner')!.shadowRoot!.querySelector('[part="banner"]');
     expect(banner()).to.be.null;
-    api.emit({ type: 'conversation.updated', conversationId: c.id, conversation: { ...c, live: true, updatedAt: '2026-01-01T11:00:00.000Z' } });
+    api.emit({
+      type: 'conversation.updated',
+      conversationId: c.id,
+      conversation: { ...c, live: true, updatedAt: '2026-01-01T11:00:00.000Z' },
+    });
     await settle();
     await p.updateComplete;
     expect(p.activeId).to.be.null;
     expect(banner()?.textContent).to.equal('1 live chat receiving replies');
-    const done = { ...store.conversation(c.id)!, live: false, lastAssistantAt: '2026-01-01T11:00:01.000Z', updatedAt: '2026-01-01T11:00:01.000Z' };
+    const done = {
+      ...store.conversation(c.id)!,
+      live: false,
+      lastAssistantAt: '2026-01-01T11:00:01.000Z',
+      updatedAt: '2026-01-01T11:00:01.000Z',
+    };
     api.emit({ type: 'conversation.updated', conversationId: c.id, conversation: done });
     await settle();
     await p.updateComplete;
@@ -144,7 +153,9 @@ describe('heed-widget', () => {
     await waitUntil(() => panel(widget) && !panel(widget)!.hidden);
     await widget.shadowRoot!.querySelector('heed-launcher')!.updateComplete;
     expect(launcherButton(widget).textContent!.trim()).to.equal('Close chat');
-    panel(widget)!.shadowRoot!.querySelector('.panel')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    panel(widget)!
+      .shadowRoot!.querySelector('.panel')!
+      .dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     await widget.updateComplete;
     expect(widget.open).to.be.false;
     expect(panel(widget)!.hidden).to.be.true;

@@ -68,7 +68,13 @@ describe('buildContext', () => {
     const failedUser = user('Question whose reply failed', 'failed');
     const failure = failedReply('The assistant could not be reached.');
     const claimed = [user('New question', 'claimed')];
-    const messages = buildContext({ rows: [ok, okReply, failedUser, failure, ...claimed], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
+    const messages = buildContext({
+      rows: [ok, okReply, failedUser, failure, ...claimed],
+      claimed,
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+    });
     expect(historyTexts(messages)).toEqual(['Earlier question', 'Earlier answer']);
   });
 
@@ -86,10 +92,16 @@ describe('buildContext', () => {
     const earlier = [user('Earlier'), reply('Earlier reply')];
     const claimed = [user('claimed one', 'claimed')];
     const watermark = now();
-    const later = [user('sent while the run started', 'pending'), operator('operator note after the claim'), reply('a reply written after the claim')];
+    const later = [
+      user('sent while the run started', 'pending'),
+      operator('operator note after the claim'),
+      reply('a reply written after the claim'),
+    ];
     const messages = buildContext({ rows: [...earlier, ...claimed, ...later], claimed, watermark, timeZone: 'UTC', tokenBudget: 1000 });
     expect(historyTexts(messages)).toEqual(['Earlier', 'Earlier reply']);
-    expect(JSON.stringify(messages)).not.toMatch(/sent while the run started|operator note after the claim|a reply written after the claim/);
+    expect(JSON.stringify(messages)).not.toMatch(
+      /sent while the run started|operator note after the claim|a reply written after the claim/,
+    );
   });
 
   test('a reply to the previous batch stays in history even when it was stored after a message of this batch', () => {
@@ -106,7 +118,13 @@ describe('buildContext', () => {
     const earlier = [user('Earlier'), reply('Earlier reply')];
     const lateCommit = user('committed late', 'pending');
     const claimed = [user('claimed one', 'claimed')];
-    const messages = buildContext({ rows: [...earlier, lateCommit, ...claimed], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
+    const messages = buildContext({
+      rows: [...earlier, lateCommit, ...claimed],
+      claimed,
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+    });
     expect(historyTexts(messages)).toEqual(['Earlier', 'Earlier reply']);
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'claimed one' });
   });
@@ -134,14 +152,26 @@ describe('buildContext', () => {
     const claimed = [user('now', 'claimed')];
     const perRow = estimateTokens(texts[0]!);
     // room for two rows and a bit, not three
-    const messages = buildContext({ rows: [...history, ...claimed], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: perRow * 2 + 1 });
+    const messages = buildContext({
+      rows: [...history, ...claimed],
+      claimed,
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: perRow * 2 + 1,
+    });
     expect(historyTexts(messages)).toEqual(['newer question......', 'newest answer.......']);
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'now' });
   });
 
   test('a budget too small for any history still sends the system prompt and the pending turn', () => {
     const claimed = [user('now', 'claimed')];
-    const messages = buildContext({ rows: [user('Earlier'), reply('Earlier reply'), ...claimed], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 0 });
+    const messages = buildContext({
+      rows: [user('Earlier'), reply('Earlier reply'), ...claimed],
+      claimed,
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 0,
+    });
     expect(messages).toEqual([
       { role: 'system', content: SYSTEM_PROMPT },
       { role: 'user', content: 'now' },
@@ -167,20 +197,40 @@ function asked(question: string, extra: Partial<ContextRequest> = {}): { message
     },
   };
 }
-const answering = (request: ContextRequest, answer: ContextRow): ContextRequest => ({ ...request, status: 'answered', answerMessageId: answer.id });
+const answering = (request: ContextRequest, answer: ContextRow): ContextRequest => ({
+  ...request,
+  status: 'answered',
+  answerMessageId: answer.id,
+});
 
 describe('buildContext with questions, todos and recall', () => {
   test('a batch that answers the question gives the model its call (same id) and the answer as the call’s result, and nothing more', () => {
     const q = user('I want a sofa');
     const { message, request } = asked('Which colour?');
     const answer = user('Blue', 'claimed');
-    const messages = buildContext({ rows: [q, message, answer], claimed: [answer], watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [answering(request, answer)] });
+    const messages = buildContext({
+      rows: [q, message, answer],
+      claimed: [answer],
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+      requests: [answering(request, answer)],
+    });
     expect(messages.slice(1)).toEqual([
       { role: 'user', content: 'I want a sofa' },
       {
         role: 'assistant',
         content: 'Which colour?',
-        tool_calls: [{ id: request.toolCallId, type: 'function', function: { name: 'request_user_input', arguments: '{"question":"Which colour?","choices":["Red","Blue"],"allow_free_text":true}' } }],
+        tool_calls: [
+          {
+            id: request.toolCallId,
+            type: 'function',
+            function: {
+              name: 'request_user_input',
+              arguments: '{"question":"Which colour?","choices":["Red","Blue"],"allow_free_text":true}',
+            },
+          },
+        ],
       },
       { role: 'tool', tool_call_id: request.toolCallId, content: '{"answer":"Blue"}' },
     ]);
@@ -190,7 +240,14 @@ describe('buildContext with questions, todos and recall', () => {
     const { message, request } = asked('Which colour?');
     const answer = user('Blue', 'claimed');
     const more = user('Also, do you deliver on Saturdays?', 'claimed');
-    const messages = buildContext({ rows: [message, answer, more], claimed: [more, answer], watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [answering(request, answer)] });
+    const messages = buildContext({
+      rows: [message, answer, more],
+      claimed: [more, answer],
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+      requests: [answering(request, answer)],
+    });
     expect(messages.map((m) => m.role)).toEqual(['system', 'assistant', 'tool', 'user']);
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'Also, do you deliver on Saturdays?' });
   });
@@ -224,7 +281,14 @@ describe('buildContext with questions, todos and recall', () => {
     const { message, request } = asked('Which colour?');
     const b1 = user('What are your hours?', 'claimed');
     const b2 = user('Do you ship to Norway?', 'claimed');
-    const messages = buildContext({ rows: [message, b1, b2], claimed: [b1, b2], watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [request] });
+    const messages = buildContext({
+      rows: [message, b1, b2],
+      claimed: [b1, b2],
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+      requests: [request],
+    });
     expect(messages.map((m) => m.role)).toEqual(['system', 'assistant', 'system', 'user']);
     expect(messages[1]).toEqual({ role: 'assistant', content: 'Which colour?' });
     expect(String(messages[2]!.content)).toMatch(/## Your open question\n.*still open:\n"Which colour\?"/);
@@ -236,7 +300,14 @@ describe('buildContext with questions, todos and recall', () => {
   test('a superseded question is plain text: no call without a result, no open section', () => {
     const { message, request } = asked('Which colour?', { status: 'superseded' });
     const claimed = [user('Hello again', 'claimed')];
-    const messages = buildContext({ rows: [message, ...claimed], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000, requests: [request] });
+    const messages = buildContext({
+      rows: [message, ...claimed],
+      claimed,
+      watermark: now(),
+      timeZone: 'UTC',
+      tokenBudget: 1000,
+      requests: [request],
+    });
     expect(messages).toEqual([
       { role: 'system', content: SYSTEM_PROMPT },
       { role: 'assistant', content: 'Which colour?' },
@@ -267,7 +338,12 @@ describe('buildContext with questions, todos and recall', () => {
     const old = user('old question.......');
     const rows = [old, reply('old answer.........'), user('new question.......'), reply('new answer.........')];
     const claimed = [user('now', 'claimed')];
-    const window = historyWindow({ rows: [...rows, ...claimed], claimed, watermark: now(), tokenBudget: estimateTokens(old.content) * 2 + 1 });
+    const window = historyWindow({
+      rows: [...rows, ...claimed],
+      claimed,
+      watermark: now(),
+      tokenBudget: estimateTokens(old.content) * 2 + 1,
+    });
     expect(window.map((r) => r.content)).toEqual(['new question.......', 'new answer.........']);
   });
 });

@@ -150,7 +150,8 @@ export function buildContext(input: ContextInput): ChatCompletionMessageParam[] 
         continue;
       }
       const asked = byQuestion.get(row.id);
-      const answerNext = asked?.answerMessageId != null && items[i + 1]?.id === asked.answerMessageId && byAnswer.has(asked.answerMessageId);
+      const answerNext =
+        asked?.answerMessageId != null && items[i + 1]?.id === asked.answerMessageId && byAnswer.has(asked.answerMessageId);
       if (!answerNext) out.push(toParam(row));
     }
     return out;

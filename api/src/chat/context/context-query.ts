@@ -133,4 +133,8 @@ interface SnapshotRow {
   handoffOffered: boolean;
 }
 
-const toContextRow = (r: Wire<ContextRow> & { seq: string }): ContextRow => ({ ...r, seq: BigInt(r.seq), createdAt: new Date(r.createdAt) });
+const toContextRow = (r: Wire<ContextRow> & { seq: string }): ContextRow => ({
+  ...r,
+  seq: BigInt(r.seq),
+  createdAt: new Date(r.createdAt),
+});

@@ -14,8 +14,17 @@ import {
 
 const at = (iso: string) => new Date(iso);
 const empty = { openQuestion: null, todos: [], recall: [], timeZone: 'UTC' };
-const todo = (i: number, text = `Todo number ${i}`): OpenTodo => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, text, createdAt: at('2026-01-15T12:00:00Z') });
-const hit = (content: string, extra: Partial<RecallHit> = {}): RecallHit => ({ content, createdAt: at('2026-01-02T09:30:00Z'), sameConversation: false, ...extra });
+const todo = (i: number, text = `Todo number ${i}`): OpenTodo => ({
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  text,
+  createdAt: at('2026-01-15T12:00:00Z'),
+});
+const hit = (content: string, extra: Partial<RecallHit> = {}): RecallHit => ({
+  content,
+  createdAt: at('2026-01-02T09:30:00Z'),
+  sameConversation: false,
+  ...extra,
+});
 
 /** The lines of one `## heading` section. */
 function section(text: string, heading: string): string[] {
@@ -62,7 +71,12 @@ describe('contextSections', () => {
   });
 
   test('recall hits carry their date and where they were said, quoted, best first, within the caps', () => {
-    const hits = [hit('My walnut bookshelf order #5521'), hit('Earlier here', { sameConversation: true }), hit('third'), hit('fourth, never shown')];
+    const hits = [
+      hit('My walnut bookshelf order #5521'),
+      hit('Earlier here', { sameConversation: true }),
+      hit('third'),
+      hit('fourth, never shown'),
+    ];
     const lines = section(contextSections({ ...empty, recall: hits })!, RECALL_HEADING);
     const items = lines.filter((l) => l.startsWith('- ['));
     expect(items).toHaveLength(RECALL_HITS_MAX);

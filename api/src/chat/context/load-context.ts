@@ -21,7 +21,12 @@ export interface RunReadOptions {
  * ask or answer plus the open one, open todos, recall hits for the whole batch) and builds the
  * model's messages. `systemPrompt` defaults to Heed's own (a site's adds its instructions).
  */
-export async function loadContext(sql: RawSql, batch: ClaimedBatch, opts: RunReadOptions, systemPrompt?: string): Promise<ChatCompletionMessageParam[]> {
+export async function loadContext(
+  sql: RawSql,
+  batch: ClaimedBatch,
+  opts: RunReadOptions,
+  systemPrompt?: string,
+): Promise<ChatCompletionMessageParam[]> {
   return buildContext({ ...(await readRunContext(sql, batch, opts)).reads, systemPrompt });
 }
 
@@ -35,13 +40,22 @@ export async function loadContext(sql: RawSql, batch: ClaimedBatch, opts: RunRea
  * history window (token-budgeted here) it must look beyond. As seven Prisma queries in
  * two waves these reads cost ~8 ms a wave under load.
  */
-export async function readRunContext(sql: RawSql, batch: ClaimedBatch, opts: RunReadOptions): Promise<{ reads: ContextReads; checks: RunChecks }> {
+export async function readRunContext(
+  sql: RawSql,
+  batch: ClaimedBatch,
+  opts: RunReadOptions,
+): Promise<{ reads: ContextReads; checks: RunChecks }> {
   const snapshot = await readContextSnapshot(sql, batch, opts.spendCapUsd);
   const { earlier: rows, claimed } = snapshot;
   const window = historyWindow({ rows, claimed, watermark: batch.watermark, tokenBudget: opts.tokenBudget });
   const windowStartSeq = window[0]?.seq ?? claimed[0]?.seq ?? batch.watermark + 1n;
   const scope = { visitorId: batch.visitorId, siteId: snapshot.siteId, conversationId: batch.conversationId, windowStartSeq };
-  const recall = await recallFrom(sql, scope, claimed.map((r) => r.content), snapshot.recentFrom);
+  const recall = await recallFrom(
+    sql,
+    scope,
+    claimed.map((r) => r.content),
+    snapshot.recentFrom,
+  );
   const reads: ContextReads = {
     rows,
     claimed,
@@ -61,6 +75,7 @@ function proactiveBrief(batch: ClaimedBatch): ProactiveBrief | null {
   const p = batch.proactive;
   if (!p) return null;
   if (p.kind === 'check_in') return { kind: 'check_in', silentMinutes: p.silentMinutes ?? 0 };
-  if (p.kind === 'intent' && p.intent) return { kind: 'intent', name: p.intent.name, label: p.label, instruction: p.intent.instruction, data: p.intent.data };
+  if (p.kind === 'intent' && p.intent)
+    return { kind: 'intent', name: p.intent.name, label: p.label, instruction: p.intent.instruction, data: p.intent.data };
   return null;
 }

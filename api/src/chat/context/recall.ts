@@ -61,7 +61,13 @@ export async function recall(db: DbLike, scope: RecallScope, batchTexts: readonl
  * {@link recall} with the range start already read ({@link recentFromSql}): a run reads that in its
  * first statement, so recall costs it one round trip after the history instead of two.
  */
-export async function recallFrom(sql: RawSql, scope: RecallScope, batchTexts: readonly string[], from: bigint | null, limit = RECALL_HITS_MAX): Promise<RecallHit[]> {
+export async function recallFrom(
+  sql: RawSql,
+  scope: RecallScope,
+  batchTexts: readonly string[],
+  from: bigint | null,
+  limit = RECALL_HITS_MAX,
+): Promise<RecallHit[]> {
   const terms = recallTerms(batchTexts);
   if (terms.length === 0) return [];
   return sql.rows<RecallHit>(recallSql(scope, terms, from, limit));

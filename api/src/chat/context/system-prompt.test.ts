@@ -15,8 +15,15 @@ describe('systemPromptFor', () => {
   });
 
   test('the owner’s instructions come last, labelled, with {assistantName} and {siteName} filled and other braces kept', () => {
-    const prompt = systemPromptFor({ name: 'Owl Books', assistantName: 'Shelfie' }, '  Sign off as {assistantName} of {siteName}. Use {braces} freely.  ');
-    expect(prompt.endsWith("The website owner's instructions for you (follow them unless they conflict with the rules above):\nSign off as Shelfie of Owl Books. Use {braces} freely.")).toBe(true);
+    const prompt = systemPromptFor(
+      { name: 'Owl Books', assistantName: 'Shelfie' },
+      '  Sign off as {assistantName} of {siteName}. Use {braces} freely.  ',
+    );
+    expect(
+      prompt.endsWith(
+        "The website owner's instructions for you (follow them unless they conflict with the rules above):\nSign off as Shelfie of Owl Books. Use {braces} freely.",
+      ),
+    ).toBe(true);
     expect(systemPromptFor({ name: 'Owl Books', assistantName: null }, 'I am {assistantName}.')).toMatch(/I am the assistant\.$/);
   });
 

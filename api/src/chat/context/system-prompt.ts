@@ -39,12 +39,17 @@ export function systemPromptFor(site: SiteIdentity | null, siteInstructions: str
 function introOf(site: SiteIdentity): string {
   const siteName = oneLine(site.name);
   const assistant = site.assistantName ? oneLine(site.assistantName) : '';
-  return assistant ? `You are ${assistant}, the assistant of the website ${siteName}.` : `You are the assistant of the website ${siteName}.`;
+  return assistant
+    ? `You are ${assistant}, the assistant of the website ${siteName}.`
+    : `You are the assistant of the website ${siteName}.`;
 }
 
 /** `{assistantName}` and `{siteName}` in the owner's text; an assistant without a name is "the assistant". */
 function fillNames(text: string, site: SiteIdentity): string {
-  const names: Record<string, string> = { assistantName: oneLine(site.assistantName ?? '') || 'the assistant', siteName: oneLine(site.name) };
+  const names: Record<string, string> = {
+    assistantName: oneLine(site.assistantName ?? '') || 'the assistant',
+    siteName: oneLine(site.name),
+  };
   return text.replace(/\{(assistantName|siteName)\}/g, (_, key: string) => names[key]!);
 }
 

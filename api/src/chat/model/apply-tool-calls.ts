@@ -61,11 +61,18 @@ export async function applyToolCalls(db: Db, bus: EventBus, batch: ClaimedBatch,
 type Applied = { changed: boolean; result: Record<string, unknown> };
 
 async function addTodo(tx: Tx, batch: ClaimedBatch, text: string): Promise<Applied> {
-  const open = await tx.todo.findMany({ where: { conversationId: batch.conversationId, status: 'open' }, select: { id: true, text: true } });
+  const open = await tx.todo.findMany({
+    where: { conversationId: batch.conversationId, status: 'open' },
+    select: { id: true, text: true },
+  });
   const same = open.find((t) => t.text === text);
   if (same) return { changed: false, result: { ok: true, id: same.id, note: 'this todo was already open' } };
-  if (open.length >= OPEN_TODOS_MAX) return { changed: false, result: { error: `there are already ${OPEN_TODOS_MAX} open todos; complete one first` } };
-  const todo = await tx.todo.create({ data: { conversationId: batch.conversationId, text, addedRunId: batch.runId }, select: { id: true } });
+  if (open.length >= OPEN_TODOS_MAX)
+    return { changed: false, result: { error: `there are already ${OPEN_TODOS_MAX} open todos; complete one first` } };
+  const todo = await tx.todo.create({
+    data: { conversationId: batch.conversationId, text, addedRunId: batch.runId },
+    select: { id: true },
+  });
   return { changed: true, result: { ok: true, id: todo.id } };
 }
 

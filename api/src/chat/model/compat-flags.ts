@@ -9,7 +9,14 @@ import { z } from 'zod';
  * - `no-json-schema`: titles asked with `response_format: json_object` instead of a JSON schema;
  * - `no-response-format`: titles asked in plain text (the title read from the answer's words).
  */
-export const COMPAT_FLAGS = ['no-tools', 'no-tool-choice', 'no-stream-options', 'max-completion-tokens', 'no-json-schema', 'no-response-format'] as const;
+export const COMPAT_FLAGS = [
+  'no-tools',
+  'no-tool-choice',
+  'no-stream-options',
+  'max-completion-tokens',
+  'no-json-schema',
+  'no-response-format',
+] as const;
 export type CompatFlag = (typeof COMPAT_FLAGS)[number];
 
 /**
@@ -19,7 +26,12 @@ export type CompatFlag = (typeof COMPAT_FLAGS)[number];
 export const compatSetting = z
   .string()
   .max(200)
-  .transform((v) => v.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(',')
+      .map((f) => f.trim().toLowerCase())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.enum(COMPAT_FLAGS)));
 
 /** What each flag changes, in the words of the warn line and `model:check`. */

@@ -73,7 +73,9 @@ describe('classifyModelError', () => {
 
   test('a provider that cannot be connected to is "could not be reached" and retried later', async () => {
     const offline = new OpenAI({ apiKey: 'test-key', baseURL: await closedPortUrl(), maxRetries: 0 });
-    const err = await offline.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await offline.chat.completions
+      .create({ model: 'test-model', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIConnectionError);
     expect(classifyModelError(err)).toEqual({ code: 'model_unavailable', transient: true });
   });

@@ -5,7 +5,14 @@ import type { RawToolCall } from './tools.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { isInfrastructureError } from '../run/run-errors.ts';
-import { classifyModelError, ContentFilteredError, EmptyReplyError, ModelTimeoutError, StreamEndedEarlyError, type ClassifiedError } from './model-errors.ts';
+import {
+  classifyModelError,
+  ContentFilteredError,
+  EmptyReplyError,
+  ModelTimeoutError,
+  StreamEndedEarlyError,
+  type ClassifiedError,
+} from './model-errors.ts';
 import { wellFormedText } from '../../db/well-formed.ts';
 import { providerError, type ProviderError } from './provider-error.ts';
 import { retryAfterMs } from './retry-after.ts';
@@ -68,8 +75,7 @@ export class ReplyFailedError extends Error {
 }
 
 /** Exponential backoff with full jitter: 0.5 s, 1 s, 2 s … capped at 8 s. */
-export const backoffMs = (attempt: number, base = 500): number =>
-  Math.random() * Math.min(8000, base * 2 ** (attempt - 1));
+export const backoffMs = (attempt: number, base = 500): number => Math.random() * Math.min(8000, base * 2 ** (attempt - 1));
 
 /**
  * Streams one reply through the official SDK, retrying transient failures (429, 5xx,

@@ -4,7 +4,8 @@ import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after.ts';
 import { safeMessage } from './provider-error.ts';
 import { withoutEcho } from './without-echo.ts';
 
-const limited = (headers: Record<string, string>) => OpenAI.APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers(headers));
+const limited = (headers: Record<string, string>) =>
+  OpenAI.APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers(headers));
 
 test('Retry-After in seconds, as a date, and in ms is honoured, capped; none means none', () => {
   expect(retryAfterMs(limited({ 'retry-after': '10' }))).toBe(10_000);
@@ -21,9 +22,11 @@ test("a provider's message in a log line keeps its advice but never a key or a l
   expect(safeMessage('x'.repeat(1000)).length).toBeLessThanOrEqual(241);
 });
 
-test("a provider quoting the conversation is logged without the quote, its advice kept", () => {
+test('a provider quoting the conversation is logged without the quote, its advice kept', () => {
   const sent = [{ role: 'user' as const, content: 'my password is hunter2-0123456789 please' }];
   expect(withoutEcho('Invalid prompt: my password is hunter2-0123456789', sent)).toBe('Invalid prompt: …');
   expect(withoutEcho('Code hunter2-0123456789 rejected', sent)).toBe('Code … rejected');
-  expect(withoutEcho("Unsupported parameter: 'max_tokens' is not supported with this model.", sent)).toBe("Unsupported parameter: 'max_tokens' is not supported with this model.");
+  expect(withoutEcho("Unsupported parameter: 'max_tokens' is not supported with this model.", sent)).toBe(
+    "Unsupported parameter: 'max_tokens' is not supported with this model.",
+  );
 });

@@ -38,11 +38,14 @@ export function providerError(err: unknown, sent: readonly ChatCompletionMessage
 
 /** The first line of a provider's message, bounded, with secrets and echoed text blanked. */
 export function safeMessage(text: string): string {
-  const line = text.split('\n', 1)[0]!.trim()
+  const line = text
+    .split('\n', 1)[0]!
+    .trim()
     .replace(/\b(sk|rk|pk)-[A-Za-z0-9_-]{6,}/g, '[key]')
     .replace(/\bBearer\s+\S+/gi, 'Bearer [key]')
     .replace(/(["'`])[^"'`]{41,}\1/g, '$1…$1');
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
 }
 
-const short = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v.slice(0, 80) : typeof v === 'number' ? String(v) : undefined);
+const short = (v: unknown): string | undefined =>
+  typeof v === 'string' && v !== '' ? v.slice(0, 80) : typeof v === 'number' ? String(v) : undefined;

@@ -2,7 +2,8 @@ import OpenAI from 'openai';
 import type { CompatFlag } from './compat-flags.ts';
 
 /** Phrases servers use when a model has no tool support, or tools need a flag the server lacks. */
-const NO_TOOLS = /does not support tools|tools? (?:are |is )?not supported|tools param requires|--jinja|tool use is not supported|function calling is not (?:supported|enabled)/i;
+const NO_TOOLS =
+  /does not support tools|tools? (?:are |is )?not supported|tools param requires|--jinja|tool use is not supported|function calling is not (?:supported|enabled)/i;
 /** vLLM without `--enable-auto-tool-choice`, and servers that name `tool_choice` as unsupported */
 const NO_TOOL_CHOICE = /enable-auto-tool-choice|tool_choice/i;
 /** structured output refused: by parameter name, or by the kind of output asked */
@@ -16,17 +17,29 @@ const RESPONSE_FORMAT = /response_format|json_schema|json_object|structured outp
  */
 export function rejectedParameter(
   err: unknown,
-  sent: { max_tokens?: unknown; stream_options?: unknown; tools?: unknown; tool_choice?: unknown; response_format?: { type?: string } | null },
+  sent: {
+    max_tokens?: unknown;
+    stream_options?: unknown;
+    tools?: unknown;
+    tool_choice?: unknown;
+    response_format?: { type?: string } | null;
+  },
 ): CompatFlag | null {
   if (!(err instanceof OpenAI.APIError) || typeof err.status !== 'number') return null;
   if (err.status < 400 || err.status === 401 || err.status === 403 || err.status === 429 || err.status > 500) return null;
   const body = typeof err.error === 'object' && err.error !== null ? (err.error as { message?: unknown }) : {};
   const said = `${err.param ?? ''} ${typeof body.message === 'string' ? body.message : ''}`;
-  if (sent.max_tokens !== undefined && /max_completion_tokens|\bmax_tokens\b/.test(said) && (err.param === 'max_tokens' || /max_completion_tokens/.test(said))) return 'max-completion-tokens';
+  if (
+    sent.max_tokens !== undefined &&
+    /max_completion_tokens|\bmax_tokens\b/.test(said) &&
+    (err.param === 'max_tokens' || /max_completion_tokens/.test(said))
+  )
+    return 'max-completion-tokens';
   if (sent.stream_options !== undefined && /stream_options/.test(said)) return 'no-stream-options';
   if (sent.tool_choice !== undefined && NO_TOOL_CHOICE.test(said)) return 'no-tool-choice';
   if (sent.tools !== undefined && NO_TOOLS.test(said)) return 'no-tools';
-  if (sent.response_format && RESPONSE_FORMAT.test(said)) return sent.response_format.type === 'json_schema' ? 'no-json-schema' : 'no-response-format';
+  if (sent.response_format && RESPONSE_FORMAT.test(said))
+    return sent.response_format.type === 'json_schema' ? 'no-json-schema' : 'no-response-format';
   // a 500 is the server's trouble unless it named a parameter above
   return null;
 }

@@ -15,7 +15,8 @@ const req = (toolChoice: 'auto' | 'none' = 'auto'): StreamRequest => ({
   onDelta: async () => {},
   onRestart: async () => {},
 });
-const body = (flags: CompatFlag[], choice?: 'auto' | 'none') => requestBody(req(choice), new Set(flags)) as unknown as Record<string, unknown>;
+const body = (flags: CompatFlag[], choice?: 'auto' | 'none') =>
+  requestBody(req(choice), new Set(flags)) as unknown as Record<string, unknown>;
 
 test('OPENAI_COMPAT is a comma-separated list of known flags; a typo is refused at start-up', () => {
   expect(compatSetting.parse(' No-Tools, no-stream-options ,')).toEqual(['no-tools', 'no-stream-options']);

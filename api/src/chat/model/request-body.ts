@@ -1,4 +1,8 @@
-import type { ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { CompatFlag } from './compat-flags.ts';
 
 /** What a reply request asks for, whatever the server calls it (a part of model-stream's StreamRequest). */

@@ -47,8 +47,11 @@ describe('ToolCallAssembler', () => {
   });
 
   test('an id that arrives after the first fragment of its call joins that call', () => {
-    expect(assemble([{ index: 0, function: { name: 'f' } }, { index: 0, id: 'late', function: { arguments: '{}' } }])).toEqual([
-      { id: 'late', name: 'f', arguments: '{}' },
-    ]);
+    expect(
+      assemble([
+        { index: 0, function: { name: 'f' } },
+        { index: 0, id: 'late', function: { arguments: '{}' } },
+      ]),
+    ).toEqual([{ id: 'late', name: 'f', arguments: '{}' }]);
   });
 });

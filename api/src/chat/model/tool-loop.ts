@@ -40,7 +40,7 @@ export async function runToolLoop(
   deps: AnswerDeps,
   batch: ClaimedBatch,
   context: ChatCompletionMessageParam[],
-  io: { signal: AbortSignal; relay: ReplyRelay; /** offer `handoff_to_human` (see `handoffOffered`) */ handoff: boolean },
+  io: { signal: AbortSignal; relay: ReplyRelay /** offer `handoff_to_human` (see `handoffOffered`) */; handoff: boolean },
 ): Promise<LoopResult> {
   let messages = context;
   let text = '';
@@ -88,11 +88,23 @@ export async function runToolLoop(
     const calls = last ? [] : reply.toolCalls;
     if (last && reply.toolCalls.length > 0) deps.logger.warn({ toolCalls: reply.toolCalls.length }, 'tool calls ignored in the last round');
     if (calls.length === 0) {
-      if (text.trim() === '') throw new ReplyFailedError({ code: 'model_empty_reply', transient: true }, usage.attempts, new EmptyReplyError());
+      if (text.trim() === '')
+        throw new ReplyFailedError({ code: 'model_empty_reply', transient: true }, usage.attempts, new EmptyReplyError());
       return { text, ...usage, finishReason: reply.finishReason, question: null };
     }
-    const outcome = await applyToolCalls(deps.db, deps.bus, batch, calls.map((c) => parseToolCall(c, tools)));
-    if (outcome.question) return { text: questionText(text, outcome.question.question), ...usage, finishReason: reply.finishReason, question: outcome.question };
+    const outcome = await applyToolCalls(
+      deps.db,
+      deps.bus,
+      batch,
+      calls.map((c) => parseToolCall(c, tools)),
+    );
+    if (outcome.question)
+      return {
+        text: questionText(text, outcome.question.question),
+        ...usage,
+        finishReason: reply.finishReason,
+        question: outcome.question,
+      };
     messages = [
       ...messages,
       {

@@ -37,19 +37,42 @@ describe('parseToolCall', () => {
   });
 
   test('todo arguments are validated: text is required and bounded, ids are uuids', () => {
-    expect(parseToolCall(call('todo_add', { text: 'Email the quote' }))).toEqual({ callId: 'call_1', name: 'todo_add', args: { text: 'Email the quote' } });
-    expect(parseToolCall(call('todo_add', { text: 'x'.repeat(201) }))).toMatchObject({ name: 'invalid', error: expect.stringContaining('text') });
+    expect(parseToolCall(call('todo_add', { text: 'Email the quote' }))).toEqual({
+      callId: 'call_1',
+      name: 'todo_add',
+      args: { text: 'Email the quote' },
+    });
+    expect(parseToolCall(call('todo_add', { text: 'x'.repeat(201) }))).toMatchObject({
+      name: 'invalid',
+      error: expect.stringContaining('text'),
+    });
     expect(parseToolCall(call('todo_complete', { id: 'todo-1' }))).toMatchObject({ name: 'invalid', error: expect.stringContaining('id') });
   });
 
   test('an unknown tool or arguments that are not JSON are refused with a reason the model can act on', () => {
-    expect(parseToolCall(call('delete_everything', {}))).toEqual({ callId: 'call_1', name: 'invalid', error: 'unknown tool "delete_everything"' });
-    expect(parseToolCall(call('todo_add', '{"text": "half'))).toEqual({ callId: 'call_1', name: 'invalid', error: 'the arguments are not valid JSON' });
+    expect(parseToolCall(call('delete_everything', {}))).toEqual({
+      callId: 'call_1',
+      name: 'invalid',
+      error: 'unknown tool "delete_everything"',
+    });
+    expect(parseToolCall(call('todo_add', '{"text": "half'))).toEqual({
+      callId: 'call_1',
+      name: 'invalid',
+      error: 'the arguments are not valid JSON',
+    });
   });
 
   test('a tool this run did not offer is refused like an unknown one', () => {
-    expect(parseToolCall(call('handoff_to_human', {}))).toEqual({ callId: 'call_1', name: 'invalid', error: 'unknown tool "handoff_to_human"' });
-    expect(parseToolCall(call('handoff_to_human', ''), offeredTools({ handoff: true }))).toEqual({ callId: 'call_1', name: 'handoff_to_human', args: {} });
+    expect(parseToolCall(call('handoff_to_human', {}))).toEqual({
+      callId: 'call_1',
+      name: 'invalid',
+      error: 'unknown tool "handoff_to_human"',
+    });
+    expect(parseToolCall(call('handoff_to_human', ''), offeredTools({ handoff: true }))).toEqual({
+      callId: 'call_1',
+      name: 'handoff_to_human',
+      args: {},
+    });
   });
 
   test('a stored question replays as the arguments of the call that asked it', () => {

@@ -100,7 +100,8 @@ export interface UserInputArgs {
  */
 export function parseToolCall(call: RawToolCall, offered: readonly ChatCompletionFunctionTool[] = TOOLS): ParsedToolCall {
   const callId = call.id;
-  if (!offered.some((t) => t.function.name === call.name)) return { callId, name: 'invalid', error: `unknown tool "${call.name.slice(0, 64)}"` };
+  if (!offered.some((t) => t.function.name === call.name))
+    return { callId, name: 'invalid', error: `unknown tool "${call.name.slice(0, 64)}"` };
   let json: unknown;
   try {
     // a model may write a lone surrogate escape too: repaired as a visitor's input is (db/well-formed.ts)
@@ -127,5 +128,9 @@ export const toolResult = (value: Record<string, unknown>): string => JSON.strin
 
 /** The arguments of a stored question, as the tool call that asked it (history replays it). */
 export function userInputArguments(q: UserInputArgs): string {
-  return JSON.stringify({ question: q.question, ...(q.choices.length > 0 ? { choices: q.choices } : {}), allow_free_text: q.allowFreeText });
+  return JSON.stringify({
+    question: q.question,
+    ...(q.choices.length > 0 ? { choices: q.choices } : {}),
+    allow_free_text: q.allowFreeText,
+  });
 }

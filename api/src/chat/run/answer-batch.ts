@@ -35,7 +35,12 @@ export class ReleaseRun extends Error {}
  * message as is (no model call), or has the model write it without relaying it live. Never
  * throws for a model or lease problem: the outcome says what happened.
  */
-export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock: ConversationLock, opts: AnswerOptions = {}): Promise<AnswerOutcome> {
+export async function answerBatch(
+  worker: AnswerDeps,
+  batch: ClaimedBatch,
+  lock: ConversationLock,
+  opts: AnswerOptions = {},
+): Promise<AnswerOutcome> {
   const { shutdown } = opts;
   // every line of this run, here and in the tool loop, carries runId and conversationId (and the worker's workerId)
   const deps = scoped(worker, { runId: batch.runId, conversationId: batch.conversationId });
@@ -65,24 +70,30 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
   // inside the claim reaches after its lease ended and a newer run took the batch (chaos: stale-publish)
   held(batch.claimSentAt);
   const { runMaxMs } = deps;
-  const heartbeat = setInterval(() => {
-    if (performance.now() - started > runMaxMs) {
-      // A run this old is stuck: a query that never returns (seen once after pg_terminate_backend:
-      // a query sent on a pooled connection never reached PostgreSQL), or a stream that never ends.
-      // Renewing would hold its batch forever; it stops, so the lease lapses and another run takes
-      // the batch over. Whatever can be aborted is; a hung query keeps only this worker's slot.
-      clearInterval(heartbeat);
-      deps.logger.error({ runMaxMs }, 'run exceeded RUN_MAX_MS: it stops renewing its lease, and another run takes the batch over once it lapses');
-      abort.abort(new LeaseLostError('run exceeded RUN_MAX_MS'));
-      return;
-    }
-    const sentAt = Date.now();
-    void (async () => {
-      const ok = (await lock.extend()) && (await renewRunLease(deps.sql, batch, deps.leaseMs, status));
-      if (ok) held(sentAt);
-      else abort.abort(new LeaseLostError('lease lost'));
-    })().catch((err) => deps.logger.warn({ err }, 'lease renewal failed'));
-  }, Math.max(50, Math.floor(deps.leaseMs / 3)));
+  const heartbeat = setInterval(
+    () => {
+      if (performance.now() - started > runMaxMs) {
+        // A run this old is stuck: a query that never returns (seen once after pg_terminate_backend:
+        // a query sent on a pooled connection never reached PostgreSQL), or a stream that never ends.
+        // Renewing would hold its batch forever; it stops, so the lease lapses and another run takes
+        // the batch over. Whatever can be aborted is; a hung query keeps only this worker's slot.
+        clearInterval(heartbeat);
+        deps.logger.error(
+          { runMaxMs },
+          'run exceeded RUN_MAX_MS: it stops renewing its lease, and another run takes the batch over once it lapses',
+        );
+        abort.abort(new LeaseLostError('run exceeded RUN_MAX_MS'));
+        return;
+      }
+      const sentAt = Date.now();
+      void (async () => {
+        const ok = (await lock.extend()) && (await renewRunLease(deps.sql, batch, deps.leaseMs, status));
+        if (ok) held(sentAt);
+        else abort.abort(new LeaseLostError('lease lost'));
+      })().catch((err) => deps.logger.warn({ err }, 'lease renewal failed'));
+    },
+    Math.max(50, Math.floor(deps.leaseMs / 3)),
+  );
 
   try {
     const fixed = fixedMessageOf(batch);
@@ -111,7 +122,11 @@ export async function answerBatch(worker: AnswerDeps, batch: ClaimedBatch, lock:
       (ok) => (ok ? held(sentAt) : abort.abort(new LeaseLostError('fence lost before streaming'))),
       (err: unknown) => abort.abort(err),
     );
-    const reply = await runToolLoop({ ...deps, model: settings.model, maxTokens: settings.maxTokens }, batch, messages, { signal: abort.signal, relay, handoff });
+    const reply = await runToolLoop({ ...deps, model: settings.model, maxTokens: settings.maxTokens }, batch, messages, {
+      signal: abort.signal,
+      relay,
+      handoff,
+    });
     if (abort.signal.aborted) return await afterAbort(deps, batch, abort.signal);
     await completeRun(deps, batch, { ...reply, cost: runCost(settings.price, reply, messages), firstTokenAt });
     return reply.question ? 'awaiting_input' : 'completed';

@@ -89,7 +89,12 @@ export async function completeRun(
     });
     // titles read only the visitor's own words: an unsolicited message gives them nothing new
     if (!proactive) await requestTitle(tx, batch.conversationId);
-    emit(batch.visitorId, { type: 'reply.completed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
+    emit(batch.visitorId, {
+      type: 'reply.completed',
+      conversationId: batch.conversationId,
+      runId: batch.runId,
+      message: toMessageView(message),
+    });
     const conversation = await loadConversationView(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
     const cost = reply.cost;
@@ -134,9 +139,21 @@ export async function failRun(
     await tx.message.updateMany({ where: { runId: batch.runId, role: 'user', state: 'claimed' }, data: { state: 'failed' } });
     await tx.run.update({
       where: { id: batch.runId },
-      data: { status: 'failed', error: failure.code, endedAt: message.createdAt, attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null, finishReason: finishReasonOf(failure.code) },
+      data: {
+        status: 'failed',
+        error: failure.code,
+        endedAt: message.createdAt,
+        attempts: failure.attempts,
+        firstTokenAt: failure.firstTokenAt ?? null,
+        finishReason: finishReasonOf(failure.code),
+      },
     });
-    emit(batch.visitorId, { type: 'reply.failed', conversationId: batch.conversationId, runId: batch.runId, message: toMessageView(message) });
+    emit(batch.visitorId, {
+      type: 'reply.failed',
+      conversationId: batch.conversationId,
+      runId: batch.runId,
+      message: toMessageView(message),
+    });
     const conversation = await loadConversationView(tx, batch.conversationId);
     emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
     await addSiteUsage(tx, batch.siteId, failure.code === 'spend_cap' ? { capRefusals: 1 } : { modelRequests: failure.attempts });
@@ -157,7 +174,14 @@ async function failUnsolicited(
   await decideRequest(tx, batch, { status: 'failed', reason: failure.code });
   await tx.run.update({
     where: { id: batch.runId },
-    data: { status: 'failed', error: failure.code, endedAt: new Date(), attempts: failure.attempts, firstTokenAt: failure.firstTokenAt ?? null, finishReason: finishReasonOf(failure.code) },
+    data: {
+      status: 'failed',
+      error: failure.code,
+      endedAt: new Date(),
+      attempts: failure.attempts,
+      firstTokenAt: failure.firstTokenAt ?? null,
+      finishReason: finishReasonOf(failure.code),
+    },
   });
   const conversation = await loadConversationView(tx, batch.conversationId);
   emit(batch.visitorId, { type: 'conversation.updated', conversationId: batch.conversationId, conversation });
@@ -172,7 +196,10 @@ async function decideRequest(
 ): Promise<void> {
   await tx.proactiveRequest.updateMany({
     where: { id: batch.proactive!.requestId, runId: batch.runId, status: 'claimed' },
-    data: outcome.status === 'delivered' ? { status: 'delivered', messageId: outcome.messageId, decidedAt: new Date() } : { status: 'failed', reason: outcome.reason, decidedAt: new Date() },
+    data:
+      outcome.status === 'delivered'
+        ? { status: 'delivered', messageId: outcome.messageId, decidedAt: new Date() }
+        : { status: 'failed', reason: outcome.reason, decidedAt: new Date() },
   });
 }
 
@@ -180,7 +207,13 @@ async function decideRequest(
  * Moves the run to `streaming` and extends its lease in the database; false when the fence is
  * lost. `model`, given when streaming starts, records the model the run asks (the console shows it).
  */
-export async function renewRunLease(sql: RawSql, batch: ClaimedBatch, leaseMs: number, status: 'claimed' | 'streaming', model?: string): Promise<boolean> {
+export async function renewRunLease(
+  sql: RawSql,
+  batch: ClaimedBatch,
+  leaseMs: number,
+  status: 'claimed' | 'streaming',
+  model?: string,
+): Promise<boolean> {
   // FOR SHARE waits for a claim in flight (it holds the row from its fence bump to its commit) and
   // then reads its fence: without it, a renewal during that claim read the old fence, "succeeded",
   // and the relay kept streaming a run the claim had just retired (found by `npm run chaos`).

@@ -106,7 +106,11 @@ export class ReplyRelay {
           const offset = this.length;
           this.length += text.length;
           await this.send(
-            { kind: 'live', at: Date.now(), event: { type: 'reply.delta', conversationId: this.batch.conversationId, runId: this.batch.runId, offset, text } },
+            {
+              kind: 'live',
+              at: Date.now(),
+              event: { type: 'reply.delta', conversationId: this.batch.conversationId, runId: this.batch.runId, offset, text },
+            },
             'append',
             text,
           );
@@ -132,7 +136,11 @@ export class ReplyRelay {
     if (this.expired()) return;
     this.length = kept.length;
     await this.send(
-      { kind: 'live', at: Date.now(), event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: kept } },
+      {
+        kind: 'live',
+        at: Date.now(),
+        event: { type: 'reply.snapshot', conversationId: this.batch.conversationId, runId: this.batch.runId, text: kept },
+      },
       'set',
       kept,
     );

@@ -20,8 +20,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-
-const thrown = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (err: unknown) => err);
+const thrown = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (err: unknown) => err,
+  );
 
 describe('isInfrastructureError', () => {
   test('a query whose backend pg_terminate_backend ended (Prisma P2010 over the driver adapter) is infrastructure', async () => {
@@ -30,7 +35,9 @@ describe('isInfrastructureError', () => {
     try {
       const sleeping = thrown(db.$queryRaw`SELECT pg_sleep(10), 'classify me'`);
       for (let i = 0; i < 100; i++) {
-        const { rowCount } = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%classify me%' AND pid <> pg_backend_pid() AND datname = current_database()`);
+        const { rowCount } = await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%classify me%' AND pid <> pg_backend_pid() AND datname = current_database()`,
+        );
         if (rowCount) break;
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -32,7 +32,14 @@ const PRISMA_CODES = /^(P1\d{3}|P2024|P2028|P2034)$/;
 const SQLSTATE = /^(08|53|58|57P0[1-5]|40001|40P01)/;
 
 /** The driver adapter's error kinds that mean the connection, not the query, broke. */
-const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'DatabaseDoesNotExist', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionAlreadyClosed']);
+const ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'DatabaseDoesNotExist',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'TransactionAlreadyClosed',
+]);
 
 /** node-redis' errors (by class name) for a connection that is closed, offline, dropped or timed out. */
 const REDIS_NAMES = new Set([
@@ -47,7 +54,8 @@ const REDIS_NAMES = new Set([
 ]);
 
 /** Messages of errors that carry no code: pg's socket ends and pool timeouts, Prisma's unreachable server. */
-const MESSAGES = /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Can't reach database server|Timed out fetching a new connection/i;
+const MESSAGES =
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Can't reach database server|Timed out fetching a new connection/i;
 
 /**
  * Whether the error (or any error in its `cause` chain, or the driver adapter error Prisma keeps
@@ -60,7 +68,15 @@ export function isInfrastructureError(err: unknown): boolean {
   const seen = new Set<unknown>();
   for (let e: unknown = err; e && typeof e === 'object' && !seen.has(e); ) {
     seen.add(e);
-    const o = e as { code?: unknown; name?: unknown; message?: unknown; meta?: { driverAdapterError?: unknown }; cause?: unknown; kind?: unknown; originalCode?: unknown };
+    const o = e as {
+      code?: unknown;
+      name?: unknown;
+      message?: unknown;
+      meta?: { driverAdapterError?: unknown };
+      cause?: unknown;
+      kind?: unknown;
+      originalCode?: unknown;
+    };
     const code = typeof o.code === 'string' ? o.code : '';
     if (SOCKET_CODES.has(code) || PRISMA_CODES.test(code) || (o.kind === 'postgres' && SQLSTATE.test(code))) return true;
     if (typeof o.originalCode === 'string' && SQLSTATE.test(o.originalCode)) return true;

@@ -45,17 +45,24 @@ export async function afterError(
         return 'retrying';
       }
     }
-    const code: ReplyErrorCode = err instanceof ReplyFailedError ? err.classified.code : kind === 'infrastructure' ? 'service_unavailable' : 'internal_error';
+    const code: ReplyErrorCode =
+      err instanceof ReplyFailedError ? err.classified.code : kind === 'infrastructure' ? 'service_unavailable' : 'internal_error';
     // the logger describes an error in one line; a bug of ours also needs where it happened
     const stack = kind === 'internal' && err instanceof Error ? err.stack : undefined;
     // the provider's own words (bounded) name the fix more often than its status does
     const provider = err instanceof ReplyFailedError ? err.provider : {};
-    deps.logger.error({ code, err: err instanceof ReplyFailedError ? err.cause : err, provider, ...(stack ? { stack } : {}) }, `run failed: ${code}`);
+    deps.logger.error(
+      { code, err: err instanceof ReplyFailedError ? err.cause : err, provider, ...(stack ? { stack } : {}) },
+      `run failed: ${code}`,
+    );
     await failRun(deps.db, deps.bus, batch, { code, attempts: err instanceof ReplyFailedError ? err.attempts : 0, firstTokenAt });
     return kind === 'model' ? 'failed' : kind === 'infrastructure' ? 'failed_service' : 'failed_internal';
   } catch (writeErr) {
     if (writeErr instanceof FenceLostError) return 'lost';
-    deps.logger.error({ err: writeErr, cause: err }, 'could not record how the run ended; its lease expires and the batch is claimed again');
+    deps.logger.error(
+      { err: writeErr, cause: err },
+      'could not record how the run ended; its lease expires and the batch is claimed again',
+    );
     return 'abandoned';
   }
 }

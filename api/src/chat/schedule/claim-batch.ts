@@ -77,23 +77,31 @@ export async function claimBatch(s: ClaimStores, opts: ClaimOptions): Promise<Cl
   const runId = randomUUID();
   const claimSentAt = Date.now();
   try {
-    return await transactRawWithEvents(s.sql, s.bus, async (tx, emit) => {
-      const { conv, claim } = await claimStatements(tx, opts, runId);
-      if (claim.claimed.length === 0) throw new NothingToClaim({ tryProactive: true });
-      const messageIds = claim.claimed
-        .map((m) => ({ id: m.id, seq: BigInt(m.seq) }))
-        .sort((a, b) => (a.seq < b.seq ? -1 : 1))
-        .map((m) => m.id);
-      const batch: ClaimedBatch = { ...batchOf(conv, claim, runId, claimSentAt, opts), messageIds, proactive: null };
-      opts.whileCommitting?.(batch);
-      emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
-      // The view rode the claim statement (a round trip less, ~1.5 ms of the debounce bench's path).
-      // Its snapshot predates what the statement changed, and two of those show in a view: the run
-      // it opened is the latest, and the claimed messages await its reply.
-      const conversation = viewOfRow({ ...claim, awaitingReply: true }, { id: runId, status: 'claimed', leaseUntil: claim.leaseUntil!, proactiveId: null });
-      emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
-      return batch;
-    }, { awaitNotify: false });
+    return await transactRawWithEvents(
+      s.sql,
+      s.bus,
+      async (tx, emit) => {
+        const { conv, claim } = await claimStatements(tx, opts, runId);
+        if (claim.claimed.length === 0) throw new NothingToClaim({ tryProactive: true });
+        const messageIds = claim.claimed
+          .map((m) => ({ id: m.id, seq: BigInt(m.seq) }))
+          .sort((a, b) => (a.seq < b.seq ? -1 : 1))
+          .map((m) => m.id);
+        const batch: ClaimedBatch = { ...batchOf(conv, claim, runId, claimSentAt, opts), messageIds, proactive: null };
+        opts.whileCommitting?.(batch);
+        emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: messageIds });
+        // The view rode the claim statement (a round trip less, ~1.5 ms of the debounce bench's path).
+        // Its snapshot predates what the statement changed, and two of those show in a view: the run
+        // it opened is the latest, and the claimed messages await its reply.
+        const conversation = viewOfRow(
+          { ...claim, awaitingReply: true },
+          { id: runId, status: 'claimed', leaseUntil: claim.leaseUntil!, proactiveId: null },
+        );
+        emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
+        return batch;
+      },
+      { awaitNotify: false },
+    );
   } catch (err) {
     if (!(err instanceof NothingToClaim) || !err.tryProactive) return nothingClaimed(s.db, err);
   }
@@ -109,20 +117,30 @@ async function claimProactiveBatch(s: ClaimStores, opts: ClaimOptions): Promise<
   const runId = randomUUID();
   const claimSentAt = Date.now();
   try {
-    return await transactWithEvents(s.db, s.bus, async (tx, emit) => {
-      const { conv, claim } = await claimStatements(rawSqlOf(tx), opts, runId);
-      if (claim.claimed.length > 0) throw new NothingToClaim(); // a send since: the next claim takes it
-      const found = await claimProactive(tx, { conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, runId });
-      if (!found) throw new NothingToClaim();
-      if ('refused' in found) throw new NothingToClaim({ refusal: found.refused });
-      const batch: ClaimedBatch = { ...batchOf(conv, claim, runId, claimSentAt, opts), messageIds: [], proactive: found };
-      opts.whileCommitting?.(batch);
-      emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: [] });
-      // the proactive claim changed the run after the claim statement: the view is read again
-      const conversation = await loadConversationView(tx, opts.conversationId);
-      emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
-      return batch;
-    }, { awaitNotify: false });
+    return await transactWithEvents(
+      s.db,
+      s.bus,
+      async (tx, emit) => {
+        const { conv, claim } = await claimStatements(rawSqlOf(tx), opts, runId);
+        if (claim.claimed.length > 0) throw new NothingToClaim(); // a send since: the next claim takes it
+        const found = await claimProactive(tx, {
+          conversationId: opts.conversationId,
+          visitorId: conv.visitorId,
+          siteId: conv.siteId,
+          runId,
+        });
+        if (!found) throw new NothingToClaim();
+        if ('refused' in found) throw new NothingToClaim({ refusal: found.refused });
+        const batch: ClaimedBatch = { ...batchOf(conv, claim, runId, claimSentAt, opts), messageIds: [], proactive: found };
+        opts.whileCommitting?.(batch);
+        emit(conv.visitorId, { type: 'run.started', conversationId: opts.conversationId, runId, claimedMessageIds: [] });
+        // the proactive claim changed the run after the claim statement: the view is read again
+        const conversation = await loadConversationView(tx, opts.conversationId);
+        emit(conv.visitorId, { type: 'conversation.updated', conversationId: opts.conversationId, conversation });
+        return batch;
+      },
+      { awaitNotify: false },
+    );
   } catch (err) {
     return nothingClaimed(s.db, err);
   }
@@ -197,8 +215,22 @@ async function claimStatements(tx: RawSql, opts: ClaimOptions, runId: string): P
 }
 
 /** What both paths' batches share. */
-function batchOf(conv: FenceRow, claim: ClaimRow, runId: string, claimSentAt: number, opts: ClaimOptions): Omit<ClaimedBatch, 'messageIds' | 'proactive'> {
-  return { runId, conversationId: opts.conversationId, visitorId: conv.visitorId, siteId: conv.siteId, fence: conv.fence, watermark: BigInt(claim.watermark), claimSentAt };
+function batchOf(
+  conv: FenceRow,
+  claim: ClaimRow,
+  runId: string,
+  claimSentAt: number,
+  opts: ClaimOptions,
+): Omit<ClaimedBatch, 'messageIds' | 'proactive'> {
+  return {
+    runId,
+    conversationId: opts.conversationId,
+    visitorId: conv.visitorId,
+    siteId: conv.siteId,
+    fence: conv.fence,
+    watermark: BigInt(claim.watermark),
+    claimSentAt,
+  };
 }
 
 /** The conversation's pending batch is due at the claim (the rule of due-batches.ts). */

@@ -49,7 +49,7 @@ export const pendingDueAtSql = (t: BatchTiming) =>
  */
 export async function dueBatches(
   sql: RawSql,
-  opts: BatchTiming & { limit: number; /** conversations to leave out (waiting on a limit) */ exclude?: readonly string[] },
+  opts: BatchTiming & { limit: number /** conversations to leave out (waiting on a limit) */; exclude?: readonly string[] },
 ): Promise<DueBatches> {
   const rows = await sql.rows<{ id: string; wait_ms: number; siteId: string; visitorId: string }>(Prisma.sql`
     WITH batches AS (

@@ -5,7 +5,10 @@ import type { AnswerDeps } from '../run/answer-deps.ts';
 import { priceOf } from '../../titles/pricing.ts';
 
 /** Builds a reply worker from the process's services and configuration. */
-export function createReplyWorker(s: Services, opts: { onRun?: (conversationId: string, outcome: AnswerOutcome) => void } = {}): ReplyWorker {
+export function createReplyWorker(
+  s: Services,
+  opts: { onRun?: (conversationId: string, outcome: AnswerOutcome) => void } = {},
+): ReplyWorker {
   const c = s.config;
   return new ReplyWorker({
     ...answerDepsOf(s),

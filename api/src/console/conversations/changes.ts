@@ -128,7 +128,12 @@ async function* send(
   cursor: string,
 ): AsyncGenerator<TrackedChange> {
   for (let i = 0; i < ids.length; i += READ_PAGE) {
-    const items = await conversationItemsById(s.db, { operatorId: q.operatorId, ids: ids.slice(i, i + READ_PAGE), siteId: q.siteId, sites: q.sites });
+    const items = await conversationItemsById(s.db, {
+      operatorId: q.operatorId,
+      ids: ids.slice(i, i + READ_PAGE),
+      siteId: q.siteId,
+      sites: q.sites,
+    });
     for (const item of items) yield { id: cursor, change: { type: 'upsert', item } };
   }
 }

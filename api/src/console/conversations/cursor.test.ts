@@ -8,7 +8,12 @@ describe('list cursor', () => {
   });
 
   it('refuses anything this server did not make', () => {
-    for (const bad of ['', 'not-a-cursor', Buffer.from('["yesterday","x"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')]) {
+    for (const bad of [
+      '',
+      'not-a-cursor',
+      Buffer.from('["yesterday","x"]').toString('base64url'),
+      Buffer.from('{"a":1}').toString('base64url'),
+    ]) {
       expect(decodeCursor(bad)).toBeNull();
     }
   });

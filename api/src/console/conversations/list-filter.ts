@@ -78,8 +78,14 @@ export function filterSql(filter: ListFilter, operatorId: string): FilterSql {
       };
     case 'waiting':
       // Conversation(waitingSince) holds the few waiting ones
-      return { candidates: Prisma.sql`SELECT id FROM "Conversation" WHERE "waitingSince" IS NOT NULL`, where: Prisma.sql`c."waitingSince" IS NOT NULL` };
+      return {
+        candidates: Prisma.sql`SELECT id FROM "Conversation" WHERE "waitingSince" IS NOT NULL`,
+        where: Prisma.sql`c."waitingSince" IS NOT NULL`,
+      };
     case 'unread':
-      return { candidates: null, where: Prisma.sql`c."lastAssistantAt" IS NOT NULL AND (orr."lastReadAt" IS NULL OR c."lastAssistantAt" > orr."lastReadAt")` };
+      return {
+        candidates: null,
+        where: Prisma.sql`c."lastAssistantAt" IS NOT NULL AND (orr."lastReadAt" IS NULL OR c."lastAssistantAt" > orr."lastReadAt")`,
+      };
   }
 }

@@ -89,7 +89,8 @@ export function searchPage(text: string, q: SearchRows): Prisma.Sql {
 }
 
 /** Visitors whose host user id is the text: (siteId, externalId) is a unique index, one probe per site. */
-const byUser = (text: string) => Prisma.sql`(SELECT v.id FROM "Visitor" v WHERE (v."siteId", v."externalId") IN (SELECT s.id, ${text} FROM "Site" s))`;
+const byUser = (text: string) =>
+  Prisma.sql`(SELECT v.id FROM "Visitor" v WHERE (v."siteId", v."externalId") IN (SELECT s.id, ${text} FROM "Site" s))`;
 
 /**
  * Whether the conversation aliased `at` (it needs `id`, `visitorId` and `private`) matches the

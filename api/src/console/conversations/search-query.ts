@@ -14,7 +14,14 @@ export const SEARCH_TERMS_MAX = 8;
  * @example searchQueryText('order 12') // "'order':* & '12':*"
  */
 export function searchQueryText(input: string): string | null {
-  const words = [...new Set(input.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ''))].slice(0, SEARCH_TERMS_MAX);
+  const words = [
+    ...new Set(
+      input
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w !== ''),
+    ),
+  ].slice(0, SEARCH_TERMS_MAX);
   if (words.length === 0) return null;
   return words.map((w, i) => `'${w}'${i === words.length - 1 || Array.from(w).length >= PREFIX_MIN ? ':*' : ''}`).join(' & ');
 }

@@ -77,7 +77,10 @@ const num = (d: { toNumber(): number } | null) => (d === null ? null : d.toNumbe
  * A private conversation shows its metadata only: message contents, questions and choices,
  * todo texts and titles are withheld ('' or null), so no word of it reaches the console.
  */
-export async function loadTranscript(db: DbLike, q: { operatorId: string; conversationId: string; sites: SiteScope }): Promise<Transcript | null> {
+export async function loadTranscript(
+  db: DbLike,
+  q: { operatorId: string; conversationId: string; sites: SiteScope },
+): Promise<Transcript | null> {
   const head = await loadTranscriptHead(db, q);
   if (!head) return null;
   const hide = head.private;
@@ -87,7 +90,17 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
       where,
       orderBy: { seq: 'desc' },
       take: TRANSCRIPT_MESSAGES_MAX,
-      select: { id: true, role: true, content: true, provenance: true, provenanceLabel: true, state: true, error: true, createdAt: true, runId: true },
+      select: {
+        id: true,
+        role: true,
+        content: true,
+        provenance: true,
+        provenanceLabel: true,
+        state: true,
+        error: true,
+        createdAt: true,
+        runId: true,
+      },
     }),
     db.run.findMany({
       where,
@@ -108,12 +121,30 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
         messages: { where: { role: 'user' }, orderBy: { seq: 'asc' }, select: { id: true } },
       },
     }),
-    db.inputRequest.findMany({ where, orderBy: { createdAt: 'asc' }, select: { id: true, question: true, choices: true, status: true, createdAt: true } }),
-    db.todo.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, text: true, status: true, createdAt: true, completedAt: true } }),
+    db.inputRequest.findMany({
+      where,
+      orderBy: { createdAt: 'asc' },
+      select: { id: true, question: true, choices: true, status: true, createdAt: true },
+    }),
+    db.todo.findMany({
+      where,
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { id: true, text: true, status: true, createdAt: true, completedAt: true },
+    }),
     db.titleCheck.findMany({
       where,
       orderBy: { createdAt: 'asc' },
-      select: { id: true, outcome: true, model: true, promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true, errorCode: true, createdAt: true },
+      select: {
+        id: true,
+        outcome: true,
+        model: true,
+        promptTokens: true,
+        completionTokens: true,
+        costUsd: true,
+        latencyMs: true,
+        errorCode: true,
+        createdAt: true,
+      },
     }),
     titleHistory(db, { id: head.id, visitorId: head.visitor.id, title: head.title, titleSource: head.titleSource }),
   ]);
@@ -151,7 +182,10 @@ export async function loadTranscript(db: DbLike, q: { operatorId: string; conver
 }
 
 /** The transcript's head alone (what `takeOver` and `handBack` answer), or null when not found or outside `sites`. */
-export async function loadTranscriptHead(db: DbLike, q: { operatorId: string; conversationId: string; sites: SiteScope }): Promise<TranscriptHead | null> {
+export async function loadTranscriptHead(
+  db: DbLike,
+  q: { operatorId: string; conversationId: string; sites: SiteScope },
+): Promise<TranscriptHead | null> {
   const [row] = await itemRowsById(db, { operatorId: q.operatorId, ids: [q.conversationId], sites: q.sites });
   return row ? { ...toConversationItem(row), visitorTimeZone: row.visitorTimeZone } : null;
 }

@@ -67,7 +67,13 @@ export async function* conversationsCsv(
   const { staff, ...rest } = query;
   let cursor: ListCursor | undefined;
   for (;;) {
-    const page = await listConversationItems(services.db, { ...rest, operatorId: staff.operatorId, sites: staff.sites, cursor, limit: EXPORT_PAGE_SIZE });
+    const page = await listConversationItems(services.db, {
+      ...rest,
+      operatorId: staff.operatorId,
+      sites: staff.sites,
+      cursor,
+      limit: EXPORT_PAGE_SIZE,
+    });
     if (page.items.length > 0) yield page.items.map(record).join('');
     // the list's cursor is text for clients; decoding our own just-made one cannot fail
     cursor = page.nextCursor ? (decodeCursor(page.nextCursor) ?? undefined) : undefined;

@@ -10,7 +10,10 @@ export const CONSEQUENCE_OF: Record<CompatFlag, { featuresOff: boolean; text: st
     text: "Questions to the visitor, todos and the model's own hand-off to a person are off: the model answers in plain text. Visitors can still ask for a person with the widget's button.",
   },
   'no-tool-choice': { featuresOff: false, text: 'Tools are offered without tool_choice; every feature stays on.' },
-  'no-stream-options': { featuresOff: true, text: 'Streamed replies report no token counts: reply costs are estimated from the worst case.' },
+  'no-stream-options': {
+    featuresOff: true,
+    text: 'Streamed replies report no token counts: reply costs are estimated from the worst case.',
+  },
   'max-completion-tokens': { featuresOff: false, text: 'The reply length cap is sent as max_completion_tokens; every feature stays on.' },
   'no-json-schema': { featuresOff: false, text: 'Titles are asked for as a JSON object instead of a JSON schema; every feature stays on.' },
   'no-response-format': { featuresOff: false, text: "Titles are asked for in plain text and read from the answer's words." },
@@ -57,7 +60,11 @@ export interface ModelStatusView {
 export async function modelStatus(db: Db, config: Config, server: string, scope: SiteScope): Promise<ModelStatusView> {
   const [findings, sites] = await Promise.all([
     db.modelFinding.findMany({ where: { baseUrl: server }, orderBy: [{ model: 'asc' }, { learnedAt: 'asc' }] }),
-    db.site.findMany({ where: { model: { not: null }, ...(scope ? { id: { in: [...scope] } } : {}) }, select: { name: true, model: true }, orderBy: { name: 'asc' } }),
+    db.site.findMany({
+      where: { model: { not: null }, ...(scope ? { id: { in: [...scope] } } : {}) },
+      select: { name: true, model: true },
+      orderBy: { name: 'asc' },
+    }),
   ]);
   const usedBy = new Map<string, string[]>();
   const use = (model: string, by: string) => usedBy.set(model, [...(usedBy.get(model) ?? []), by]);
@@ -78,7 +85,11 @@ export async function modelStatus(db: Db, config: Config, server: string, scope:
   return { server, models };
 }
 
-function flagView(flag: CompatFlag, source: ModelFlagView['source'], f: { providerMessage: string | null; learnedAt: Date; seenAt: Date } | null): ModelFlagView {
+function flagView(
+  flag: CompatFlag,
+  source: ModelFlagView['source'],
+  f: { providerMessage: string | null; learnedAt: Date; seenAt: Date } | null,
+): ModelFlagView {
   const { parameter, fallback } = FALLBACK_OF[flag];
   const { text, featuresOff } = CONSEQUENCE_OF[flag];
   return {

@@ -14,7 +14,12 @@ test('24h is the current UTC hour and the 23 before it', () => {
 
 test('7d and 30d are whole UTC days ending with today, across month ends', () => {
   const now = new Date('2026-03-02T00:00:00Z');
-  expect(planBuckets('7d', now)).toMatchObject({ bucket: 'day', count: 7, start: new Date('2026-02-24T00:00:00Z'), end: new Date('2026-03-03T00:00:00Z') });
+  expect(planBuckets('7d', now)).toMatchObject({
+    bucket: 'day',
+    count: 7,
+    start: new Date('2026-02-24T00:00:00Z'),
+    end: new Date('2026-03-03T00:00:00Z'),
+  });
   expect(planBuckets('30d', now)).toMatchObject({ bucket: 'day', count: 30, start: new Date('2026-02-01T00:00:00Z') });
 });
 

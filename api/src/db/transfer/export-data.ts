@@ -28,13 +28,20 @@ export async function exportData(databaseUrl: string, out: Writable): Promise<{ 
   const counts: Record<string, number> = {};
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const header: ExportHeader = { heed: 'export', format: 1, exportedAt: new Date().toISOString(), migrations: await appliedMigrations(client) };
+    const header: ExportHeader = {
+      heed: 'export',
+      format: 1,
+      exportedAt: new Date().toISOString(),
+      migrations: await appliedMigrations(client),
+    };
     await write(out, header);
     for (const table of await tablesInDependencyOrder(client)) {
       let count = 0;
       const cols = table.columns.map(quoted).join(', ');
       // a cursor walks the table once, a page at a time, inside the snapshot
-      await client.query(`DECLARE rows_cursor NO SCROLL CURSOR FOR SELECT to_jsonb(t) AS row FROM (SELECT ${cols} FROM ${quoted(table.name)}) t`);
+      await client.query(
+        `DECLARE rows_cursor NO SCROLL CURSOR FOR SELECT to_jsonb(t) AS row FROM (SELECT ${cols} FROM ${quoted(table.name)}) t`,
+      );
       for (;;) {
         const { rows } = await client.query<{ row: unknown }>(`FETCH ${PAGE} FROM rows_cursor`);
         if (rows.length === 0) break;
@@ -54,4 +61,3 @@ export async function exportData(databaseUrl: string, out: Writable): Promise<{ 
 async function write(out: Writable, value: unknown): Promise<void> {
   if (!out.write(`${JSON.stringify(value)}\n`)) await once(out, 'drain');
 }
-

@@ -68,5 +68,8 @@ function checkHeader(header: ExportHeader, applied: string[]): ExportHeader {
 async function insertPage(client: pg.Client, shape: TableShape, rows: unknown[]): Promise<void> {
   if (rows.length === 0) return;
   const cols = shape.columns.map(quoted).join(', ');
-  await client.query(`INSERT INTO ${quoted(shape.name)} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${quoted(shape.name)}, $1::jsonb)`, [JSON.stringify(rows)]);
+  await client.query(
+    `INSERT INTO ${quoted(shape.name)} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${quoted(shape.name)}, $1::jsonb)`,
+    [JSON.stringify(rows)],
+  );
 }

@@ -22,7 +22,11 @@ export const conversationRouter = router({
       // Row lock on the visitor: one visitor's creates serialize here, so the cap holds under concurrency.
       await tx.$queryRaw`SELECT 1 FROM "Visitor" WHERE id = ${visitorId}::uuid FOR NO KEY UPDATE`;
       if ((await tx.conversation.count({ where: { visitorId } })) >= config.VISITOR_MAX_CONVERSATIONS) {
-        throw refuse('too_many_requests', 'conversation_limit', `A visitor can have at most ${config.VISITOR_MAX_CONVERSATIONS} conversations.`);
+        throw refuse(
+          'too_many_requests',
+          'conversation_limit',
+          `A visitor can have at most ${config.VISITOR_MAX_CONVERSATIONS} conversations.`,
+        );
       }
       const { id } = await tx.conversation.create({ data: { siteId, visitorId, ...fixed }, select: { id: true } });
       const conversation = await loadConversationView(tx, id);
@@ -72,20 +76,18 @@ export const conversationRouter = router({
    * recalled in the visitor's other conversations, never sent to the title model (a pending
    * title request is dropped at once) and the console shows its metadata but not its words.
    */
-  setPrivate: visitorProcedure
-    .input(z.strictObject({ conversationId: uuid, private: z.boolean() }))
-    .mutation(async ({ ctx, input }) => {
-      const { db, bus } = ctx.services;
-      const { visitorId } = ctx.visitor;
-      return transactWithEvents(db, bus, async (tx, emit) => {
-        const n = await tx.$executeRaw`
+  setPrivate: visitorProcedure.input(z.strictObject({ conversationId: uuid, private: z.boolean() })).mutation(async ({ ctx, input }) => {
+    const { db, bus } = ctx.services;
+    const { visitorId } = ctx.visitor;
+    return transactWithEvents(db, bus, async (tx, emit) => {
+      const n = await tx.$executeRaw`
           UPDATE "Conversation" SET private = ${input.private}
           WHERE id = ${input.conversationId}::uuid AND "visitorId" = ${visitorId}::uuid`;
-        if (n === 0) throw notFound('conversation');
-        if (input.private) await dropTitleRequest(tx, input.conversationId);
-        const conversation = await loadConversationView(tx, input.conversationId);
-        emit(visitorId, { type: 'conversation.updated', conversationId: input.conversationId, conversation });
-        return conversation;
-      });
-    }),
+      if (n === 0) throw notFound('conversation');
+      if (input.private) await dropTitleRequest(tx, input.conversationId);
+      const conversation = await loadConversationView(tx, input.conversationId);
+      emit(visitorId, { type: 'conversation.updated', conversationId: input.conversationId, conversation });
+      return conversation;
+    });
+  }),
 });

@@ -8,7 +8,9 @@ import { router, visitorProcedure } from '../trpc.ts';
  * an intent the page got wrong is ignored and counted (`bad_name`, `bad_data`), never an error
  * the host page would have to handle. Only an input that is not an object at all reads as empty.
  */
-const fireInput = z.custom<{ name: string; data?: unknown }>(() => true).transform((v): FireInput => (v && typeof v === 'object' ? (v as FireInput) : {}));
+const fireInput = z
+  .custom<{ name: string; data?: unknown }>(() => true)
+  .transform((v): FireInput => (v && typeof v === 'object' ? (v as FireInput) : {}));
 
 export const intentRouter = router({
   /**

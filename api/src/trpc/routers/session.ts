@@ -21,14 +21,17 @@ export const sessionRouter = router({
    * `identity_invalid` / `identity_expired`).
    */
   start: publicProcedure
-    .input(z.strictObject({ siteKey, visitorToken: visitorToken.optional(), timeZone: timeZone.optional(), identity: identityInput.optional() }))
+    .input(
+      z.strictObject({ siteKey, visitorToken: visitorToken.optional(), timeZone: timeZone.optional(), identity: identityInput.optional() }),
+    )
     .mutation(async ({ ctx, input }) => {
       await limitSessionStart(ctx, input.siteKey);
       const site = await ctx.services.sites.byKey(input.siteKey);
       if (!site) throw refuse('not_found', 'site_unknown', 'unknown site key');
       await assertOriginAllowed(ctx, site.id);
       const identity = input.identity ? await verifyIdentity(site.identitySecrets, input.identity) : null;
-      if (!identity && site.requireIdentity) throw refuse('unauthorized', 'identity_required', 'This site only talks to signed-in users: identify the user first.');
+      if (!identity && site.requireIdentity)
+        throw refuse('unauthorized', 'identity_required', 'This site only talks to signed-in users: identify the user first.');
       const claims = input.visitorToken ? verifyVisitorToken(signingKeys(ctx.services.config), input.visitorToken, { legacy: true }) : null;
       const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims, identity, timeZone: input.timeZone });
       return sessionOf(ctx.services.config, site, visitor);
@@ -39,18 +42,24 @@ export const sessionRouter = router({
    * conversations join the user's; the answer carries the user's token, which replaces the
    * current one (the widget then reloads its conversations and event stream).
    */
-  identify: visitorProcedure.input(z.strictObject({ identity: identityInput, timeZone: timeZone.optional() })).mutation(async ({ ctx, input }) => {
-    const site = await ctx.services.sites.byId(ctx.visitor.siteId);
-    if (!site) throw refuse('unauthorized', 'visitor_token_invalid', 'The site of this visitor no longer exists.');
-    const identity = await verifyIdentity(site.identitySecrets, input.identity);
-    const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims: ctx.visitor, identity, timeZone: input.timeZone });
-    return sessionOf(ctx.services.config, site, visitor);
-  }),
+  identify: visitorProcedure
+    .input(z.strictObject({ identity: identityInput, timeZone: timeZone.optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const site = await ctx.services.sites.byId(ctx.visitor.siteId);
+      if (!site) throw refuse('unauthorized', 'visitor_token_invalid', 'The site of this visitor no longer exists.');
+      const identity = await verifyIdentity(site.identitySecrets, input.identity);
+      const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims: ctx.visitor, identity, timeZone: input.timeZone });
+      return sessionOf(ctx.services.config, site, visitor);
+    }),
 });
 
 function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
   return {
-    visitorToken: signVisitorToken(signingKeys(config), { visitorId: visitor.id, siteId: site.id }, { ttlMs: config.VISITOR_TOKEN_TTL_DAYS * DAY_MS }),
+    visitorToken: signVisitorToken(
+      signingKeys(config),
+      { visitorId: visitor.id, siteId: site.id },
+      { ttlMs: config.VISITOR_TOKEN_TTL_DAYS * DAY_MS },
+    ),
     visitorId: visitor.id,
     timeZone: visitor.timeZone,
     site: siteBranding(site),

@@ -26,7 +26,8 @@ export default {
   rename: 'Unterhaltung umbenennen',
   conversationMenu: 'Optionen der Unterhaltung',
   private: 'Privat',
-  privateHint: 'Wird nie in Ihren anderen Unterhaltungen verwendet; das Team der Website sieht, dass sie stattfand, aber nicht, was gesagt wurde.',
+  privateHint:
+    'Wird nie in Ihren anderen Unterhaltungen verwendet; das Team der Website sieht, dass sie stattfand, aber nicht, was gesagt wurde.',
   waitingForPerson: 'Wartet auf eine Person',
   operator: 'Mitarbeiter',
   operatorNamed: (name) => `Mitarbeiter — ${name}`,

@@ -87,7 +87,13 @@ export const conversationsRouter = router({
         const staff = await findOperatorSession(ctx.services.db, token);
         return staff?.operatorId === ctx.staff.operatorId ? staff : null;
       };
-      const q = { operatorId: ctx.staff.operatorId, siteId: input?.siteId, session, sites: ctx.sites, lastEventId: input?.lastEventId ?? null };
+      const q = {
+        operatorId: ctx.staff.operatorId,
+        siteId: input?.siteId,
+        session,
+        sites: ctx.sites,
+        lastEventId: input?.lastEventId ?? null,
+      };
       for await (const { id, change } of conversationChanges(ctx.services, q, abort)) yield tracked(id, change);
     }),
 
@@ -97,7 +103,11 @@ export const conversationsRouter = router({
    * A private conversation's words are withheld (`redacted` messages with content '').
    */
   transcript: consoleProcedure.input(conversationInput).query(async ({ ctx, input }) => {
-    const transcript = await loadTranscript(ctx.services.db, { operatorId: ctx.staff.operatorId, conversationId: input.conversationId, sites: ctx.sites });
+    const transcript = await loadTranscript(ctx.services.db, {
+      operatorId: ctx.staff.operatorId,
+      conversationId: input.conversationId,
+      sites: ctx.sites,
+    });
     if (!transcript) throw notFound('conversation');
     return transcript;
   }),
@@ -106,17 +116,19 @@ export const conversationsRouter = router({
    * Marks read for THIS operator only, up to the newest reply (or `lastAssistantAt`, the reply
    * the console showed); never the visitor's read state nor another operator's.
    */
-  markRead: consoleProcedure.input(z.strictObject({ conversationId: uuid, lastAssistantAt: timestamp.optional() })).mutation(async ({ ctx, input }) => {
-    // the marker's own statement is scoped: outside the sites it writes nothing and reads no item
-    const item = await markReadForOperator(ctx.services, {
-      operatorId: ctx.staff.operatorId,
-      conversationId: input.conversationId,
-      sites: ctx.sites,
-      seenAssistantAt: input.lastAssistantAt === undefined ? undefined : new Date(input.lastAssistantAt),
-    });
-    if (!item) throw notFound('conversation');
-    return item;
-  }),
+  markRead: consoleProcedure
+    .input(z.strictObject({ conversationId: uuid, lastAssistantAt: timestamp.optional() }))
+    .mutation(async ({ ctx, input }) => {
+      // the marker's own statement is scoped: outside the sites it writes nothing and reads no item
+      const item = await markReadForOperator(ctx.services, {
+        operatorId: ctx.staff.operatorId,
+        conversationId: input.conversationId,
+        sites: ctx.sites,
+        seenAssistantAt: input.lastAssistantAt === undefined ? undefined : new Date(input.lastAssistantAt),
+      });
+      if (!item) throw notFound('conversation');
+      return item;
+    }),
 
   /** Retries a failed reply: the same path as the visitor's retry. `requeued` 0: nothing had failed. */
   retry: consoleProcedure.input(conversationInput).mutation(async ({ ctx, input }) => {
@@ -182,7 +194,10 @@ export const conversationsRouter = router({
 });
 
 /** The transcript's head as this operator sees it after an action. */
-async function head(ctx: { services: { db: DbLike }; staff: { operatorId: string }; sites: SiteScope }, conversationId: string): Promise<TranscriptHead> {
+async function head(
+  ctx: { services: { db: DbLike }; staff: { operatorId: string }; sites: SiteScope },
+  conversationId: string,
+): Promise<TranscriptHead> {
   const found = await loadTranscriptHead(ctx.services.db, { operatorId: ctx.staff.operatorId, conversationId, sites: ctx.sites });
   if (!found) throw notFound('conversation');
   return found;

@@ -41,7 +41,8 @@ const toItem = ({ passwordHash, siteIds, ...rest }: ListRow, viewer: { sites: Si
 async function assertSitesExist(db: Db, choice: SiteChoice): Promise<void> {
   if (choice === 'all') return;
   const ids = siteChoiceData(choice).siteIds;
-  if ((await db.site.count({ where: { id: { in: ids } } })) !== ids.length) throw refuse('bad_request', 'unknown_site', 'One of these sites does not exist.');
+  if ((await db.site.count({ where: { id: { in: ids } } })) !== ids.length)
+    throw refuse('bad_request', 'unknown_site', 'One of these sites does not exist.');
 }
 
 /** console.operators: the team. Everyone sees it; owners invite and remove. */

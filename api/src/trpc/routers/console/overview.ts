@@ -14,7 +14,5 @@ export const overviewRouter = router({
    * Conversations, replies, failures by kind, time to first token p50/p95, tokens and cost per
    * UTC hour (24h) or day (7d, 30d), zero-filled, oldest first.
    */
-  series: consoleProcedure
-    .input(overviewInput)
-    .query(({ ctx, input }) => overviewSeries(ctx.services.db, { ...input, scope: ctx.sites })),
+  series: consoleProcedure.input(overviewInput).query(({ ctx, input }) => overviewSeries(ctx.services.db, { ...input, scope: ctx.sites })),
 });

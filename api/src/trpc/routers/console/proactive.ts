@@ -13,7 +13,13 @@ const apiKeyName = z
   .string()
   .max(160)
   .transform((s) => s.trim())
-  .pipe(z.string().min(1, 'must not be empty').max(80, 'at most 80 characters').refine((s) => !/[\u0000-\u001F\u007F]/.test(s), 'must not contain control characters'));
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be empty')
+      .max(80, 'at most 80 characters')
+      .refine((s) => !/[\u0000-\u001F\u007F]/.test(s), 'must not contain control characters'),
+  );
 
 /**
  * console.proactive: a site's intent rules (what `Heed('intent', …)` may say), its API keys for
