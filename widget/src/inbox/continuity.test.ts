@@ -3,7 +3,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../panel/panel.ts';
 import type { HeedPanel } from '../panel/panel.component.ts';
 import { HeedStore } from '../state/store.ts';
-import { RefusedError } from '../state/heed-api.ts';
+import { AuthError, RefusedError } from '../state/heed-api.ts';
 import { conversation, FakeApi, message, settle } from '../test-support/fake-api.ts';
 
 const T1 = '2026-01-01T10:00:00.000Z';
@@ -115,5 +115,35 @@ describe('a page whose origin the site does not allow', () => {
     } finally {
       console.error = original;
     }
+  });
+
+  it('a message sent before the session is up waits for it, then goes into the latest conversation', async () => {
+    const order = conversation({ title: 'Order #1234' });
+    // a slow network: the session answers only when the test says, and the server refuses a create without a token
+    class SlowSession extends FakeApi {
+      release!: () => void;
+      override async startSession(input: Parameters<FakeApi['startSession']>[0]) {
+        await new Promise<void>((resolve) => (this.release = resolve));
+        return super.startSession(input);
+      }
+      override async createConversation() {
+        if (!this.token) throw new AuthError('A valid visitor token is required');
+        return super.createConversation();
+      }
+    }
+    const api = new SlowSession({ conversations: [order] });
+    const store = new HeedStore({ api, siteKey: 'site' });
+    void store.start();
+    const el = await fixture<HeedPanel>(
+      html`<div style="width: 760px; height: 560px"><heed-panel .store=${store} open closable></heed-panel></div>`,
+    ).then((d) => d.querySelector('heed-panel')!);
+    await el.updateComplete;
+    type(el, 'Any update on my order?');
+    await settle();
+    expect(api.callsOf('send')).to.deep.equal([]);
+    api.release();
+    await waitUntil(() => api.callsOf('send').length === 1, 'the message sent once the session is up');
+    expect(api.callsOf('createConversation')).to.deep.equal([]);
+    expect(api.callsOf('send')[0]![0]).to.include({ conversationId: order.id, content: 'Any update on my order?' });
   });
 });

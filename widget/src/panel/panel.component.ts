@@ -322,6 +322,9 @@ export class HeedPanel extends HeedElement {
     if (!store) return;
     if (!store.canSend) return e.preventDefault();
     try {
+      // a send typed before the session is up waits for it: the new conversation needs the visitor's
+      // token, and "the latest conversation" is only known once the list is in
+      if (!this.activeId) await store.whenReady();
       const id = this.activeId ?? (await this.homeTarget(store));
       const question = openQuestion(store.conversation(id), store.state.threads.get(id));
       this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);

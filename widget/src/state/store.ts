@@ -84,6 +84,18 @@ export class HeedStore {
     return () => this.listeners.delete(fn);
   }
 
+  /** Resolves once the session is up and the visitor's conversations are in (at once when they are). */
+  whenReady(): Promise<void> {
+    if (this.state.ready) return Promise.resolve();
+    return new Promise((resolve) => {
+      const stop = this.subscribe((state) => {
+        if (!state.ready) return;
+        stop();
+        resolve();
+      });
+    });
+  }
+
   /** Calls `fn` with every event of the visitor's stream, after the store applied it. */
   onEvent(fn: (event: VisitorEvent) => void): () => void {
     this.eventListeners.add(fn);
