@@ -36,14 +36,25 @@ function recordingStore(opts: { concurrency?: number; maxGroup?: number; perKey?
       solo: (i) => i.solo === true,
     },
   );
+  // items submitted and not yet answered: releaseAll waits for that count, not for a number of timer ticks
+  let unanswered = 0;
+  const submit = (item: Item): Promise<string> => {
+    unanswered++;
+    const answer = queue.submit(item);
+    answer.then(
+      () => unanswered--,
+      () => unanswered--,
+    );
+    return answer;
+  };
   const releaseAll = async () => {
-    // let each started group finish, and the ones it starts in turn
-    for (let spins = 0; spins < 50; spins++) {
+    // let each started group finish, and the ones it starts in turn, until every item has its answer
+    while (unanswered > 0) {
       while (release.length > 0) release.shift()!();
-      await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setImmediate(r));
     }
   };
-  return { queue, groups, releaseAll };
+  return { queue: { submit }, groups, releaseAll };
 }
 
 test('an item on an idle queue runs at once, alone; items that come meanwhile run together in the next group', async () => {

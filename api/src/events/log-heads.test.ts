@@ -25,8 +25,9 @@ test('heads asked together are each their own visitor’s newest event id, 0 for
 test('many quiet streams on one process each get their own log rows once, in order, without any wake-up', async () => {
   const visitors = await Promise.all(Array.from({ length: 12 }, () => heed.visitor()));
   const conversations = await Promise.all(visitors.map((v) => v.conversation()));
+  const before = await heed.openStreams();
   const logs = await Promise.all(visitors.map(async (v) => v.subscribe((await v.api.conversation.list.query()).cursor)));
-  await new Promise((r) => setTimeout(r, 300));
+  await heed.until('every stream to be open', async () => (await heed.openStreams()) >= before + visitors.length);
   // committed without a wake-up (as when publishes are lost in a Redis outage): only the quiet-stream check finds them
   const written = await Promise.all(
     visitors.map(async (v, i) => {

@@ -6,6 +6,7 @@ import { createRedis } from '../../redis/client.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.ts';
 import { testRedisUrl } from '../../../../test/support/stores.ts';
 import { closedPort } from '../../../../test/support/closed-port.ts';
+import { waitUntil } from '../../../../test/support/harness.ts';
 import { isInfrastructureError } from './run-errors.ts';
 
 /** Every error here is real: a terminated backend, a closed port, a closed Redis client, a bad statement. */
@@ -34,13 +35,12 @@ describe('isInfrastructureError', () => {
     await admin.connect();
     try {
       const sleeping = thrown(db.$queryRaw`SELECT pg_sleep(10), 'classify me'`);
-      for (let i = 0; i < 100; i++) {
+      await waitUntil('the sleeping query to be terminated', async () => {
         const { rowCount } = await admin.query(
           `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%classify me%' AND pid <> pg_backend_pid() AND datname = current_database()`,
         );
-        if (rowCount) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+        return (rowCount ?? 0) > 0;
+      });
       expect(isInfrastructureError(await sleeping)).toBe(true);
     } finally {
       await admin.end();
