@@ -12,20 +12,10 @@ const site = DemoSite.use({ DEBOUNCE_MS: '200' });
 const hosts: HostSite[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
-  await brand({ assistantName: null, greeting: null, accentColor: null, launcherPosition: 'bottom_right' });
+  await site.configure({ assistantName: null, greeting: null, accentColor: null, launcherPosition: 'bottom_right' });
 });
 
 const GREETING = 'Hi, I am Mia from the Demo Shop. Ask me about sizes, delivery or returns.';
-
-async function brand(data: {
-  assistantName?: string | null;
-  greeting?: string | null;
-  accentColor?: string | null;
-  launcherPosition?: 'bottom_left' | 'bottom_right';
-}) {
-  await site.heed.services.db.site.update({ where: { key: 'demo' }, data, select: { id: true } });
-  site.heed.services.sites.clear();
-}
 
 const launcherBox = (page: import('playwright-core').Page) =>
   page.getByRole('button', { name: 'Open chat' }).evaluate((el) => {
@@ -34,7 +24,7 @@ const launcherBox = (page: import('playwright-core').Page) =>
   });
 
 test("a visitor meets the site's assistant: its name heads the panel, its greeting opens the thread, its colour and side dress the launcher; the greeting never reaches the model", async () => {
-  await brand({ assistantName: 'Mia', greeting: GREETING, accentColor: '#ffd400', launcherPosition: 'bottom_left' });
+  await site.configure({ assistantName: 'Mia', greeting: GREETING, accentColor: '#ffd400', launcherPosition: 'bottom_left' });
   const page = await site.page('/', { width: 1280, height: 800 });
 
   // the launcher takes the site's accent (a pale yellow gets dark icons) and moves to the left corner
@@ -64,7 +54,7 @@ test("a visitor meets the site's assistant: its name heads the panel, its greeti
 });
 
 test("a host page that themes Heed keeps its own accent, and data-position keeps its side, over the site's settings", async () => {
-  await brand({ accentColor: '#ffd400', launcherPosition: 'bottom_left' });
+  await site.configure({ accentColor: '#ffd400', launcherPosition: 'bottom_left' });
   const host = await startHostSite({
     '/': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Themed</title><link rel="stylesheet" href="/theme.css"></head>
 <body><h1>Themed host</h1>${widgetTag(site.heed.url, { position: 'bottom-right' })}</body></html>`,

@@ -26,13 +26,8 @@ const PARCEL = 'Where is parcel #5678?';
 const hosts: HostSite[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
-  await configure({ allowedOrigins: [], identitySecrets: [] });
+  await site.configure({ allowedOrigins: [], identitySecrets: [] });
 });
-
-async function configure(data: { allowedOrigins?: string[]; identitySecrets?: string[] }) {
-  await site.heed.services.db.site.update({ where: { key: 'demo' }, data });
-  site.heed.services.sites.clear();
-}
 
 /** A third-party page with the snippet; `identify` runs before the widget loads (docs/site-owners/identity.md). */
 async function hostPage(identity: { userId: string; token: string } | null = null): Promise<HostSite> {
@@ -106,7 +101,7 @@ test('a returning tab lands in the previous conversation, and a follow-up reache
 }, 60_000);
 
 test('an identified customer on a second device at 375 px lands in the same conversation', async () => {
-  await configure({ identitySecrets: [SECRET] });
+  await site.configure({ identitySecrets: [SECRET] });
   const userId = `user-${randomUUID()}`;
   const token = await new SignJWT({ sub: userId })
     .setProtectedHeader({ alg: 'HS256' })
@@ -223,7 +218,7 @@ test('a failed reply retried successfully gives way to the answer in the widget 
 }, 60_000);
 
 test('on a refused origin the panel says chat is unavailable, the typed text stays, and nothing throws on the page', async () => {
-  await configure({ allowedOrigins: ['https://shop.example'] });
+  await site.configure({ allowedOrigins: ['https://shop.example'] });
   const host = await hostPage();
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const pageErrors: string[] = [];

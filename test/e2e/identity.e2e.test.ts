@@ -19,13 +19,8 @@ const SECRET = 'demo-identity-secret-9f8e7d6c5b4a3210';
 const hosts: HostSite[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
-  await configure({ allowedOrigins: [], identitySecrets: [] });
+  await site.configure({ allowedOrigins: [], identitySecrets: [] });
 });
-
-async function configure(data: { allowedOrigins?: string[]; identitySecrets?: string[] }) {
-  await site.heed.services.db.site.update({ where: { key: 'demo' }, data });
-  site.heed.services.sites.clear();
-}
 
 /** What the host's backend does: sign the signed-in user's id for 10 minutes. */
 const sign = (userId: string, secret = SECRET) =>
@@ -53,7 +48,7 @@ async function visit(url: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 test('an identified user finds the conversation they had on another device', async () => {
-  await configure({ identitySecrets: [SECRET] });
+  await site.configure({ identitySecrets: [SECRET] });
   const userId = `user-${randomUUID()}`;
   const token = await sign(userId);
   // the other device: same user, one conversation
@@ -69,7 +64,7 @@ test('an identified user finds the conversation they had on another device', asy
 });
 
 test('a forged identity is refused with a clear console error, and the visitor goes on anonymously', async () => {
-  await configure({ identitySecrets: [SECRET] });
+  await site.configure({ identitySecrets: [SECRET] });
   const userId = `user-${randomUUID()}`;
   const { page, errors } = await visit((await hostPage({ userId, token: await sign(userId, 'an-attackers-guess-at-the-secret') })).url);
   await page.getByRole('button', { name: 'Open chat' }).click();
@@ -82,7 +77,7 @@ test('a forged identity is refused with a clear console error, and the visitor g
 });
 
 test('a page on an origin the site does not allow gets one clear console error and no session', async () => {
-  await configure({ allowedOrigins: ['https://shop.example'] });
+  await site.configure({ allowedOrigins: ['https://shop.example'] });
   const before = await site.heed.services.db.visitor.count();
   const { page, errors } = await visit((await hostPage(null)).url);
   await expect.poll(() => errors.filter((e) => e.includes('origin_not_allowed')).length, { timeout: 10_000 }).toBe(1);

@@ -90,6 +90,12 @@ export class DemoSite {
     return page;
   }
 
+  /** Changes the demo site's settings as the console does: its row, then the policy cache, so the next page load sees them. */
+  async configure(data: Parameters<TestHeed['services']['db']['site']['update']>[0]['data']): Promise<void> {
+    await this.heed.services.db.site.update({ where: { key: 'demo' }, data, select: { id: true } });
+    this.heed.services.sites.clear();
+  }
+
   /** The demo shop with the chat opened from its launcher, ready to type. */
   async open(viewport?: { width: number; height: number }): Promise<Page> {
     const page = await this.page('/', viewport);

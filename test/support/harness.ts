@@ -154,9 +154,12 @@ export class TestHeed {
     return (await this.services.metrics.sseConnections.get()).values[0]?.value ?? 0;
   }
 
-  /** Resolves once one more event stream than `before` is open: the point a test's send is heard live. */
-  streamOpened(before: number): Promise<number> {
-    return this.until('an event stream to open', async () => (await this.openStreams()) > before && (await this.openStreams()));
+  /** Resolves once `count` more event streams than `before` are open: the point a test's send is heard live. */
+  streamOpened(before: number, count = 1): Promise<number> {
+    return this.until('event streams to open', async () => {
+      const open = await this.openStreams();
+      return open >= before + count && open;
+    });
   }
 
   async stop(): Promise<void> {

@@ -27,7 +27,7 @@ test('many quiet streams on one process each get their own log rows once, in ord
   const conversations = await Promise.all(visitors.map((v) => v.conversation()));
   const before = await heed.openStreams();
   const logs = await Promise.all(visitors.map(async (v) => v.subscribe((await v.api.conversation.list.query()).cursor)));
-  await heed.until('every stream to be open', async () => (await heed.openStreams()) >= before + visitors.length);
+  await heed.streamOpened(before, visitors.length);
   // committed without a wake-up (as when publishes are lost in a Redis outage): only the quiet-stream check finds them
   const written = await Promise.all(
     visitors.map(async (v, i) => {

@@ -34,12 +34,47 @@ export const compatSetting = z
   )
   .pipe(z.array(z.enum(COMPAT_FLAGS)));
 
-/** What each flag changes, in the words of the warn line and `model:check`. */
-export const FALLBACK_OF: Record<CompatFlag, { parameter: string; fallback: string }> = {
-  'no-tools': { parameter: 'tools', fallback: 'answers without tools: questions and todos as plain text' },
-  'no-tool-choice': { parameter: 'tool_choice', fallback: 'tools offered without tool_choice' },
-  'no-stream-options': { parameter: 'stream_options', fallback: 'streams without usage counts' },
-  'max-completion-tokens': { parameter: 'max_tokens', fallback: 'max_completion_tokens' },
-  'no-json-schema': { parameter: 'response_format json_schema', fallback: 'titles asked for json_object' },
-  'no-response-format': { parameter: 'response_format', fallback: 'titles asked in plain text' },
+/**
+ * What each flag changes: the parameter and how Heed asks instead (the warn line and `model:check`),
+ * and what it means for the console's users (`consequence`; `featuresOff` when a feature is lost,
+ * not just a parameter sent another way).
+ */
+export const FALLBACK_OF: Record<CompatFlag, { parameter: string; fallback: string; featuresOff: boolean; consequence: string }> = {
+  'no-tools': {
+    parameter: 'tools',
+    fallback: 'answers without tools: questions and todos as plain text',
+    featuresOff: true,
+    consequence:
+      "Questions to the visitor, todos and the model's own hand-off to a person are off: the model answers in plain text. Visitors can still ask for a person with the widget's button.",
+  },
+  'no-tool-choice': {
+    parameter: 'tool_choice',
+    fallback: 'tools offered without tool_choice',
+    featuresOff: false,
+    consequence: 'Tools are offered without tool_choice; every feature stays on.',
+  },
+  'no-stream-options': {
+    parameter: 'stream_options',
+    fallback: 'streams without usage counts',
+    featuresOff: true,
+    consequence: 'Streamed replies report no token counts: reply costs are estimated from the worst case.',
+  },
+  'max-completion-tokens': {
+    parameter: 'max_tokens',
+    fallback: 'max_completion_tokens',
+    featuresOff: false,
+    consequence: 'The reply length cap is sent as max_completion_tokens; every feature stays on.',
+  },
+  'no-json-schema': {
+    parameter: 'response_format json_schema',
+    fallback: 'titles asked for json_object',
+    featuresOff: false,
+    consequence: 'Titles are asked for as a JSON object instead of a JSON schema; every feature stays on.',
+  },
+  'no-response-format': {
+    parameter: 'response_format',
+    fallback: 'titles asked in plain text',
+    featuresOff: false,
+    consequence: "Titles are asked for in plain text and read from the answer's words.",
+  },
 };

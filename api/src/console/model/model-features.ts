@@ -3,22 +3,6 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { SiteScope } from '../../operators/site-access.ts';
 
-/** What an operator loses with each flag in force, in the console's words. */
-export const CONSEQUENCE_OF: Record<CompatFlag, { featuresOff: boolean; text: string }> = {
-  'no-tools': {
-    featuresOff: true,
-    text: "Questions to the visitor, todos and the model's own hand-off to a person are off: the model answers in plain text. Visitors can still ask for a person with the widget's button.",
-  },
-  'no-tool-choice': { featuresOff: false, text: 'Tools are offered without tool_choice; every feature stays on.' },
-  'no-stream-options': {
-    featuresOff: true,
-    text: 'Streamed replies report no token counts: reply costs are estimated from the worst case.',
-  },
-  'max-completion-tokens': { featuresOff: false, text: 'The reply length cap is sent as max_completion_tokens; every feature stays on.' },
-  'no-json-schema': { featuresOff: false, text: 'Titles are asked for as a JSON object instead of a JSON schema; every feature stays on.' },
-  'no-response-format': { featuresOff: false, text: "Titles are asked for in plain text and read from the answer's words." },
-};
-
 /** One flag in force for a model: declared in OPENAI_COMPAT, or learned from the server's refusal. */
 export interface ModelFlagView {
   flag: CompatFlag;
@@ -90,13 +74,12 @@ function flagView(
   source: ModelFlagView['source'],
   f: { providerMessage: string | null; learnedAt: Date; seenAt: Date } | null,
 ): ModelFlagView {
-  const { parameter, fallback } = FALLBACK_OF[flag];
-  const { text, featuresOff } = CONSEQUENCE_OF[flag];
+  const { parameter, fallback, consequence, featuresOff } = FALLBACK_OF[flag];
   return {
     flag,
     parameter,
     fallback,
-    consequence: text,
+    consequence,
     featuresOff,
     source,
     providerMessage: f?.providerMessage ?? null,
