@@ -35,7 +35,8 @@ export async function measureDebounceOverhead(
   const warmup = opts.warmup ?? 20;
   const debounceMs = heed.config.DEBOUNCE_MS;
   const inProcess = await probeDebounce(inProcessTarget(heed), { debounceMs, sends, warmup });
-  const deployedHeed = await startHeedProcess(debounceMs);
+  // the whole debounce after each send, as the probe's due time says (no typing here)
+  const deployedHeed = await startHeedProcess({ DEBOUNCE_MS: String(debounceMs), SEND_SETTLE_MS: String(debounceMs) });
   try {
     const deployed = await probeDebounce(deployedHeed, { debounceMs, sends, warmup });
     return { settings: settingsOf(heed), sends, warmup, ...inProcess, deployed, notes: serviceLogNote(heed) };

@@ -16,6 +16,7 @@ import { DEBOUNCE_MS, stopAllStacks, withStack } from './stack.ts';
 import { formatSustainedSends, measureSustainedSends } from './sustained-sends.ts';
 import { formatSection } from './table.ts';
 import { formatTokenRelay, measureTokenRelay } from './token-relay.ts';
+import { formatTypingDebounce, measureTypingDebounce } from './typing-debounce.ts';
 import { formatStoreModes, measureStoreModes } from './store-modes.ts';
 import { formatContextBuild, measureContextBuild } from './context-build.ts';
 
@@ -79,6 +80,7 @@ const sections = [
   ...(await import('./fanout.ts').then((m) => [
     section({ key: 'fanout', title: '9. Fan-out', measure: m.measureFanout, format: m.formatFanout }),
   ])),
+  section({ key: 'typingDebounce', title: '10. Typing-aware debounce', measure: measureTypingDebounce, format: formatTypingDebounce }),
 ];
 
 async function main(): Promise<number> {

@@ -2,10 +2,10 @@
 // A file, not an inline script, so the shop runs under a CSP without 'unsafe-inline'.
 
 // The host API stub: calls made before the widget loads wait in Heed.q.
-// biome-ignore lint/complexity/noArguments: the stub is the ES5 snippet customers paste into any page
 window.Heed =
   window.Heed ||
   function () {
+    // biome-ignore lint/complexity/noArguments: the stub is the ES5 snippet customers paste into any page
     (window.Heed.q = window.Heed.q || []).push(arguments);
   };
 

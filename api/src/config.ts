@@ -55,9 +55,11 @@ export const configSchema = z
     OPENAI_MODEL: z.string().default('gpt-4o-mini'),
     /** what the model server does not take, declared up front (comma-separated; see chat/model/compat-flags.ts); Heed learns the rest from refusals */
     OPENAI_COMPAT: optional(compatSetting),
-    /** how long a batch waits for more sends; each send slides it */
+    /** how long a batch waits after its newest send when the visitor is not typing (a correction sent right after still folds in) */
+    SEND_SETTLE_MS: int(250),
+    /** how long a batch waits after the visitor's last keystroke past their newest send (`message.typing`) */
     DEBOUNCE_MS: int(1500),
-    /** cap on the sliding debounce, counted from the oldest pending send */
+    /** cap on the whole wait (settle and typing), counted from the oldest pending send */
     MAX_WAIT_MS: int(6000),
     /** lock and run lease; renewed every third of it while a run lives */
     LEASE_MS: int(15000),

@@ -14,7 +14,17 @@ import type { ProbeTarget } from './probe.ts';
  * production) and the probing visitor, over HTTP, stay in the bench process. So the worker's
  * event loop carries only Heed's own work, not the model server's or the bench's.
  */
-export async function startHeedProcess(debounceMs: number): Promise<ProbeTarget & { stop(): Promise<void> }> {
+export interface HeedProcess extends ProbeTarget {
+  send(conversationId: string, content: string): Promise<{ createdAt: string; clientMessageId: string }>;
+  /** `message.typing`: the visitor types after their send `after` */
+  typing(conversationId: string, after: string): Promise<void>;
+  /** the conversation's user messages answered so far, and the runs that claimed them */
+  batchesOf(conversationId: string): Promise<{ answered: number; runs: number }>;
+  stop(): Promise<void>;
+}
+
+/** `settings`: the scheduling settings it runs with (DEBOUNCE_MS, SEND_SETTLE_MS…); the rest are defaults. */
+export async function startHeedProcess(settings: Record<string, string>): Promise<HeedProcess> {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const prefix = `heed-bench-debounce-${randomUUID().slice(0, 8)}:`;
@@ -26,7 +36,7 @@ export async function startHeedProcess(debounceMs: number): Promise<ProbeTarget 
       NODE_ENV: 'production',
       HEED_SECRET: randomBytes(24).toString('hex'),
       DEMO_PORT: String(demoPort),
-      DEBOUNCE_MS: String(debounceMs),
+      ...settings,
       OPENAI_BASE_URL: model.url,
       OPENAI_API_KEY: 'bench',
       OPENAI_MODEL: 'heed-local',
@@ -67,8 +77,28 @@ export async function startHeedProcess(debounceMs: number): Promise<ProbeTarget 
           .visitorToken;
       return (await mutate<{ id: string }>(url, 'conversation.create', undefined, token, BENCH_ORIGIN)).id;
     },
-    send: (conversationId, content) =>
-      mutate<{ createdAt: string }>(url, 'message.send', { conversationId, clientMessageId: randomUUID(), content }, token, BENCH_ORIGIN),
+    async send(conversationId, content) {
+      const clientMessageId = randomUUID();
+      const sent = await mutate<{ createdAt: string }>(
+        url,
+        'message.send',
+        { conversationId, clientMessageId, content },
+        token,
+        BENCH_ORIGIN,
+      );
+      return { createdAt: sent.createdAt, clientMessageId };
+    },
+    async typing(conversationId, after) {
+      await mutate(url, 'message.typing', { conversationId, after }, token, BENCH_ORIGIN);
+    },
+    async batchesOf(conversationId) {
+      const { rows } = await db.query<{ answered: number; runs: number }>(
+        `SELECT count(*) FILTER (WHERE state = 'answered')::int AS answered, count(DISTINCT "runId")::int AS runs
+         FROM "Message" WHERE "conversationId" = $1 AND role = 'user'`,
+        [conversationId],
+      );
+      return rows[0]!;
+    },
     async firstRun(conversationId) {
       const { rows } = await db.query<{ startedAt: Date; status: string }>(
         'SELECT "startedAt", status FROM "Run" WHERE "conversationId" = $1 ORDER BY fence LIMIT 1',

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { claimBatch } from '../../api/src/chat/schedule/claim-batch.ts';
+import type { BatchTiming } from '../../api/src/chat/schedule/due-batches.ts';
 import { TestHeed } from '../support/harness.ts';
 
 /**
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => heed?.stop());
 
-const claim = (conversationId: string, onlyIfDue: { debounceMs: number; maxWaitMs: number }) =>
+const claim = (conversationId: string, onlyIfDue: BatchTiming) =>
   claimBatch(heed.services, { conversationId, workerId: 'test', leaseMs: 30_000, onlyIfDue });
 
 /** A pending message written without a send's wake-up, as if the wake-up were lost. */
@@ -33,13 +34,13 @@ test('a claim for a due batch only is refused before the debounce ends and taken
   const conversationId = await visitor.conversation();
   await visitor.send(conversationId, 'Do you ship to Norway?');
 
-  expect(await claim(conversationId, { debounceMs: 60_000, maxWaitMs: 120_000 })).toBeNull();
+  expect(await claim(conversationId, { settleMs: 60_000, debounceMs: 60_000, maxWaitMs: 120_000 })).toBeNull();
   const held = await heed.services.db.message.findMany({ where: { conversationId }, select: { state: true, runId: true } });
   expect(held).toEqual([{ state: 'pending', runId: null }]);
   expect(await heed.services.db.run.count({ where: { conversationId } })).toBe(0);
 
   // still within its debounce, but past max wait since its oldest message: due
-  const batch = await claim(conversationId, { debounceMs: 60_000, maxWaitMs: 0 });
+  const batch = await claim(conversationId, { settleMs: 60_000, debounceMs: 60_000, maxWaitMs: 0 });
   expect(batch?.messageIds).toHaveLength(1);
   await heed.startWorker();
 });

@@ -68,6 +68,9 @@ export class TestHeed {
       OPENAI_API_KEY: 'test-key',
       OPENAI_MODEL: 'test-model',
       DEBOUNCE_MS: '300',
+      // a test's sends fold as they did before typing mattered: a whole debounce after each
+      // send, typing or not; the typing-aware debounce's own tests set their settle
+      SEND_SETTLE_MS: opts.env?.DEBOUNCE_MS ?? '300',
       MAX_WAIT_MS: '3000',
       LEASE_MS: '3000',
       WORKER_POLL_MS: '200',

@@ -360,6 +360,7 @@ function toStored(config: Config, input: SendInput, row: SendRow): Stored {
     provenanceLabel: null,
     runId: null,
     error: null,
+    cutShort: false,
     createdAt: row.sentAt,
     inputRequest: null,
   });

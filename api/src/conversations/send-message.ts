@@ -48,7 +48,7 @@ const wakes = new WeakMap<Redis, { sending: Promise<void> | null; next: Promise<
  * trip instead of one per send, and each wake-up costs every worker a due-batches query.
  * Resolves once a wake-up published after this send's commit went out (a failure rejects it).
  */
-function wakeWorkers(s: Services, conversationId: string): Promise<void> {
+export function wakeWorkers(s: Services, conversationId: string): Promise<void> {
   let wake = wakes.get(s.redis);
   if (!wake) wakes.set(s.redis, (wake = { sending: null, next: null, conversationId }));
   const w = wake;

@@ -17,6 +17,8 @@ export interface VisitorFacingMessage {
   runId?: string | null;
   /** a failed reply's code */
   error?: string | null;
+  /** a reply the model stopped at its token cap */
+  cutShort?: boolean;
   /** the writer's idempotency key (an operator's console send) */
   clientMessageId?: string | null;
   /** the excerpt when it is not the content's first line (a question, a failure), already bounded */
@@ -42,6 +44,7 @@ export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<M
     operatorId: m.operatorId ?? null,
     runId: m.runId ?? null,
     error: m.error ?? null,
+    cutShort: m.cutShort ?? false,
     clientMessageId: m.clientMessageId ?? null,
   });
   await tx.$executeRaw`UPDATE "Conversation" SET ${unreadMove(message.createdAt, m.excerpt ?? excerptOf(m.content))} WHERE id = ${m.conversationId}::uuid`;

@@ -18,6 +18,7 @@ export const messageColumnsSelect = {
   provenanceLabel: true,
   runId: true,
   error: true,
+  cutShort: true,
   createdAt: true,
 } satisfies Prisma.MessageSelect;
 
@@ -50,6 +51,11 @@ export interface MessageView {
   runId: string | null;
   /** set on a failed reply */
   error: string | null;
+  /**
+   * A reply the model stopped at its token cap: the visitor sees it marked as cut short and,
+   * while nothing follows it, may ask for the rest (`message.continue`).
+   */
+  cutShort: boolean;
   createdAt: string;
   /**
    * On the assistant message that asks the visitor something (its `content` is the question):

@@ -19,7 +19,7 @@ export interface ReplyPlan {
   model: string;
   content: string[];
   toolCalls: PlannedToolCall[];
-  finishReason: 'stop' | 'tool_calls';
+  finishReason: 'stop' | 'tool_calls' | 'length';
   usage: Usage;
 }
 
@@ -62,7 +62,7 @@ export function planReply(req: RecordedRequest, reply: ScriptedReply): ReplyPlan
     model: typeof req.body.model === 'string' ? req.body.model : LOCAL_MODEL,
     content,
     toolCalls,
-    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    finishReason: toolCalls.length > 0 ? 'tool_calls' : (reply.finishReason ?? 'stop'),
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: reply.usage?.total_tokens ?? prompt + completion },
   };
 }

@@ -85,6 +85,8 @@ export interface ScriptedReply {
   error?: ScriptedError;
   /** never answer; the request ends only when the client aborts or the server closes */
   hang?: boolean;
+  /** how the answer ends when it calls no tool: `length` is a reply cut at the token cap (default `stop`) */
+  finishReason?: 'stop' | 'length';
   /** override the estimated token counts; `total_tokens` defaults to the sum */
   usage?: Partial<Usage>;
 }

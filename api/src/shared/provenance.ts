@@ -19,6 +19,12 @@ export const PROVENANCES = [
   'operator_left',
   /** role notice: the assistant asked for a person ("A person from <site> will reply here") */
   'handoff_requested',
+  /**
+   * role user, no words: the visitor asked for the rest of a reply cut short ("Continue"). It is
+   * an outbox row like any send (so a run claims it), never shown as a bubble, and the model
+   * gets it as the request to go on where the reply stopped, not as something the visitor wrote
+   */
+  'continue',
 ] as const;
 export type Provenance = (typeof PROVENANCES)[number];
 

@@ -133,6 +133,8 @@ export interface TranscriptMessage {
   redacted?: boolean;
   state: string | null;
   error: string | null;
+  /** a reply the model stopped at its token cap */
+  cutShort?: boolean;
   createdAt: string | Date;
   runId: string | null;
 }

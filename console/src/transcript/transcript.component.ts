@@ -147,6 +147,8 @@ export class HeedConsoleTranscript extends ConsoleElement {
         ${t.visitor ? html`<span class="visitor-time">visitor: ${t.visitor}</span>` : nothing}
       </div>
       ${m.redacted ? html`<div class="content muted">Words hidden</div>` : m.content ? html`<div class="content">${m.content}</div>` : nothing}
+      ${m.provenance === 'continue' ? html`<div class="content muted">Asked for the rest of the reply above (Continue)</div>` : nothing}
+      ${m.cutShort ? html`<p class="cut">Cut short at the model's length limit.</p>` : nothing}
       ${failed ? this.failure(m, superseded) : nothing}
       ${lastFailed ? html`<button type="button" ?disabled=${this.busy !== null} @click=${this.retry}>Retry</button>` : nothing}
     </li>`;

@@ -117,7 +117,8 @@ export const styles = [
       margin: 6px 0;
     }
     /* answered since: history, not a call to act */
-    .superseded {
+    .superseded,
+    .cut {
       color: var(--c-muted);
     }
     table {

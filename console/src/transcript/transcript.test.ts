@@ -104,6 +104,18 @@ describe('heed-console-transcript', () => {
     expect(fake.callsOf('retry')[0]).to.deep.equal([data.conversation.id]);
   });
 
+  it('marks a reply cut short, and shows the visitor’s Continue as a request, not as words', async () => {
+    const base = transcript({}, false);
+    const cut = { ...msg('m5', 'assistant', null, null, 'Our stores: 1. Oslo 2. Bergen'), cutShort: true };
+    const request = { ...msg('m6', 'user', 'continue', null, ''), state: 'answered' };
+    const rest = msg('m7', 'assistant', null, null, ' 3. Trondheim');
+    const { root } = await open(false, { transcript: async () => ({ ...base, messages: [...base.messages, cut, request, rest] }) });
+    const items = [...root.querySelectorAll('.message')];
+    expect(items.at(-3)!.textContent).to.contain("Cut short at the model's length limit.");
+    expect(items.at(-2)!.textContent).to.contain('Asked for the rest of the reply above (Continue)');
+    expect(items.at(-1)!.textContent).to.not.contain('Cut short');
+  });
+
   it('marks a failed reply answered by a retry as superseded, with no Retry left', async () => {
     const failedOnce = transcript({}, true);
     const answer = msg('m5', 'assistant', null, null, 'Your parcel left the depot today.');

@@ -10,6 +10,7 @@ import { styles } from './composer.styles.ts';
  * Shift+Enter starts a new line. It stays usable while a reply streams — a message sent
  * then is answered by the next reply.
  *
+ * @event heed-typing - The visitor typed (each change of a non-empty box); no detail.
  * @event heed-send - The visitor sent a message: `detail: { content }`. The box then clears, unless a
  * listener cancels the event (the message cannot go out from here: the words stay).
  *
@@ -28,7 +29,7 @@ export class HeedComposer extends HeedElement {
 
   override render() {
     return html`<form part="form" @submit=${this.submit}>
-      <textarea part="input" rows="1" aria-label=${t.message} placeholder=${this.placeholder ?? t.writeMessage} maxlength="4000" @keydown=${this.keydown}></textarea>
+      <textarea part="input" rows="1" aria-label=${t.message} placeholder=${this.placeholder ?? t.writeMessage} maxlength="4000" @keydown=${this.keydown} @input=${this.input}></textarea>
       <button part="send" type="submit">${sendIcon()}<span class="sr-only">${t.send}</span></button>
     </form>`;
   }
@@ -41,6 +42,10 @@ export class HeedComposer extends HeedElement {
     if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
     e.preventDefault();
     this.send();
+  }
+
+  private input() {
+    if (this.textarea.value.trim()) this.emit('heed-typing');
   }
 
   private submit(e: Event) {

@@ -46,4 +46,15 @@ describe('heed-composer', () => {
     expect(el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('Send');
     await expect(el).shadowDom.to.be.accessible();
   });
+
+  it('says the visitor typed on each change of a non-empty box, never for an empty one', async () => {
+    const { el, box } = await setup();
+    let typed = 0;
+    el.addEventListener('heed-typing', () => typed++);
+    box.value = 'H';
+    box.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    box.value = '  ';
+    box.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    expect(typed).to.equal(1);
+  });
 });

@@ -51,6 +51,10 @@ export const en = {
   start: 'Start a conversation',
   replyFailed: 'Reply failed',
   retry: 'Retry',
+  /** under a reply the model stopped at its length limit */
+  cutShort: 'This reply was cut short.',
+  /** asks for the rest of a reply cut short */
+  continueReply: 'Continue',
   /** the panel on a page whose origin the site does not allow */
   chatUnavailable: 'Chat is unavailable on this page right now.',
   latestConversation: 'Latest conversation',

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
+import { continuableReply } from '../../../api/src/shared/cut-short.ts';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import type { OpenQuestion } from '../state/open-question.ts';
@@ -39,12 +40,18 @@ export const greetingBubble = (g: Greeting) =>
  * "Check-in", "From Acme"). Notices are centred lines, not bubbles ("Ana joined", "A person
  * from Acme will reply here — you can leave this page.").
  *
+ * A reply the model cut short at its length limit says so; the newest one, while nothing
+ * follows it and no reply streams, offers "Continue" (`continuableReply`). The visitor's request
+ * for the rest is a message with no words: it is not drawn, and the rest arrives as the next reply.
+ *
  * @event heed-retry - The visitor asked to retry a failed reply: `detail: { conversationId }`.
+ * @event heed-continue - The visitor asked for the rest of a reply cut short: `detail: { conversationId, messageId }`.
  * @event heed-answer - The visitor picked a choice: `detail: { conversationId, requestId, content }`.
  *
  * @csspart message - Every message bubble (also `user-message`, `assistant-message`, `operator-message`, `streaming`).
  * @csspart provenance - A bubble's provenance label.
  * @csspart notice - A line about the conversation ("Ana joined").
+ * @csspart cut-short - The line under a reply cut short, with its Continue button.
  * @csspart choice - A choice button of a question.
  *
  * @cssproperty --heed-visitor-background - The visitor's bubbles (also `--heed-visitor-text`).
@@ -70,6 +77,10 @@ export class HeedMessageList extends HeedElement {
   @property({ attribute: false }) siteName: string | null = null;
 
   private pinned = true;
+  /** the reply that may be continued now, as of the last render */
+  private continuable: string | null = null;
+  /** replies cut short whose rest the visitor already asked for */
+  private continued = new Set<string>();
   /** re-renders the countdown of sends that wait, once a second while any does */
   private tick?: ReturnType<typeof setTimeout>;
 
@@ -87,7 +98,10 @@ export class HeedMessageList extends HeedElement {
   override render() {
     // a failed reply that a later reply answered is replaced by that answer: no dead Retry remains
     const superseded = supersededFailures(this.messages);
-    const items = arrange(superseded.size ? this.messages.filter((m) => !superseded.has(m.id)) : this.messages, this.reply);
+    this.continuable = this.reply ? null : continuableReply(this.messages);
+    this.continued = continuedReplies(this.messages);
+    const shown = this.messages.filter((m) => !superseded.has(m.id) && m.provenance !== 'continue');
+    const items = arrange(shown, this.reply);
     const greeting = this.greeting && !this.loading ? greetingBubble(this.greeting) : nothing;
     if (items.length === 0 && greeting !== nothing) return html`<div class="list">${greeting}</div>`;
     if (items.length === 0) return html`<p class="empty">${this.loading ? t.loading : t.emptyThread}</p>`;
@@ -133,7 +147,15 @@ export class HeedMessageList extends HeedElement {
       <div class="md" ${markdown(m.content)}></div>
       ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}
       ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>${t.retry}</button>` : nothing}
+      ${m.cutShort && !this.continued.has(m.id) ? this.cutShort(m) : nothing}
     </div>`;
+  }
+
+  private cutShort(m: ThreadMessage) {
+    const more = () => this.emit('heed-continue', { conversationId: m.conversationId, messageId: m.id });
+    return html`<p class="cut" part="cut-short">
+      ${t.cutShort} ${this.continuable === m.id ? html`<button @click=${more}>${t.continueReply}</button>` : nothing}
+    </p>`;
   }
 
   private choices(m: ThreadMessage, request: MessageInputRequest) {
@@ -153,6 +175,18 @@ export class HeedMessageList extends HeedElement {
   private readonly onScroll = () => {
     this.pinned = this.scrollHeight - this.scrollTop - this.clientHeight < 40;
   };
+}
+
+/** Replies followed (notices aside) by the visitor's request for their rest. */
+function continuedReplies(messages: readonly ThreadMessage[]): Set<string> {
+  const continued = new Set<string>();
+  let previous: ThreadMessage | undefined;
+  for (const m of messages) {
+    if (m.role === 'notice') continue;
+    if (m.provenance === 'continue' && previous?.role === 'assistant') continued.add(previous.id);
+    previous = m;
+  }
+  return continued;
 }
 
 const key = (item: ThreadItem) =>

@@ -57,6 +57,12 @@ export const styles = [
       font-size: 12.5px;
       color: var(--heed-muted-color, #57606a);
     }
+    .cut {
+      margin: 6px 0 0;
+      font-size: 12.5px;
+      font-style: italic;
+      color: var(--heed-muted-color, #57606a);
+    }
     .provenance {
       display: block;
       font-size: 11.5px;

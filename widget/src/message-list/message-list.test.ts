@@ -123,6 +123,30 @@ describe('heed-message-list', () => {
     expect(root.querySelector('button')).to.be.null;
   });
 
+  it('marks a reply cut short and offers Continue on the newest one only while nothing follows it', async () => {
+    const question = message({ conversationId, role: 'user', content: 'List every store', state: 'answered' });
+    const cut = message({ conversationId, content: '1. Oslo 2. Bergen', cutShort: true });
+    const el = await list([question, cut]);
+    const root = el.shadowRoot!;
+    expect(root.querySelector('[part="cut-short"]')!.textContent).to.contain('This reply was cut short.');
+    let detail: unknown;
+    el.addEventListener('heed-continue', (e) => (detail = (e as CustomEvent).detail));
+    root.querySelector<HTMLButtonElement>('[part="cut-short"] button')!.click();
+    expect(detail).to.deep.equal({ conversationId, messageId: cut.id });
+
+    // the visitor asked for the rest: the request is drawn as nothing, the line and its button go
+    el.messages = [question, cut, message({ conversationId, role: 'user', content: '', state: 'pending', provenance: 'continue' })];
+    await el.updateComplete;
+    expect(root.querySelector('[part="cut-short"]')).to.be.null;
+    expect(root.querySelectorAll('.message.user')).to.have.length(1);
+
+    // the visitor moved on instead: the reply stays marked, with nothing to press
+    el.messages = [question, cut, message({ conversationId, role: 'user', content: 'Never mind', state: 'pending' })];
+    await el.updateComplete;
+    expect(root.querySelector('[part="cut-short"]')!.textContent).to.contain('cut short');
+    expect(root.querySelector('[part="cut-short"] button')).to.be.null;
+  });
+
   it('updates streaming text in place as deltas arrive', async () => {
     const el = await list([], { runId: 'r1', text: 'Hel' });
     el.reply = { runId: 'r1', text: 'Hello **world**' };

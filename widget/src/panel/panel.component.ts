@@ -196,6 +196,7 @@ export class HeedPanel extends HeedElement {
               .siteName=${siteName}
               ?loading=${!thread}
               @heed-retry=${this.onRetry}
+              @heed-continue=${this.onContinue}
               @heed-answer=${this.onAnswer}
             ></heed-message-list>`
             : greeting && s.ready && s.conversations.length === 0
@@ -213,6 +214,7 @@ export class HeedPanel extends HeedElement {
         <heed-composer
           placeholder=${question?.allowFreeText && !question.answering ? t.typeAnswer : t.writeMessage}
           @heed-send=${this.onSend}
+          @heed-typing=${this.onTyping}
         ></heed-composer>
       </div>
     </div>`;
@@ -297,6 +299,10 @@ export class HeedPanel extends HeedElement {
     void this.threads?.retry(e.detail.conversationId);
   };
 
+  private readonly onContinue = (e: CustomEvent<{ conversationId: string; messageId: string }>) => {
+    void this.threads?.continueReply(e.detail.conversationId, e.detail.messageId);
+  };
+
   private readonly onRename = (e: CustomEvent<{ title: string }>) => {
     // a refused rename puts the old title back (renameConversation does); nothing else to show
     if (this.store && this.activeId) renameConversation(this.store, this.activeId, e.detail.title).catch(() => {});
@@ -331,6 +337,11 @@ export class HeedPanel extends HeedElement {
     } catch {
       // the conversation could not be created (the token was refused meanwhile): the heading's status says why
     }
+  };
+
+  /** Typing in an open thread after a send holds that send's run for the rest of the words. */
+  private readonly onTyping = () => {
+    if (this.activeId) this.threads?.typed(this.activeId);
   };
 
   /** Where a send from the home view goes: the latest conversation, opened; else a new one. */

@@ -32,6 +32,10 @@ export interface HeedApi {
   createConversation(): Promise<ConversationView>;
   /** `answersRequestId` links the message to the open input request it answers */
   send(input: { conversationId: string; clientMessageId: string; content: string; answersRequestId?: string }): Promise<MessageView>;
+  /** The visitor is typing after their send `after` (its `clientMessageId`): its run waits for the rest (see `TypingSignal`). */
+  typing(conversationId: string, after: string): Promise<unknown>;
+  /** Asks for the rest of a reply cut short (`cutShort`, nothing after it); the rest arrives as the next reply. */
+  continueReply(input: { conversationId: string; messageId: string; clientMessageId: string }): Promise<MessageView>;
   retry(conversationId: string): Promise<{ requeued: number }>;
   markRead(conversationId: string, lastAssistantAt: string): Promise<ConversationView>;
   /** Sets a title the visitor owns (1–64 characters); no generated title replaces it. */

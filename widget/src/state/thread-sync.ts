@@ -2,6 +2,7 @@ import { OfflineError } from './heed-api.ts';
 import { markAnswered, mergeMessages, setMessageStates } from './thread-merge.ts';
 import { sendWait, type SendWait } from './send-wait.ts';
 import { OutboxStorage, type StoredSend } from './outbox-storage.ts';
+import { TypingSignal } from './typing-signal.ts';
 import type { HeedStore } from './store.ts';
 import type { ThreadMessage, VisitorEvent } from './types.ts';
 
@@ -25,6 +26,8 @@ const instances = new WeakMap<HeedStore, ThreadSync>();
  * @example const threads = new ThreadSync(store); threads.send(conversationId, 'Hello');
  */
 export class ThreadSync {
+  /** tells the server the visitor types after a send, so its run waits for the rest */
+  private readonly typing!: TypingSignal;
   /** sends not yet acknowledged, in the order the visitor made them */
   private outbox: ThreadMessage[] = [];
   /** `clientMessageId`s of the outbox sends that storage holds */
@@ -47,6 +50,7 @@ export class ThreadSync {
     if (existing) return existing;
     instances.set(store, this);
     this.storage = store.opts.outboxKey ? new OutboxStorage(store.opts.outboxKey) : null;
+    this.typing = new TypingSignal((conversationId, after) => store.api.typing(conversationId, after));
     store.onEvent((e) => this.apply(e));
     store.subscribe((s) => {
       if (s.visitorId !== this.visitorId) this.changeVisitor(s.visitorId);
@@ -95,10 +99,36 @@ export class ThreadSync {
       createdAt: new Date().toISOString(),
     });
     this.outbox = [...this.outbox, message];
+    this.typing.sent(conversationId, message.clientMessageId!);
     this.save(message);
     this.write(conversationId, mergeMessages(this.thread(conversationId) ?? [], [message]));
     this.flush();
     return message;
+  }
+
+  /** A keystroke in the conversation's composer: after a send, its run waits for the rest of the words. */
+  typed(conversationId: string): void {
+    this.typing.typed(conversationId);
+  }
+
+  /**
+   * Asks for the rest of the reply `messageId`, cut short. The request shows at once (as nothing:
+   * its row hides the Continue button) and is dropped again if the server refuses it, so the
+   * button comes back. Not queued offline: a click that did not reach the server can be repeated.
+   */
+  async continueReply(conversationId: string, messageId: string): Promise<void> {
+    const clientMessageId = crypto.randomUUID();
+    const request = {
+      ...this.pendingCopy({ clientMessageId, conversationId, content: '', createdAt: new Date().toISOString() }),
+      provenance: 'continue' as const,
+    };
+    this.update(conversationId, (t) => mergeMessages(t, [request]));
+    try {
+      const saved = await this.store.api.continueReply({ conversationId, messageId, clientMessageId });
+      this.update(conversationId, (t) => mergeMessages(t, [saved]));
+    } catch {
+      this.update(conversationId, (t) => t.filter((m) => m.clientMessageId !== clientMessageId));
+    }
   }
 
   async retry(conversationId: string): Promise<void> {
@@ -112,6 +142,7 @@ export class ThreadSync {
       case 'message.created':
         return this.update(id, (t) => mergeMessages(t, [event.message]));
       case 'run.started':
+        this.typing.claimed(id);
         return this.update(id, (t) =>
           setMessageStates(t, (m) => event.claimedMessageIds.includes(m.id), { state: 'claimed', runId: event.runId }),
         );
@@ -182,6 +213,7 @@ export class ThreadSync {
       content: s.content,
       clientMessageId: s.clientMessageId,
       state: 'pending',
+      cutShort: false,
       provenance: null,
       provenanceLabel: null,
       runId: null,
@@ -244,6 +276,7 @@ export class ThreadSync {
       });
       this.refusals = 0;
       leave();
+      this.typing.delivered(conversationId, clientMessageId!);
       this.update(conversationId, (t) => mergeMessages(answersRequestId ? markAnswered(t, answersRequestId) : t, [saved]));
       return true;
     } catch (err) {

@@ -37,6 +37,9 @@ export function createTrpcApi(apiBase: string): HeedApi {
     getConversation: (conversationId) => query('get', { conversationId }),
     createConversation: () => call<string, Out['conversation']['create']>('conversation.create', 'mutation'),
     send: (input: In['message']['send']) => call<string, Out['message']['send']>('message.send', 'mutation', input),
+    typing: (conversationId, after) =>
+      call<string, Out['message']['typing']>('message.typing', 'mutation', { conversationId, after } satisfies In['message']['typing']),
+    continueReply: (input: In['message']['continue']) => call<string, Out['message']['continue']>('message.continue', 'mutation', input),
     retry: (conversationId) =>
       call<string, Out['message']['retry']>('message.retry', 'mutation', { conversationId } satisfies In['message']['retry']),
     markRead: (conversationId, lastAssistantAt) =>

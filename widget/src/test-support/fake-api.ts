@@ -57,6 +57,7 @@ export function message(over: Partial<FullMessage> & Pick<FullMessage, 'conversa
     state: null,
     provenance: null,
     provenanceLabel: null,
+    cutShort: false,
     runId: null,
     error: null,
     createdAt: '2026-01-01T10:00:00.000Z',
@@ -137,6 +138,24 @@ export class FakeApi implements HeedApi {
     if (this.offline) throw new OfflineError('Failed to fetch');
     const { answersRequestId: _, ...row } = input;
     return message({ ...row, role: 'user', state: 'pending' });
+  }
+
+  async typing(conversationId: string, after: string) {
+    this.record('typing', conversationId, after);
+    return { held: true };
+  }
+
+  async continueReply(input: { conversationId: string; messageId: string; clientMessageId: string }) {
+    this.record('continueReply', input);
+    await this.hold;
+    return message({
+      conversationId: input.conversationId,
+      clientMessageId: input.clientMessageId,
+      role: 'user',
+      content: '',
+      state: 'pending',
+      provenance: 'continue',
+    });
   }
 
   async retry(conversationId: string) {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { buildContext, estimateTokens, historyWindow, type ContextRequest, type ContextRow } from './build-context.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { proactiveSection } from '../../proactive/proactive-section.ts';
-import { batchItems } from './pending-turn.ts';
+import { batchItems, CONTINUE_REQUEST } from './pending-turn.ts';
 
 let nextSeq = 0n;
 const base = Date.parse('2026-01-15T12:00:00Z');
@@ -375,5 +375,42 @@ describe('buildContext for an unsolicited message', () => {
       'Yes, the pro one.',
       "[Sent by Shop's own system, not the assistant] Your invoice is ready.",
     ]);
+  });
+});
+
+describe('a reply cut short and "Continue"', () => {
+  const continueRow = (state: ContextRow['state']) => row('user', '', { state, provenance: 'continue' });
+
+  test('the visitor’s "Continue" asks the model to finish the cut reply; the question it answered stays answered history', () => {
+    const q = user('List every store in Norway');
+    const cut = reply('1. Oslo\n2. Bergen\n3. Trond');
+    const claimed = [continueRow('claimed')];
+    const messages = buildContext({ rows: [...claimed, cut, q], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
+    expect(messages.slice(1)).toEqual([
+      { role: 'user', content: 'List every store in Norway' },
+      { role: 'assistant', content: '1. Oslo\n2. Bergen\n3. Trond' },
+      { role: 'user', content: CONTINUE_REQUEST },
+    ]);
+  });
+
+  test('a message sent beside "Continue" is the visitor’s words after the request; the request is not an item', () => {
+    const q = user('List every store in Norway');
+    const cut = reply('1. Oslo\n2. Bergen');
+    const claimed = [continueRow('claimed'), user('Only the ones open on Sunday', 'claimed')];
+    const messages = buildContext({ rows: [...claimed, cut, q], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
+    const turn = messages.at(-1)!.content as string;
+    expect(turn.startsWith(CONTINUE_REQUEST)).toBe(true);
+    expect(turn.endsWith('Only the ones open on Sunday')).toBe(true);
+    expect(batchItems(turn)).toBeNull();
+  });
+
+  test('in later history, a cut reply and its continuation read as one reply, with no empty visitor turn between', () => {
+    const q = user('List every store in Norway');
+    const cut = reply('1. Oslo\n2. Bergen\n3. Trond');
+    const go = continueRow('answered');
+    const rest = reply('heim\n4. Tromsø');
+    const claimed = [user('Thanks! Which is biggest?', 'claimed')];
+    const messages = buildContext({ rows: [...claimed, rest, go, cut, q], claimed, watermark: now(), timeZone: 'UTC', tokenBudget: 1000 });
+    expect(historyTexts(messages)).toEqual(['List every store in Norway', '1. Oslo\n2. Bergen\n3. Trondheim\n4. Tromsø']);
   });
 });

@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { contextSections, type OpenTodo, type RecallHit } from './context-sections.ts';
-import { pendingTurn } from './pending-turn.ts';
+import { finalUserTurn } from './pending-turn.ts';
 import { proactiveSection, unsolicitedLabel, type ProactiveBrief } from '../../proactive/proactive-section.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { toolResult, userInputArguments } from '../model/tools.ts';
@@ -102,7 +102,29 @@ export interface ContextInput {
 
 /** The history this run shows the model, oldest first (what recall must look beyond). */
 export function historyWindow(input: Pick<ContextInput, 'rows' | 'claimed' | 'watermark' | 'tokenBudget'>): ContextRow[] {
-  return boundHistory(selectHistory(input.rows, input.claimed, input.watermark), input.tokenBudget);
+  return joinContinuations(boundHistory(selectHistory(input.rows, input.claimed, input.watermark), input.tokenBudget));
+}
+
+/**
+ * A reply cut short and the rest the visitor asked for ("Continue") read as the one reply they
+ * are: the request row (no words of the visitor's) is dropped and the continuation joins the
+ * reply before it, so the model sees neither an empty user turn nor two replies in a row.
+ */
+export function joinContinuations(history: readonly ContextRow[]): ContextRow[] {
+  const out: ContextRow[] = [];
+  let joinNext = false;
+  for (const row of history) {
+    if (row.role === 'user' && row.provenance === 'continue') {
+      joinNext = out.at(-1)?.role === 'assistant';
+      continue;
+    }
+    const previous = out.at(-1);
+    if (joinNext && previous && row.role === 'assistant' && !row.provenance)
+      out[out.length - 1] = { ...previous, content: previous.content + row.content };
+    else out.push(row);
+    joinNext = false;
+  }
+  return out;
 }
 
 /**
@@ -161,7 +183,7 @@ export function buildContext(input: ContextInput): ChatCompletionMessageParam[] 
     ...render(0, history.length),
     ...(sections ? [{ role: 'system' as const, content: sections }] : []),
     ...render(history.length, items.length),
-    ...(turn.length > 0 ? [{ role: 'user' as const, content: pendingTurn(turn, input.timeZone) }] : []),
+    ...(turn.length > 0 ? [{ role: 'user' as const, content: finalUserTurn(turn, input.timeZone) }] : []),
     ...(input.proactive ? [{ role: 'system' as const, content: proactiveSection(input.proactive) }] : []),
   ];
 }

@@ -2,6 +2,25 @@
 export interface ClaimedItem {
   content: string;
   createdAt: Date;
+  /** `continue`: the visitor's request for the rest of a reply cut short, not their words */
+  provenance?: string | null;
+}
+
+/** What the model is told for a visitor's "Continue" on a reply cut short at its token cap. */
+export const CONTINUE_REQUEST =
+  'Your previous reply was cut off before it ended. Continue it exactly where it stopped: do not repeat what you already wrote and do not start over.';
+
+/**
+ * The final user turn for a claimed batch: the visitor's messages as {@link pendingTurn} renders
+ * them, preceded by the request to finish a reply cut short when the batch holds a "Continue"
+ * (that request never counts as an item of the visitor's).
+ * @example finalUserTurn([{ content: '', provenance: 'continue', createdAt }], 'UTC') // CONTINUE_REQUEST
+ */
+export function finalUserTurn(claimed: readonly ClaimedItem[], timeZone: string): string {
+  const words = claimed.filter((m) => m.provenance !== 'continue');
+  if (words.length === claimed.length) return pendingTurn(words, timeZone);
+  if (words.length === 0) return CONTINUE_REQUEST;
+  return `${CONTINUE_REQUEST} Then answer the visitor's newer words below.\n\n${pendingTurn(words, timeZone)}`;
 }
 
 /** Title of the section that holds a multi-message pending batch. */

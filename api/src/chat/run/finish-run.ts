@@ -11,7 +11,7 @@ import { excerptOf, truncateOnWord, EXCERPT_MAX } from '../../shared/excerpt.ts'
 import { requestTitle } from '../../titles/request-title.ts';
 import { addSiteUsage } from '../../limits/site-usage.ts';
 import { assertFence } from '../schedule/fence.ts';
-import { storeReply, type PlainReply } from './store-reply.ts';
+import { isCutShort, storeReply, type PlainReply } from './store-reply.ts';
 import type { ClaimedBatch, ClaimStores } from '../schedule/claim-batch.ts';
 import { FAILURE_TEXT, type ReplyErrorCode } from '../model/model-errors.ts';
 import type { UserInputArgs } from '../model/tools.ts';
@@ -47,6 +47,7 @@ export async function completeRun(
       role: 'assistant',
       content: reply.text,
       runId: batch.runId,
+      cutShort: isCutShort(reply.finishReason),
       // an unsolicited message says why it appeared: its kind and the intent's label (a check-in's is the widget's word)
       ...(proactive ? { provenance: proactive.kind, provenanceLabel: proactive.label } : {}),
       ...(question ? { excerpt: excerptOf(question.question) } : {}),

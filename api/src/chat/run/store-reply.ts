@@ -12,6 +12,9 @@ import { titleRequestedAtAfterReply } from '../../titles/request-title.ts';
 import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { FenceLostError } from '../schedule/fence.ts';
 
+/** Whether the model stopped the reply at its token cap (it has more to say: the visitor may ask for the rest). */
+export const isCutShort = (finishReason: string | null | undefined): boolean => finishReason === 'length';
+
 /** A reply to the visitor's own words that asks nothing: what {@link storeReply} stores. */
 export interface PlainReply {
   text: string;
@@ -58,8 +61,9 @@ export async function storeReply(sql: RawDb, bus: EventBus, batch: ClaimedBatch,
     const cost = reply.cost;
     const [row] = await tx.rows<ReplyRow>(Prisma.sql`
       WITH reply AS (
-        INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, "runId", "createdAt")
-        VALUES (gen_random_uuid(), ${batch.conversationId}::uuid, ${batch.visitorId}::uuid, 'assistant', ${reply.text}, ${batch.runId}::uuid, ${fenced.at})
+        INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, "runId", "cutShort", "createdAt")
+        VALUES (gen_random_uuid(), ${batch.conversationId}::uuid, ${batch.visitorId}::uuid, 'assistant', ${reply.text}, ${batch.runId}::uuid,
+          ${isCutShort(reply.finishReason)}, ${fenced.at})
         RETURNING id, seq
       ), answered AS (
         UPDATE "Message" SET state = 'answered' WHERE "runId" = ${batch.runId}::uuid AND role = 'user' AND state = 'claimed'
@@ -96,6 +100,7 @@ export async function storeReply(sql: RawDb, bus: EventBus, batch: ClaimedBatch,
       provenanceLabel: null,
       runId: batch.runId,
       error: null,
+      cutShort: isCutShort(reply.finishReason),
       createdAt: fenced.at,
       inputRequest: null,
     });

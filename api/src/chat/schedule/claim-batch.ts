@@ -235,8 +235,9 @@ function batchOf(
 
 /** The conversation's pending batch is due at the claim (the rule of due-batches.ts). */
 const dueNow = (conversationId: string, timing: BatchTiming) => Prisma.sql`AND EXISTS (
-  SELECT 1 FROM "Message" m WHERE m."conversationId" = ${conversationId}::uuid AND m.state = 'pending'
-  HAVING ${pendingDueAtSql(timing)} <= now())`;
+  SELECT 1 FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId"
+  WHERE m."conversationId" = ${conversationId}::uuid AND m.state = 'pending'
+  GROUP BY c."typingAt" HAVING ${pendingDueAtSql(timing)} <= now())`;
 
 /** Rolls the claim transaction back (the fence bump included) when there is nothing to do. */
 class NothingToClaim extends Error {

@@ -25,18 +25,28 @@ export interface NextBatch {
 
 /** How long a pending batch waits for more messages. */
 export interface BatchTiming {
+  /** after the newest message, when the visitor is not typing */
+  settleMs: number;
+  /** after the visitor's last keystroke past the newest message */
   debounceMs: number;
+  /** after the oldest message, whatever happens */
   maxWaitMs: number;
 }
 
 /**
- * When a conversation's pending batch is due: `debounce` after its newest message, but never later
- * than `maxWait` after its oldest (continuous typing still gets an answer). An aggregate over the
- * conversation's pending `Message` rows, aliased `m`; the claim checks it too (claim-batch.ts
- * `onlyIfDue`), so the two can never disagree.
+ * When a conversation's pending batch is due (the typing-aware debounce): `settle` after its
+ * newest message, or `debounce` after the visitor's last keystroke when they typed after that
+ * message (`Conversation.typingAt`, aliased `c`), whichever is later; never later than
+ * `maxWait` after its oldest message (continuous typing still gets an answer). A lone message
+ * is asked after a moment; a visitor who keeps typing gets one answer to all of it.
+ *
+ * An aggregate over the conversation's pending `Message` rows, aliased `m`, grouped with `c`;
+ * the claim checks it too (claim-batch.ts `onlyIfDue`), so the two can never disagree.
  */
-export const pendingDueAtSql = (t: BatchTiming) =>
-  Prisma.sql`LEAST(max(m."createdAt") + make_interval(secs => ${t.debounceMs / 1000}), min(m."createdAt") + make_interval(secs => ${t.maxWaitMs / 1000}))`;
+export const pendingDueAtSql = (t: BatchTiming) => Prisma.sql`LEAST(
+    GREATEST(max(m."createdAt") + make_interval(secs => ${t.settleMs / 1000}),
+      CASE WHEN c."typingAt" > max(m."createdAt") THEN c."typingAt" + make_interval(secs => ${t.debounceMs / 1000}) END),
+    min(m."createdAt") + make_interval(secs => ${t.maxWaitMs / 1000}))`;
 
 /**
  * Which conversations need a run, derived from durable rows only (so scheduling survives
@@ -54,7 +64,8 @@ export async function dueBatches(
   const rows = await sql.rows<{ id: string; wait_ms: number; siteId: string; visitorId: string }>(Prisma.sql`
     WITH batches AS (
       SELECT m."conversationId" AS id, ${pendingDueAtSql(opts)} AS due_at
-      FROM "Message" m WHERE m.state = 'pending' GROUP BY m."conversationId"
+      FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId"
+      WHERE m.state = 'pending' GROUP BY m."conversationId", c."typingAt"
       UNION ALL
       SELECT r."conversationId", r."leaseUntil" FROM "Run" r
       WHERE r.status IN ('claimed', 'streaming') AND r."leaseUntil" <= now()

@@ -14,6 +14,7 @@ export function createReplyWorker(
     ...answerDepsOf(s),
     subscriber: s.subscriber,
     limits: s.limits,
+    settleMs: Math.min(c.SEND_SETTLE_MS, c.DEBOUNCE_MS),
     debounceMs: c.DEBOUNCE_MS,
     maxWaitMs: c.MAX_WAIT_MS,
     concurrency: c.WORKER_CONCURRENCY,

@@ -8,13 +8,14 @@ import { scoped } from '../../logging/scoped.ts';
 import { answerBatch, startRunReads, type AnswerOutcome, type RunReads } from '../run/answer-batch.ts';
 import type { AnswerDeps } from '../run/answer-deps.ts';
 import { claimBatch } from './claim-batch.ts';
-import { dueBatches, type ConversationOwner } from './due-batches.ts';
+import { dueBatches, type BatchTiming, type ConversationOwner } from './due-batches.ts';
 import { ConversationLock } from './lock.ts';
 import { isSendWake, sendWakeConversation } from './schedule-wake.ts';
 import { CHECK_IN_EVERY_MS, scheduleCheckIns } from '../../proactive/check-ins.ts';
 
 export interface WorkerOptions extends AnswerDeps {
   subscriber: Redis;
+  settleMs: number;
   debounceMs: number;
   maxWaitMs: number;
   concurrency: number;
@@ -29,7 +30,7 @@ export interface WorkerOptions extends AnswerDeps {
  * The reply worker: finds due batches, takes each conversation's lock, claims the batch
  * and answers it, up to `concurrency` conversations at once. It sleeps until the next
  * batch is due, something due at once wakes it over Redis, or the poll interval passes; a
- * send's wake-up (due a debounce later) brings the next poll within `sendPollGapMs` of the
+ * send's wake-up (due a settle later) brings the next poll within `sendPollGapMs` of the
  * last one instead. One conversation's failure is logged and never stops the loop.
  *
  * A visitor over their model-run limit is not claimed: the messages stay pending (durable,
@@ -90,19 +91,25 @@ export class ReplyWorker {
     await this.opts.subscriber.unsubscribe(this.opts.keys.scheduleChannel()).catch(() => undefined);
   }
 
+  /** The typing-aware debounce's three waits (due-batches.ts `pendingDueAtSql`). */
+  private timing(): BatchTiming {
+    const { settleMs, debounceMs, maxWaitMs } = this.opts;
+    return { settleMs, debounceMs, maxWaitMs };
+  }
+
   wake(): void {
     this.woken = true;
     this.wakeUp?.();
   }
 
   /**
-   * A send committed: its batch is due a debounce from now, so a poll within the gap learns its
-   * due time in plenty of time, and the sends of that gap share the poll.
+   * A send committed: its batch is due a settle from now (later if the visitor types), so a poll
+   * within the gap learns its due time in time, and the sends of that gap share the poll.
    */
   private wakeForSend(conversationId: string): void {
     // its batch's time moved: the next poll learns when (the claim would refuse it now anyway)
     if (this.next?.conversationId === conversationId) this.next = null;
-    const at = this.polledAt + sendPollGapMs(this.opts.debounceMs);
+    const at = this.polledAt + sendPollGapMs(this.opts.settleMs);
     if (at <= Date.now()) return this.wake();
     if (at >= this.pollBy) return;
     this.pollBy = at;
@@ -121,8 +128,7 @@ export class ReplyWorker {
         if (free > 0) {
           this.opts.metrics.workerPolls.inc();
           const { due, owners, next } = await dueBatches(this.opts.sql, {
-            debounceMs: this.opts.debounceMs,
-            maxWaitMs: this.opts.maxWaitMs,
+            ...this.timing(),
             limit: free + this.active.size,
             exclude: this.waiting(),
           });
@@ -199,7 +205,7 @@ export class ReplyWorker {
         conversationId,
         workerId: this.id,
         leaseMs: this.opts.leaseMs,
-        onlyIfDue: opts.onlyIfDue ? { debounceMs: this.opts.debounceMs, maxWaitMs: this.opts.maxWaitMs } : undefined,
+        onlyIfDue: opts.onlyIfDue ? this.timing() : undefined,
         whileCommitting: (claimed) => void (reads = startRunReads(this.deps, claimed)),
       });
       opts.claimed();
@@ -273,4 +279,4 @@ export class ReplyWorker {
 const CLAIM_HEAD_START_MS = 25;
 
 /** How soon after a poll a send's wake-up brings the next: a quarter of the debounce, at most 100 ms. */
-export const sendPollGapMs = (debounceMs: number) => Math.min(100, Math.floor(debounceMs / 4));
+export const sendPollGapMs = (settleMs: number) => Math.min(100, Math.floor(settleMs / 4));

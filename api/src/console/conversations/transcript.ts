@@ -98,6 +98,7 @@ export async function loadTranscript(
         provenanceLabel: true,
         state: true,
         error: true,
+        cutShort: true,
         createdAt: true,
         runId: true,
       },

@@ -53,6 +53,8 @@ export default {
   start: 'بدء محادثة',
   replyFailed: 'تعذّر الرد',
   retry: 'إعادة المحاولة',
+  cutShort: 'انقطع هذا الرد قبل اكتماله.',
+  continueReply: 'متابعة',
   chatUnavailable: 'الدردشة غير متاحة على هذه الصفحة الآن.',
   latestConversation: 'آخر محادثة',
   continue: 'متابعة',

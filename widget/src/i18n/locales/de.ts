@@ -43,6 +43,8 @@ export default {
   start: 'Unterhaltung beginnen',
   replyFailed: 'Antwort fehlgeschlagen',
   retry: 'Erneut versuchen',
+  cutShort: 'Diese Antwort wurde abgeschnitten.',
+  continueReply: 'Weiter',
   chatUnavailable: 'Der Chat ist auf dieser Seite gerade nicht verfügbar.',
   latestConversation: 'Letzte Unterhaltung',
   continue: 'Fortsetzen',

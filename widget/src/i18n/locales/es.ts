@@ -42,6 +42,8 @@ export default {
   start: 'Iniciar una conversación',
   replyFailed: 'No se pudo responder',
   retry: 'Reintentar',
+  cutShort: 'Esta respuesta quedó incompleta.',
+  continueReply: 'Continuar',
   chatUnavailable: 'El chat no está disponible en esta página ahora mismo.',
   latestConversation: 'Última conversación',
   continue: 'Continuar',

@@ -42,6 +42,8 @@ export default {
   start: 'Démarrer une conversation',
   replyFailed: 'Échec de la réponse',
   retry: 'Réessayer',
+  cutShort: 'Cette réponse a été interrompue.',
+  continueReply: 'Continuer',
   chatUnavailable: 'Le chat est indisponible sur cette page pour le moment.',
   latestConversation: 'Dernière conversation',
   continue: 'Continuer',

@@ -42,6 +42,8 @@ export default {
   start: 'התחלת שיחה',
   replyFailed: 'התגובה נכשלה',
   retry: 'ניסיון חוזר',
+  cutShort: 'התשובה הזו נקטעה.',
+  continueReply: 'המשך',
   chatUnavailable: 'הצ׳אט אינו זמין בדף זה כרגע.',
   latestConversation: 'השיחה האחרונה',
   continue: 'המשך',

@@ -42,6 +42,8 @@ export default {
   start: '会話を始める',
   replyFailed: '返信に失敗しました',
   retry: '再試行',
+  cutShort: 'この返信は途中で切れました。',
+  continueReply: '続ける',
   chatUnavailable: 'このページでは現在チャットをご利用いただけません。',
   latestConversation: '最近の会話',
   continue: '続ける',

@@ -42,6 +42,8 @@ export default {
   start: 'Iniciar uma conversa',
   replyFailed: 'Falha na resposta',
   retry: 'Tentar novamente',
+  cutShort: 'Esta resposta foi interrompida.',
+  continueReply: 'Continuar',
   chatUnavailable: 'O chat não está disponível nesta página no momento.',
   latestConversation: 'Última conversa',
   continue: 'Continuar',
