@@ -65,6 +65,12 @@ export const en = {
   loading: 'Loading…',
   emptyThread: 'Ask anything — replies appear here.',
   replying: 'Replying',
+  /** the thread's accessible name (a log screen readers follow) */
+  thread: 'Messages',
+  /** who said a message, for screen readers: the visitor */
+  you: 'You',
+  /** …and the assistant, when the site gave it no name */
+  assistant: 'Assistant',
   sending: 'Sending…',
   notSent: 'Not sent',
   choices: 'Choices',

@@ -34,11 +34,13 @@ export class HeedLauncher extends HeedElement {
 
   override render() {
     const badge = badgeOf(this.counts);
+    // The badge's words reach a screen reader as the button's description only: hidden, they are
+    // not read a second time as loose text of the host page (outside any of its landmarks).
     return html`<button part="launcher" aria-expanded=${this.open ? 'true' : 'false'} aria-describedby="badge-text" @click=${this.toggle} @keydown=${this.keydown}>
         ${this.open ? closeIcon() : chatIcon()}<span class="sr-only">${this.open ? t.closeChat : t.openChat}</span>
       </button>
       ${badge ? html`<span class="badge" part="badge" data-state=${badge.state} aria-hidden="true">${badge.count}</span>` : nothing}
-      <span id="badge-text" class="sr-only">${badgeText(this.counts)}</span>`;
+      <span id="badge-text" hidden>${badgeText(this.counts)}</span>`;
   }
 
   override focus(options?: FocusOptions) {

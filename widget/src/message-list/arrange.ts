@@ -1,6 +1,10 @@
 import type { StreamingReply, ThreadMessage } from '../state/types.ts';
 
-export type ThreadItem = { kind: 'message'; message: ThreadMessage } | { kind: 'streaming'; reply: StreamingReply };
+export type ThreadItem =
+  | { kind: 'message'; message: ThreadMessage }
+  | { kind: 'streaming'; reply: StreamingReply }
+  /** a reply is coming and none of it streams yet: the typing row */
+  | { kind: 'coming' };
 
 /**
  * The order a thread reads in: storage order, except that a reply follows the messages it

@@ -3,6 +3,7 @@ import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
 import { continuableReply } from '../../../api/src/shared/cut-short.ts';
+import { keyed } from 'lit/directives/keyed.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import type { OpenQuestion } from '../state/open-question.ts';
@@ -33,6 +34,13 @@ export const greetingBubble = (g: Greeting) =>
  * usable only while that question is the `question` still open and no answer is on its
  * way; when free text is allowed, a hint says the next message answers it. It keeps the
  * view pinned to the bottom while the visitor is there.
+ *
+ * The thread is a log (named "Messages") that screen readers follow: each message, notice and
+ * finished reply is announced once as it arrives, with who said it ("You", the assistant's name)
+ * as text. From the visitor's send until the reply streams, a typing row (three dots, still under
+ * reduced motion) says a reply is coming; the streaming reply takes its place, silent to screen
+ * readers (`aria-live="off"`, not every token), and the finished reply is announced. Opening
+ * another conversation starts a new log, so its history is not read out.
  *
  * Messages that do not answer the visitor carry their provenance label as text, which also
  * names the bubble (an `article`) for screen readers: an operator's messages, on the reply
@@ -75,6 +83,10 @@ export class HeedMessageList extends HeedElement {
   @property({ attribute: false }) greeting: Greeting | null = null;
   /** the site's name, for a handoff line or a server message whose label lacks it */
   @property({ attribute: false }) siteName: string | null = null;
+  /** who replies, named for screen readers; "Assistant" when the site set no name */
+  @property({ attribute: false }) assistantName: string | null = null;
+  /** a reply is coming (see `replyComing`): the typing row shows until the reply streams */
+  @property({ type: Boolean }) replyComing = false;
 
   private pinned = true;
   /** the reply that may be continued now, as of the last render */
@@ -102,10 +114,16 @@ export class HeedMessageList extends HeedElement {
     this.continued = continuedReplies(this.messages);
     const shown = this.messages.filter((m) => !superseded.has(m.id) && m.provenance !== 'continue');
     const items = arrange(shown, this.reply);
+    if (!this.reply && this.replyComing) items.push({ kind: 'coming' });
     const greeting = this.greeting && !this.loading ? greetingBubble(this.greeting) : nothing;
-    if (items.length === 0 && greeting !== nothing) return html`<div class="list">${greeting}</div>`;
-    if (items.length === 0) return html`<p class="empty">${this.loading ? t.loading : t.emptyThread}</p>`;
-    return html`<div class="list">${greeting}${repeat(items, key, (item) => this.item(item))}</div>`;
+    if (items.length === 0 && greeting === nothing) return html`<p class="empty">${this.loading ? t.loading : t.emptyThread}</p>`;
+    // a new log for each conversation: opening one must not read its whole history out
+    return keyed(
+      this.messages[0]?.conversationId ?? '',
+      html`<div class="list" role="log" aria-label=${t.thread} aria-busy=${this.loading ? 'true' : 'false'}>
+        ${greeting}${repeat(items, key, (item) => this.item(item))}
+      </div>`,
+    );
   }
 
   override updated() {
@@ -115,17 +133,18 @@ export class HeedMessageList extends HeedElement {
   }
 
   private item(item: ThreadItem) {
-    if (item.kind === 'streaming') {
-      const { text } = item.reply;
-      return html`<div class="message assistant" dir="auto" part="message assistant-message streaming" aria-busy="true">
-        ${text ? html`<div class="md" ${markdown(text)}></div>` : html`<span class="typing"><span class="sr-only">${t.replying}</span></span>`}
+    if (item.kind !== 'message') {
+      // one element from the typing row to the end of the stream (same key): it grows in place
+      const text = item.kind === 'streaming' ? item.reply.text : '';
+      return html`<div class="message assistant" dir="auto" part="message assistant-message streaming" aria-live="off" aria-busy="true">
+        ${text ? html`<div class="md" ${markdown(text)}></div>` : this.typingDots()}
       </div>`;
     }
     const m = item.message;
     if (m.role === 'user') {
       // the one refusal the queue records is "Not sent" (thread-sync.ts); it shows in the widget's language
       const mark = m.sendError ? t.notSent : m.pending ? (m.retryAt ? sendingIn(m.retryAt) : t.sending) : null;
-      return html`<div class="message user ${m.pending ? 'pending' : ''}" dir="auto" part="message user-message" data-pending=${m.pending ? 'true' : nothing}>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
+      return html`<div class="message user ${m.pending ? 'pending' : ''}" dir="auto" part="message user-message" data-pending=${m.pending ? 'true' : nothing}><span class="sr-only" dir="auto">${t.you}: </span>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
     }
     if (m.role === 'notice') {
       const line = noticeText(m, t, this.siteName);
@@ -143,12 +162,22 @@ export class HeedMessageList extends HeedElement {
       role=${label ? 'article' : nothing}
       aria-labelledby=${label ? labelId : nothing}
     >
-      ${label ? html`<span class="provenance" part="provenance" id=${labelId} dir="auto">${label}</span>` : nothing}
+      ${label ? html`<span class="provenance" part="provenance" id=${labelId} dir="auto">${label}</span>` : html`<span class="sr-only" dir="auto">${this.speaker()}: </span>`}
       <div class="md" ${markdown(m.content)}></div>
       ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}
       ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>${t.retry}</button>` : nothing}
       ${m.cutShort && !this.continued.has(m.id) ? this.cutShort(m) : nothing}
     </div>`;
+  }
+
+  /** Who replies, as screen readers hear it. */
+  private speaker(): string {
+    return this.assistantName ?? t.assistant;
+  }
+
+  /** Three dots that rise in turn (still under reduced motion), named for screen readers. */
+  private typingDots() {
+    return html`<span class="typing" part="typing"><span></span><span></span><span></span></span><span class="sr-only">${this.speaker()}: ${t.replying}</span>`;
   }
 
   private cutShort(m: ThreadMessage) {
@@ -189,5 +218,4 @@ function continuedReplies(messages: readonly ThreadMessage[]): Set<string> {
   return continued;
 }
 
-const key = (item: ThreadItem) =>
-  item.kind === 'streaming' ? `run:${item.reply.runId}` : (item.message.clientMessageId ?? item.message.id);
+const key = (item: ThreadItem) => (item.kind === 'message' ? (item.message.clientMessageId ?? item.message.id) : 'coming');

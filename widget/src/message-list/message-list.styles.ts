@@ -83,18 +83,41 @@ export const styles = [
     .md a {
       color: var(--heed-link-color, #0550ae);
     }
-    .typing::after {
-      content: '…';
-      animation: blink 1s steps(2) infinite;
+    .typing {
+      display: inline-flex;
+      gap: 4px;
+      padding: 4px 0;
     }
-    @keyframes blink {
-      50% {
-        opacity: 0.3;
+    .typing span {
+      width: 7px;
+      height: 7px;
+      border-radius: 50%;
+      background: currentColor;
+      opacity: 0.35;
+      animation: rise 1.2s ease-in-out infinite;
+    }
+    .typing span:nth-child(2) {
+      animation-delay: 0.2s;
+    }
+    .typing span:nth-child(3) {
+      animation-delay: 0.4s;
+    }
+    @keyframes rise {
+      0%,
+      60%,
+      100% {
+        transform: translateY(0);
+        opacity: 0.35;
+      }
+      30% {
+        transform: translateY(-4px);
+        opacity: 0.9;
       }
     }
     @media (prefers-reduced-motion: reduce) {
-      .typing::after {
+      .typing span {
         animation: none;
+        opacity: 0.6;
       }
     }
     button {

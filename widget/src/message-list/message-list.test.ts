@@ -84,7 +84,8 @@ describe('heed-message-list', () => {
     const b = message({ conversationId, role: 'user', content: 'during the reply', state: 'pending' });
     const el = await list([a, b], { runId: 'r1', text: 'Answer so far', after: [a.id] });
     const texts = [...el.shadowRoot!.querySelectorAll('.message')].map((m) => m.textContent!.trim());
-    expect(texts).to.deep.equal(['first', 'Answer so far', 'during the reply']);
+    // each message starts with who said it, for screen readers
+    expect(texts).to.deep.equal(['You: first', 'Answer so far', 'You: during the reply']);
   });
 
   it('shows when a send the server asked to wait goes out, counting down', async () => {
@@ -145,6 +146,36 @@ describe('heed-message-list', () => {
     await el.updateComplete;
     expect(root.querySelector('[part="cut-short"]')!.textContent).to.contain('cut short');
     expect(root.querySelector('[part="cut-short"] button')).to.be.null;
+  });
+
+  it('is a log named Messages in which every message says who said it', async () => {
+    const el = await list([
+      message({ conversationId, role: 'user', content: 'Do you ship to Norway?', state: 'answered' }),
+      message({ conversationId, content: 'Yes, in two days.' }),
+    ]);
+    el.assistantName = 'Bootsy';
+    await el.updateComplete;
+    const log = el.shadowRoot!.querySelector('[role="log"]')!;
+    expect(log.getAttribute('aria-label')).to.equal('Messages');
+    const texts = [...log.querySelectorAll('.message')].map((m) => m.textContent!.replace(/\s+/g, ' ').trim());
+    expect(texts).to.deep.equal(['You: Do you ship to Norway?', 'Bootsy: Yes, in two days.']);
+  });
+
+  it('shows the typing row while a reply is coming, and the reply grows in that same row, silent until it is whole', async () => {
+    const sent = message({ conversationId, role: 'user', content: 'Hi', state: 'pending' });
+    const el = await list([sent]);
+    expect(el.shadowRoot!.querySelector('[part~="typing"]')).to.be.null;
+    el.replyComing = true;
+    await el.updateComplete;
+    const row = el.shadowRoot!.querySelector('[part~="streaming"]')!;
+    expect(row.querySelectorAll('.typing span')).to.have.length(3);
+    expect(row.getAttribute('aria-live')).to.equal('off');
+    expect(row.textContent).to.contain('Replying');
+
+    el.reply = { runId: 'r1', text: 'Hello the', after: [sent.id] };
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part~="streaming"]')).to.equal(row);
+    expect(row.textContent).to.contain('Hello the');
   });
 
   it('updates streaming text in place as deltas arrive', async () => {

@@ -7,6 +7,7 @@ import { homeIcon, menuIcon } from '../shared/panel-icons.ts';
 import { StoreController } from '../state/store-controller.ts';
 import type { HeedStore } from '../state/store.ts';
 import { ThreadSync } from '../state/thread-sync.ts';
+import { replyComing } from '../state/reply-coming.ts';
 import { openQuestion } from '../state/open-question.ts';
 import { renameConversation } from '../state/rename.ts';
 import { setConversationPrivate } from '../state/private.ts';
@@ -194,6 +195,8 @@ export class HeedPanel extends HeedElement {
               .question=${question}
               .greeting=${greeting}
               .siteName=${siteName}
+              .assistantName=${s.site?.assistantName ?? null}
+              ?replyComing=${replyComing(active, thread, s.replies.get(active.id), s.connection)}
               ?loading=${!thread}
               @heed-retry=${this.onRetry}
               @heed-continue=${this.onContinue}

@@ -95,6 +95,8 @@ export async function answerBatch(
     Math.max(50, Math.floor(deps.leaseMs / 3)),
   );
 
+  /** the renewal that marks the run streaming; the run's end is written after it (see below) */
+  let markedStreaming: Promise<void> | undefined;
   try {
     const fixed = fixedMessageOf(batch);
     if (fixed) {
@@ -118,8 +120,8 @@ export async function answerBatch(
     // relay holds the lease taken at the claim, every write is fenced, and a renewal that finds the
     // fence lost aborts the request (the run is 'lost', as before, one wasted model call later).
     const sentAt = Date.now();
-    void renewRunLease(deps.sql, batch, deps.leaseMs, status, settings.model).then(
-      (ok) => (ok ? held(sentAt) : abort.abort(new LeaseLostError('fence lost before streaming'))),
+    markedStreaming = renewRunLease(deps.sql, batch, deps.leaseMs, status, settings.model).then(
+      (ok) => void (ok ? held(sentAt) : abort.abort(new LeaseLostError('fence lost before streaming'))),
       (err: unknown) => abort.abort(err),
     );
     const reply = await runToolLoop({ ...deps, model: settings.model, maxTokens: settings.maxTokens }, batch, messages, {
@@ -127,10 +129,14 @@ export async function answerBatch(
       relay,
       handoff,
     });
+    // A model that answers (or fails) within the renewal's round trip would otherwise end the run
+    // first, and the renewal, finding it ended, would record no model for the console.
+    await markedStreaming;
     if (abort.signal.aborted) return await afterAbort(deps, batch, abort.signal);
     await completeRun(deps, batch, { ...reply, cost: runCost(settings.price, reply, messages), firstTokenAt });
     return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
+    await markedStreaming;
     if (abort.signal.aborted) return await afterAbort(deps, batch, abort.signal);
     return await afterError(deps, batch, err, firstTokenAt);
   } finally {
