@@ -166,7 +166,8 @@ async function widgetOn(css: string, page: Page): Promise<Look> {
   await dialog.getByText('pick-up point').waitFor();
   // settled: read (badges idle, the row back to its default look), sent, connected
   await page.locator('heed-unread-badge[idle]').waitFor({ state: 'attached' });
-  await page.locator('heed-conversation-row .row[data-state=default]').waitFor();
+  // (the compact panel keeps the list behind ☰: the row is read, not seen)
+  await page.locator('heed-conversation-row .row[data-state=default]').waitFor({ state: 'attached' });
   await page.locator('heed-message-list .message.user:not(.pending)').waitFor();
   await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
 

@@ -57,6 +57,7 @@ test('an identified user finds the conversation they had on another device', asy
 
   const { page, errors } = await visit((await hostPage({ userId, token })).url);
   await page.getByRole('button', { name: 'Open chat' }).click();
+  await site.showConversations(page);
   await page.getByRole('list', { name: 'Conversations' }).getByText('Order 1042 delivery').waitFor();
   expect(errors).toEqual([]);
   expect(earlier.id).toBeTruthy();

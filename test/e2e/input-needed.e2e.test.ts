@@ -131,6 +131,7 @@ test('with free text allowed, the next typed message answers the question', asyn
 
 test('badge priority: with one live and one input-needed conversation the launcher counts live, then input needed', async () => {
   const page = await site.open();
+  await site.showConversations(page);
   // the question arrives while the visitor is in another conversation, so it stays unviewed
   const release = heldQuestion({ allowFreeText: false });
   await site.send(page, 'Ridge 40 in which colours?');

@@ -22,7 +22,8 @@ test('keyboard only: open the chat, send with Enter, new line with Shift+Enter, 
   await page.getByText('Two lines received.').waitFor();
   expect(site.heed.model.requests.at(-1)!.body.messages!.at(-1)!.content).toBe('first line\nsecond line');
 
-  // named controls a screen reader announces
+  // named controls a screen reader announces (the compact panel keeps the list behind ☰)
+  await page.getByRole('button', { name: 'Show conversations' }).press('Enter');
   await page.getByRole('button', { name: 'New conversation' }).waitFor();
   await page.getByRole('button', { name: 'Send' }).waitFor();
   await page.getByRole('list', { name: 'Conversations' }).waitFor();

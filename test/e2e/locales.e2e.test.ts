@@ -97,7 +97,8 @@ for (const viewport of VIEWPORTS) {
     await dialog.getByText('Ihre Bestellung ist unterwegs.').waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Unterhaltung umbenennen' }).waitFor();
     await page.getByRole('button', { name: 'Übersicht' }).waitFor();
-    if (viewport.width < 640) await page.getByRole('button', { name: 'Unterhaltungen anzeigen' }).click();
+    // on a phone the list is a drawer; on a wide screen the compact panel widens for it
+    await page.getByRole('button', { name: 'Unterhaltungen anzeigen' }).click();
     await page.getByRole('button', { name: 'Neue Unterhaltung' }).waitFor();
     await page.getByRole('list', { name: 'Unterhaltungen' }).waitFor();
     await page.getByRole('button', { name: 'Schließen', exact: true }).waitFor();
@@ -174,6 +175,7 @@ for (const viewport of VIEWPORTS) {
 
     if (width >= 640) {
       // the floating panel (its 1 px border included) hangs from the left corner, its sidebar on the right
+      await site.showConversations(page);
       const panel = (await page.locator('heed-panel').boundingBox())!;
       expect(Math.round(panel.x)).toBe(20);
       const sidebar = (await page.locator('heed-sidebar').boundingBox())!;

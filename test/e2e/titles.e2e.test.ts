@@ -11,6 +11,7 @@ const site = DemoSite.use();
 /** Opens the chat, sends `text` and waits for the scripted `reply`: the new thread is open. */
 async function conversationWithReply(text: string, reply: string): Promise<{ page: Page; conversationId: string }> {
   const page = await site.open();
+  await site.showConversations(page);
   site.heed.model.script({ text: reply });
   await site.send(page, text);
   await page.getByText(reply).waitFor();
@@ -52,6 +53,7 @@ test('a visitor renames the conversation from the heading; the title shows at on
 
   await page.reload();
   await heading(page, 'Delivery to Bergen').waitFor();
+  await site.showConversations(page);
   await row(page, 'Delivery to Bergen').waitFor();
   await page.close();
 });

@@ -90,6 +90,7 @@ function dangerousNodes(page: Page): Promise<string[]> {
 async function journey(withoutSetHTML: boolean): Promise<void> {
   const { page, calls, remote } = await visit(withoutSetHTML);
   await page.getByRole('button', { name: 'Open chat' }).click();
+  await site.showConversations(page);
 
   // the corpus as visitor messages, each answered by a reply echoing it; the first message becomes the fallback title
   for (const [k, batch] of batches.entries()) {

@@ -104,6 +104,15 @@ export class DemoSite {
     return page;
   }
 
+  /**
+   * Shows the conversation list beside the thread, as a visitor does with ☰: a floating panel
+   * on a wide screen is compact until they do (or until they have several conversations).
+   */
+  async showConversations(page: Page): Promise<void> {
+    await page.locator('heed-panel .icon-button[aria-expanded]').click();
+    await page.locator('heed-sidebar:not([hidden])').waitFor();
+  }
+
   /** Types `text` in the composer and presses Enter, as a visitor does. */
   async send(page: Page, text: string): Promise<void> {
     const box = page.getByRole('textbox', { name: 'Message' });

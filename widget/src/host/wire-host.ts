@@ -3,11 +3,12 @@ import type { Identity } from '../state/heed-api.ts';
 import type { HeedWidget } from '../widget/widget.component.ts';
 import { createHostApi, type HeedCommand } from './host-api.ts';
 import { publishCounts, type SignalOptions } from './counts-signal.ts';
+import { ReplyPreviews } from './reply-preview.ts';
 
 /**
  * Connects a store and a widget to the host page: keeps the launcher badge, the
  * `heed:counts` event, 'unread' listeners, the title prefix and the app badge on the same
- * counts; installs `window.Heed` and replays the calls queued before load; and warns
+ * counts; previews a reply that arrives while the chat is closed beside the launcher; installs `window.Heed` and replays the calls queued before load; and warns
  * before unload only while a send is unacknowledged (replies survive a refresh).
  */
 export function wireHost(opts: { store: HeedStore; widget: HeedWidget; signals?: SignalOptions; w?: { Heed?: HeedCommand } }): HeedCommand {
@@ -24,9 +25,12 @@ export function wireHost(opts: { store: HeedStore; widget: HeedWidget; signals?:
     },
   });
   w.Heed = command;
+  const previews = new ReplyPreviews();
   const update = () => {
     const counts = store.counts;
     widget.counts = counts;
+    const preview = previews.next(store.state.conversations, store.state.ready);
+    if (preview && !widget.open && widget.mode === 'launcher') widget.preview = preview;
     if (publishCounts(counts, opts.signals)) notifyCounts(counts);
   };
   store.subscribe(update);

@@ -7,6 +7,10 @@
 export const enCore = {
   openChat: 'Open chat',
   closeChat: 'Close chat',
+  /** the preview of a reply beside the closed launcher, for screen readers */
+  newReply: 'New reply',
+  /** hides that preview */
+  dismiss: 'Dismiss',
   liveChats: (n: number) => (n === 1 ? '1 live chat' : `${n} live chats`),
   needInput: (n: number) => (n === 1 ? '1 chat needs your input' : `${n} chats need your input`),
   newResponses: (n: number) => (n === 1 ? '1 new response' : `${n} new responses`),

@@ -22,6 +22,12 @@ import { styles } from './panel.styles.ts';
 /** Below this width the sidebar becomes a drawer (the panel is full-screen on phones). */
 export const NARROW_BELOW_PX = 640;
 
+/** From this many conversations a floating panel opens with their list beside the thread. */
+export const SEVERAL_CONVERSATIONS = 3;
+
+/** A viewport as narrow as a phone's: there a floating panel fills the screen. */
+const phoneViewport = () => matchMedia(`(max-width: ${NARROW_BELOW_PX - 0.02}px)`);
+
 type Layout = 'wide' | 'narrow';
 
 /**
@@ -29,7 +35,9 @@ type Layout = 'wide' | 'narrow';
  * private, and whose provenance label says who answers), the open
  * tasks, the live banner, the open thread (or the inbox when none is open) and the
  * composer. One layout switch: narrower than 640 px the sidebar turns into a drawer; the
- * same components render both ways. It marks the open thread read only while the panel
+ * same components render both ways. A floating panel on a wide screen is compact (about
+ * 400 px, the list behind ☰) unless the list is shown beside the thread: by default only for a
+ * visitor with several conversations, else when they open it (and until they close it). It marks the open thread read only while the panel
  * is open and the page visible. While the thread's question allows free text, the
  * composer's next message answers it.
  *
@@ -58,6 +66,8 @@ export class HeedPanel extends HeedElement {
   @property({ reflect: true }) placement: 'floating' | 'inline' = 'inline';
   /** which corner a floating panel sits in */
   @property({ reflect: true }) side: 'left' | 'right' = 'right';
+  /** a floating panel on a wide screen without its list beside the thread (set by the panel itself) */
+  @property({ type: Boolean, reflect: true }) compact = false;
 
   /** the thread to open first (the one open before a reload); the inbox when it is gone */
   @property({ attribute: false }) resumeConversationId: string | null = null;
@@ -73,6 +83,11 @@ export class HeedPanel extends HeedElement {
   @state() private now = Date.now();
   private clock?: ReturnType<typeof setInterval>;
   @state() private drawerOpen = false;
+  /** the visitor showed (true) or hid (false) the list beside the thread; null: the default decides */
+  @state() private listChoice: boolean | null = null;
+  private readonly phone = phoneViewport();
+  /** ☰ widened the panel: once the list is in, focus goes to it (the button pressed is gone) */
+  private focusList = false;
   @state() private measured: Layout = 'wide';
   @query('heed-composer') private composer?: HeedComposer;
 
@@ -114,6 +129,7 @@ export class HeedPanel extends HeedElement {
   override connectedCallback() {
     super.connectedCallback();
     this.resize.observe(this);
+    this.phone.addEventListener('change', this.onViewport);
     document.addEventListener('visibilitychange', this.checkRead);
     this.clock = setInterval(() => this.open && (this.now = Date.now()), 30_000);
   }
@@ -121,6 +137,7 @@ export class HeedPanel extends HeedElement {
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.resize.disconnect();
+    this.phone.removeEventListener('change', this.onViewport);
     document.removeEventListener('visibilitychange', this.checkRead);
     clearInterval(this.clock);
   }
@@ -160,7 +177,7 @@ export class HeedPanel extends HeedElement {
         .now=${this.now}
         @heed-select=${this.onSelect}
         @heed-new-conversation=${this.onNew}
-        @heed-sidebar-toggle=${(e: CustomEvent<{ collapsed: boolean }>) => (this.collapsed = e.detail.collapsed)}
+        @heed-sidebar-toggle=${this.onSidebarToggle}
       ></heed-sidebar>
       <div class="main">
         <heed-heading
@@ -176,7 +193,7 @@ export class HeedPanel extends HeedElement {
         >
           ${
             narrow
-              ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${() => (this.drawerOpen = true)}>
+              ? html`<button slot="start" class="icon-button" aria-expanded=${this.drawerOpen ? 'true' : 'false'} @click=${this.showList}>
                 ${menuIcon()}<span class="sr-only">${t.showConversations}</span>
               </button>`
               : nothing
@@ -239,7 +256,25 @@ export class HeedPanel extends HeedElement {
 
   protected override willUpdate() {
     this.land();
+    const floatingWide = this.placement === 'floating' && !this.phone.matches;
+    const several = (this.store?.state.conversations.length ?? 0) >= SEVERAL_CONVERSATIONS;
+    this.compact = floatingWide && !(this.listChoice ?? several);
   }
+
+  private readonly onViewport = () => this.requestUpdate();
+
+  /** ☰: a compact floating panel widens to show the list beside the thread; elsewhere the drawer opens. */
+  private readonly showList = () => {
+    if (!this.compact) return void (this.drawerOpen = true);
+    this.listChoice = true;
+    this.focusList = true;
+  };
+
+  /** The sidebar's collapse toggle: a floating panel on a wide screen goes compact instead. */
+  private readonly onSidebarToggle = (e: CustomEvent<{ collapsed: boolean }>) => {
+    if (this.placement === 'floating' && !this.phone.matches) this.listChoice = !e.detail.collapsed;
+    else this.collapsed = e.detail.collapsed;
+  };
 
   /**
    * Once open with the visitor's conversations in: back into the thread where their attention
@@ -258,6 +293,11 @@ export class HeedPanel extends HeedElement {
 
   protected override updated(changed: PropertyValues<this>) {
     if (changed.has('open') && this.open) this.composer?.focus();
+    const sidebar = this.renderRoot.querySelector('heed-sidebar');
+    if (this.focusList && sidebar && !sidebar.hidden) {
+      this.focusList = false;
+      sidebar.shadowRoot?.querySelector('button')?.focus();
+    }
     this.checkRead();
   }
 

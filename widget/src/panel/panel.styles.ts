@@ -18,7 +18,7 @@ export const styles = [
       position: fixed;
       inset-block-end: calc(var(--_gap, 20px) + var(--heed-launcher-size, 56px) + 12px);
       inset-inline-end: var(--_gap, 20px);
-      width: var(--heed-panel-width, min(760px, calc(100vw - 2 * var(--_gap, 20px))));
+      width: var(--heed-panel-width, min(720px, calc(100vw - 2 * var(--_gap, 20px))));
       height: var(--heed-panel-height, min(640px, calc(100vh - 120px)));
       border-radius: var(--heed-radius, 12px);
       border: 1px solid var(--heed-border-color, #d0d7de);
@@ -27,6 +27,12 @@ export const styles = [
     :host([placement='floating'][side='left']) {
       inset-inline-end: auto;
       inset-inline-start: var(--_gap, 20px);
+    }
+    /* the thread alone, its list behind ☰ (the panel widens when the visitor shows the list) */
+    @media (min-width: 640px) {
+      :host([placement='floating'][compact]) {
+        width: var(--heed-panel-compact-width, min(400px, calc(100vw - 2 * var(--_gap, 20px))));
+      }
     }
     @media (max-width: 639.98px) {
       :host([placement='floating']) {

@@ -158,4 +158,31 @@ describe('heed-panel', () => {
       await expect(el).shadowDom.to.be.accessible();
     });
   }
+
+  describe('floating on a wide screen', () => {
+    async function floating(conversations: number) {
+      const api = new FakeApi({ conversations: Array.from({ length: conversations }, (_, i) => conversation({ title: `Chat ${i}` })) });
+      const store = new HeedStore({ api, siteKey: 'site' });
+      await store.start();
+      const el = await fixture<HeedPanel>(html`<heed-panel .store=${store} placement="floating" open closable></heed-panel>`);
+      await settle();
+      return el;
+    }
+
+    it('is compact for a visitor with few conversations, and widens for the list when asked', async () => {
+      const el = await floating(2);
+      expect(el.compact).to.be.true;
+      expect(el.getBoundingClientRect().width).to.be.at.most(402);
+      await waitUntil(() => deepQueryAll(el.shadowRoot!, 'button[aria-expanded]').length === 1, 'the ☰ button');
+      (deepQueryAll(el.shadowRoot!, 'button[aria-expanded]')[0] as HTMLButtonElement).click();
+      await el.updateComplete;
+      expect(el.compact).to.be.false;
+      expect(el.getBoundingClientRect().width).to.be.above(600);
+    });
+
+    it('shows the list beside the thread for a visitor with several conversations', async () => {
+      const el = await floating(3);
+      expect(el.compact).to.be.false;
+    });
+  });
 });

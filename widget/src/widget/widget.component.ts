@@ -6,6 +6,10 @@ import { lang, useLocale } from '../i18n/i18n.ts';
 import { pickLocale } from '../i18n/pick-locale.ts';
 import type { HeedStore } from '../state/store.ts';
 import type { HeedLauncher } from '../launcher/launcher.component.ts';
+import type { HeedPanel } from '../panel/panel.component.ts';
+import type { ReplyPreview } from '../host/reply-preview.ts';
+import { t } from '../i18n/i18n.ts';
+import { closeIcon } from '../shared/icons.ts';
 import { styles } from './widget.styles.ts';
 
 const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
@@ -30,14 +34,20 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  * included (`position` names the corner for left-to-right). A `dir` the page puts on the
  * element wins over the language's; the page's own direction does not reach it.
  *
+ * A reply that arrives while the panel is closed shows beside the launcher as a short preview
+ * (its first line; `preview`, which the embedding code sets once per reply): pressing it opens
+ * that conversation, its × dismisses it, opening the chat any way clears it.
+ *
  * @event heed-opened - The panel opened.
  * @event heed-closed - The panel closed.
  *
  * @csspart launcher - (forwarded) the launcher button; `badge` its badge.
+ * @csspart preview - The preview of a reply beside the closed launcher.
  *
  * @cssproperty --heed-offset - Distance from the viewport corner (20px).
  * @cssproperty --heed-z-index - Stacking order.
- * @cssproperty --heed-panel-width - Floating panel width.
+ * @cssproperty --heed-panel-width - Floating panel width with the conversation list beside the thread (720px at most).
+ * @cssproperty --heed-panel-compact-width - Floating panel width without it (400px at most).
  * @cssproperty --heed-panel-height - Floating panel height.
  * @cssproperty --heed-radius - Corner radius.
  */
@@ -52,6 +62,7 @@ export class HeedWidget extends HeedElement {
     open: { type: Boolean, reflect: true },
     resumeConversationId: { attribute: false },
     resumeHome: { attribute: false },
+    preview: { attribute: false },
     panelReady: { state: true },
   };
 
@@ -66,6 +77,8 @@ export class HeedWidget extends HeedElement {
   resumeConversationId: string | null = null;
   /** the visitor went home on purpose in this tab: the panel opens on the home view */
   resumeHome = false;
+  /** a reply to show beside the closed launcher (launcher mode only) */
+  preview: ReplyPreview | null = null;
   /** how the panel's code arrives; a dynamic import, so bundlers split it out */
   loadPanel: () => Promise<unknown> = () => import('../panel/panel.ts');
 
@@ -106,6 +119,7 @@ export class HeedWidget extends HeedElement {
 
   async show(): Promise<void> {
     await this.ensurePanel();
+    this.preview = null;
     if (this.open) return;
     this.open = true;
     this.emit('heed-opened');
@@ -145,8 +159,29 @@ export class HeedWidget extends HeedElement {
     ${
       inline
         ? nothing
-        : html`<heed-launcher class="launcher" exportparts="launcher, badge" ?open=${this.open} .counts=${this.counts} @heed-toggle=${() => this.toggle()}></heed-launcher>`
+        : html`${this.preview && !this.open ? this.previewCard(this.preview) : nothing}<heed-launcher
+            class="launcher"
+            exportparts="launcher, badge"
+            ?open=${this.open}
+            .counts=${this.counts}
+            @heed-toggle=${() => this.toggle()}
+          ></heed-launcher>`
     }`;
+  }
+
+  private previewCard(p: ReplyPreview) {
+    return html`<div class="preview" part="preview">
+      <button class="preview-text" dir="auto" @click=${() => this.openPreview(p.conversationId)}>
+        <span class="sr-only">${t.newReply}: </span>${p.text}
+      </button>
+      <button class="preview-dismiss" @click=${() => (this.preview = null)}>${closeIcon()}<span class="sr-only">${t.dismiss}</span></button>
+    </div>`;
+  }
+
+  /** Opens the chat on the conversation a preview came from. */
+  private async openPreview(conversationId: string) {
+    await this.show();
+    await this.renderRoot.querySelector<HeedPanel>('heed-panel')?.openConversation(conversationId);
   }
 
   private async ensurePanel() {

@@ -9,6 +9,8 @@ const plural = (n: number, forms: Forms) => (forms[rules.select(n)] ?? forms.oth
 export default {
   openChat: 'فتح المحادثة',
   closeChat: 'إغلاق المحادثة',
+  newReply: 'رد جديد',
+  dismiss: 'تجاهل',
   liveChats: (n) => plural(n, { one: 'محادثة مباشرة واحدة', two: 'محادثتان مباشرتان', few: '# محادثات مباشرة', other: '# محادثة مباشرة' }),
   needInput: (n) =>
     plural(n, {

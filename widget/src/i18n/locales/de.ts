@@ -4,6 +4,8 @@ import type { Messages } from '../en.ts';
 export default {
   openChat: 'Chat öffnen',
   closeChat: 'Chat schließen',
+  newReply: 'Neue Antwort',
+  dismiss: 'Ausblenden',
   liveChats: (n) => (n === 1 ? '1 Live-Chat' : `${n} Live-Chats`),
   needInput: (n) => (n === 1 ? '1 Chat wartet auf Ihre Antwort' : `${n} Chats warten auf Ihre Antwort`),
   newResponses: (n) => (n === 1 ? '1 neue Antwort' : `${n} neue Antworten`),

@@ -4,6 +4,8 @@ import type { Messages } from '../en.ts';
 export default {
   openChat: 'Abrir chat',
   closeChat: 'Cerrar chat',
+  newReply: 'Nueva respuesta',
+  dismiss: 'Descartar',
   liveChats: (n) => (n === 1 ? '1 chat en vivo' : `${n} chats en vivo`),
   needInput: (n) => (n === 1 ? '1 chat necesita tu respuesta' : `${n} chats necesitan tu respuesta`),
   newResponses: (n) => (n === 1 ? '1 respuesta nueva' : `${n} respuestas nuevas`),

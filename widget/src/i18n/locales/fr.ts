@@ -4,6 +4,8 @@ import type { Messages } from '../en.ts';
 export default {
   openChat: 'Ouvrir la discussion',
   closeChat: 'Fermer la discussion',
+  newReply: 'Nouvelle réponse',
+  dismiss: 'Ignorer',
   liveChats: (n) => (n === 1 ? '1 discussion en direct' : `${n} discussions en direct`),
   needInput: (n) => (n === 1 ? '1 discussion attend votre réponse' : `${n} discussions attendent votre réponse`),
   newResponses: (n) => (n === 1 ? '1 nouvelle réponse' : `${n} nouvelles réponses`),

@@ -4,6 +4,8 @@ import type { Messages } from '../en.ts';
 export default {
   openChat: 'פתיחת הצ׳אט',
   closeChat: 'סגירת הצ׳אט',
+  newReply: 'תשובה חדשה',
+  dismiss: 'התעלמות',
   liveChats: (n) => (n === 1 ? 'צ׳אט פעיל אחד' : `${n} צ׳אטים פעילים`),
   needInput: (n) => (n === 1 ? 'צ׳אט אחד ממתין לתשובתכם' : `${n} צ׳אטים ממתינים לתשובתכם`),
   newResponses: (n) => (n === 1 ? 'תגובה חדשה אחת' : `${n} תגובות חדשות`),

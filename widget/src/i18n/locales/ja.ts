@@ -4,6 +4,8 @@ import type { Messages } from '../en.ts';
 export default {
   openChat: 'チャットを開く',
   closeChat: 'チャットを閉じる',
+  newReply: '新しい返信',
+  dismiss: '閉じる',
   liveChats: (n) => `ライブ中のチャット ${n} 件`,
   needInput: (n) => `入力が必要なチャット ${n} 件`,
   newResponses: (n) => `新しい返信 ${n} 件`,

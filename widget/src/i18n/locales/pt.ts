@@ -4,6 +4,8 @@ import type { Messages } from '../en.ts';
 export default {
   openChat: 'Abrir chat',
   closeChat: 'Fechar chat',
+  newReply: 'Nova resposta',
+  dismiss: 'Dispensar',
   liveChats: (n) => (n === 1 ? '1 chat ao vivo' : `${n} chats ao vivo`),
   needInput: (n) => (n === 1 ? '1 chat precisa da sua resposta' : `${n} chats precisam da sua resposta`),
   newResponses: (n) => (n === 1 ? '1 nova resposta' : `${n} novas respostas`),
