@@ -17,6 +17,7 @@ import type { HeedComposer } from '../composer/composer.component.ts';
 import { ConversationTitle, followsConversationTitle } from '../host/conversation-title.ts';
 import { readMarkDue } from './read-marking.ts';
 import { landingConversation, latestConversation } from '../inbox/landing.ts';
+import { wrapTab } from './focus-trap.ts';
 import { styles } from './panel.styles.ts';
 
 /** Below this width the sidebar becomes a drawer (the panel is full-screen on phones). */
@@ -38,7 +39,7 @@ type Layout = 'wide' | 'narrow';
  * same components render both ways. A floating panel on a wide screen is compact (about
  * 400 px, the list behind ☰) unless the list is shown beside the thread: by default only for a
  * visitor with several conversations, else when they open it (and until they close it). It marks the open thread read only while the panel
- * is open and the page visible. While the thread's question allows free text, the
+ * is open and the page visible. Full screen on a phone, Tab and Shift+Tab go round inside it. While the thread's question allows free text, the
  * composer's next message answers it.
  *
  * @event heed-close - The visitor closed the chat (Escape or the close button).
@@ -320,6 +321,8 @@ export class HeedPanel extends HeedElement {
   };
 
   private keydown(e: KeyboardEvent) {
+    // full screen on a phone, the panel is all there is: Tab goes round inside it
+    if (this.placement === 'floating' && this.phone.matches) wrapTab(e, this.renderRoot);
     if (e.key !== 'Escape') return;
     e.stopPropagation();
     if (this.drawerOpen) this.drawerOpen = false;

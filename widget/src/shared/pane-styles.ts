@@ -8,6 +8,8 @@ export const scrollPane = css`
   :host {
     display: block;
     overflow-y: auto;
+    /* a scroll that reaches the end stops here, never moves the host page behind the chat */
+    overscroll-behavior: contain;
     min-height: 0;
     padding: 12px;
     box-sizing: border-box;

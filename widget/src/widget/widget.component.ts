@@ -10,6 +10,7 @@ import type { HeedPanel } from '../panel/panel.component.ts';
 import type { ReplyPreview } from '../host/reply-preview.ts';
 import { t } from '../i18n/i18n.ts';
 import { closeIcon } from '../shared/icons.ts';
+import { lockPageScroll } from '../host/scroll-lock.ts';
 import { styles } from './widget.styles.ts';
 
 const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
@@ -33,6 +34,9 @@ const IDLE: AttentionCounts = { unread: 0, live: 0, inputNeeded: 0 };
  * and `dir` from it: Arabic and Hebrew mirror the whole widget, the launcher's corner
  * included (`position` names the corner for left-to-right). A `dir` the page puts on the
  * element wins over the language's; the page's own direction does not reach it.
+ *
+ * On a phone the open panel fills the screen and the host page does not scroll behind it
+ * (`host/scroll-lock.ts`); the page scrolls again once the panel closes.
  *
  * A reply that arrives while the panel is closed shows beside the launcher as a short preview
  * (its first line; `preview`, which the embedding code sets once per reply): pressing it opens
@@ -83,14 +87,40 @@ export class HeedWidget extends HeedElement {
   loadPanel: () => Promise<unknown> = () => import('../panel/panel.ts');
 
   private panelReady = false;
+  /** a phone-sized viewport: there the open panel fills the screen */
+  private readonly phone = matchMedia('(max-width: 639.98px)');
+  /** puts the host page's scrolling back; set while the page is locked */
+  private unlockPage: (() => void) | null = null;
   /** the `dir` the page gave the element before the widget set its own (null: none) */
   private pageDir?: string | null;
 
   override connectedCallback() {
     super.connectedCallback();
+    this.phone.addEventListener('change', this.lockWhileFullScreen);
     if (this.mode === 'inline') return void this.ensurePanel();
     this.raiseToTopLayer();
   }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.phone.removeEventListener('change', this.lockWhileFullScreen);
+    this.unlockPage?.();
+    this.unlockPage = null;
+  }
+
+  protected override updated() {
+    this.lockWhileFullScreen();
+  }
+
+  /** The host page is locked exactly while the open panel fills a phone's screen. */
+  private readonly lockWhileFullScreen = () => {
+    const fullScreen = this.mode === 'launcher' && this.open && this.phone.matches;
+    if (fullScreen && !this.unlockPage) this.unlockPage = lockPageScroll();
+    if (!fullScreen && this.unlockPage) {
+      this.unlockPage();
+      this.unlockPage = null;
+    }
+  };
 
   /**
    * In launcher mode the widget lives in the top layer (a manual popover): a `transform`,
@@ -129,7 +159,8 @@ export class HeedWidget extends HeedElement {
     if (!this.open || this.mode === 'inline') return;
     this.open = false;
     this.emit('heed-closed');
-    this.renderRoot.querySelector<HeedLauncher>('heed-launcher')?.focus();
+    // after the render: on a phone the launcher is not displayed while the panel is open
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HeedLauncher>('heed-launcher')?.focus());
   }
 
   toggle(): Promise<void> | void {
