@@ -43,6 +43,7 @@ describe('creating and reading sites', () => {
       allowedOrigins: ['HTTPS://Shop.Example:443/', 'https://*.shop.example', 'http://localhost:3001'],
       accentColor: '#FF8800',
       greeting: 'Hi! Ask me about orders.',
+      greetings: { de: ' Hallo! Fragen Sie mich nach Bestellungen. ', fr: '  ' },
       launcherPosition: 'bottom_left',
       model: 'gpt-4o-mini',
       replyMaxTokens: 512,
@@ -58,6 +59,8 @@ describe('creating and reading sites', () => {
       identitySecrets: 0,
       assistantName: 'Ana',
       greeting: 'Hi! Ask me about orders.',
+      // trimmed, and a blank language dropped
+      greetings: { de: 'Hallo! Fragen Sie mich nach Bestellungen.' },
       accentColor: '#ff8800',
       launcherPosition: 'bottom_left',
       systemPrompt: 'Answer in French.\nBe brief.',
@@ -168,6 +171,9 @@ describe('changing sites', () => {
       [{ allowedOrigins: ['https://shop.example/path'] }, 'allowedOrigins'],
       [{ allowedOrigins: Array.from({ length: 51 }, (_, i) => `https://s${i}.example`) }, 'allowedOrigins'],
       [{ requireIdentity: 'yes' }, 'requireIdentity'],
+      [{ greetings: { 'de-DE!': 'Hallo' } }, 'greetings'],
+      [{ greetings: { de: 'x'.repeat(501) } }, 'greetings'],
+      [{ greetings: ['Hallo'] }, 'greetings'],
     ];
     for (const [change, field] of cases) {
       const answer = await rawCall(

@@ -1,6 +1,8 @@
 import { afterEach, expect, test } from 'vitest';
 import { DemoSite } from '../support/demo-site.ts';
 import { startHostSite, widgetTag, type HostSite } from '../support/host-site.ts';
+import { signedInOperator } from '../support/console.ts';
+import { Prisma } from '../../api/src/db/client.ts';
 
 /**
  * The site's branding as set in the console (here written to the `Site` row, as the
@@ -72,4 +74,30 @@ test("a host page that themes Heed keeps its own accent, and data-position keeps
   expect(box.background).toBe('rgb(109, 40, 217)');
   expect(box.right).toBeGreaterThan(1180);
   await page.close();
+});
+
+test('a visitor reads the greeting in their language when the site wrote one, and the greeting as written otherwise', async () => {
+  const owner = await signedInOperator(site.heed.services, site.heed.url, { role: 'owner' });
+  const demo = await site.heed.services.db.site.findFirstOrThrow({ where: { key: 'demo' }, select: { id: true } });
+  // set from the console, as an owner does: "Greeting in other languages"
+  await owner.api.console.sites.update.mutate({
+    siteId: demo.id,
+    greeting: GREETING,
+    greetings: { de: 'Hallo, ich bin Mia vom Demo-Shop. Fragen Sie mich nach Größen, Lieferung oder Rückgabe.' },
+  });
+  for (const [locale, expected] of [
+    ['de', 'Hallo, ich bin Mia vom Demo-Shop. Fragen Sie mich nach Größen, Lieferung oder Rückgabe.'],
+    ['fr', GREETING],
+  ] as const) {
+    const host = await startHostSite({
+      '/': `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>Shop</title></head><body><main><h1>Shop</h1></main>${widgetTag(site.heed.url, { locale })}</body></html>`,
+    });
+    hosts.push(host);
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(host.url);
+    await page.locator('heed-launcher button').click();
+    await page.locator('heed-message-list .greeting', { hasText: expected }).waitFor();
+    await page.close();
+  }
+  await site.configure({ greetings: Prisma.DbNull });
 });

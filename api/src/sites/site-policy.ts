@@ -53,6 +53,7 @@ const POLICY = {
   limits: true,
   assistantName: true,
   greeting: true,
+  greetings: true,
   accentColor: true,
   launcherPosition: true,
   systemPrompt: true,

@@ -74,6 +74,21 @@ export const allowedOrigin = z
     return wildcard ? origin.replace('://', '://*.') : origin;
   });
 
+/** Most languages one site writes its own greeting in. */
+export const GREETINGS_MAX = 30;
+
+/**
+ * The greeting by language: lower-case language codes (`de`, `pt`, `ar`: what the widget's
+ * `data-locale` and the browser's first language pick) to the text, each like `greeting`. Blank
+ * texts are dropped; no language at all clears it.
+ */
+const greetings = z
+  .record(z.string().regex(/^[a-z]{2,3}$/, 'a language code such as de or pt'), text(500))
+  .refine((g) => Object.keys(g).length <= GREETINGS_MAX, `at most ${GREETINGS_MAX} languages`)
+  .transform((g) => Object.fromEntries(Object.entries(g).filter(([, t]) => t !== '')))
+  .nullable()
+  .transform((g) => (g && Object.keys(g).length > 0 ? g : null));
+
 /** Every setting an owner edits, each optional (create takes defaults, update changes only what it names). */
 export const siteSettingsFields = {
   name: line(200),
@@ -84,6 +99,7 @@ export const siteSettingsFields = {
   requireIdentity: z.boolean(),
   assistantName: clearable(line(60, 0)),
   greeting: clearable(text(500)),
+  greetings,
   accentColor: clearable(
     z
       .string()

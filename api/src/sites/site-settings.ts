@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Db, Prisma } from '../db/client.ts';
+import { Prisma, type Db } from '../db/client.ts';
 import { refuse } from '../errors/refusal.ts';
+import { readGreetings, type Greetings } from '../shared/greetings.ts';
 import type { SiteSettingsChange } from './site-settings-input.ts';
 
 /** What the console reads of a site: every column but the secrets' values and the limits. */
@@ -14,6 +15,7 @@ const SETTINGS_SELECT = {
   identitySecrets: true,
   assistantName: true,
   greeting: true,
+  greetings: true,
   accentColor: true,
   launcherPosition: true,
   systemPrompt: true,
@@ -28,7 +30,11 @@ const SETTINGS_SELECT = {
 type SettingsRow = Prisma.SiteGetPayload<{ select: typeof SETTINGS_SELECT }>;
 
 /** `SiteSettings` as the console shows it: how many identity secrets exist (never their values) and the embed snippet. */
-export type SiteSettings = Omit<SettingsRow, 'identitySecrets'> & { identitySecrets: number; snippet: string };
+export type SiteSettings = Omit<SettingsRow, 'identitySecrets' | 'greetings'> & {
+  identitySecrets: number;
+  greetings: Greetings | null;
+  snippet: string;
+};
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -42,8 +48,8 @@ export function embedSnippet(baseUrl: string, key: string): string {
 }
 
 function toSettings(row: SettingsRow, baseUrl: string): SiteSettings {
-  const { identitySecrets, ...rest } = row;
-  return { ...rest, identitySecrets: identitySecrets.length, snippet: embedSnippet(baseUrl, row.key) };
+  const { identitySecrets, greetings, ...rest } = row;
+  return { ...rest, identitySecrets: identitySecrets.length, greetings: readGreetings(greetings), snippet: embedSnippet(baseUrl, row.key) };
 }
 
 /** One site's settings, or null when there is no such site. */
@@ -85,7 +91,7 @@ export async function createSite(
   for (let attempt = 0; ; attempt++) {
     const key = input.key ?? generatedSiteKey(input.name);
     try {
-      const row = await db.site.create({ data: { ...input, key }, select: SETTINGS_SELECT });
+      const row = await db.site.create({ data: { ...columns(input), key }, select: SETTINGS_SELECT });
       return toSettings(row, baseUrl);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -95,8 +101,13 @@ export async function createSite(
   }
 }
 
+/** A change as the site's columns take it: no greetings is SQL NULL, not JSON `null`. */
+function columns<T extends SiteSettingsChange>(change: T) {
+  return change.greetings === undefined ? { ...change, greetings: undefined } : { ...change, greetings: change.greetings ?? Prisma.DbNull };
+}
+
 /** Changes the settings `change` names; null when there is no such site. */
 export async function updateSite(db: Db, siteId: string, change: SiteSettingsChange, baseUrl: string): Promise<SiteSettings | null> {
-  const { count } = await db.site.updateMany({ where: { id: siteId }, data: change });
+  const { count } = await db.site.updateMany({ where: { id: siteId }, data: columns(change) });
   return count === 0 ? null : readSiteSettings(db, siteId, baseUrl);
 }

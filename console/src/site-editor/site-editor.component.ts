@@ -7,7 +7,7 @@ import '../site-delete/site-delete.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { SiteDeletion, SiteSettings } from '../state/contract.ts';
 import { hrefOf } from '../state/route.ts';
-import { changedFields, siteInput } from '../state/site-form.ts';
+import { changedFields, greetingLines, siteInput } from '../state/site-form.ts';
 import { styles } from './site-editor.styles.ts';
 
 const wholeIn = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
@@ -60,6 +60,7 @@ export class HeedSiteEditor extends ConsoleElement {
           <legend>Widget</legend>
           ${this.text('assistantName', 'Assistant name', s?.assistantName)}
           ${this.area('greeting', 'Greeting', s?.greeting, 'The first message a visitor sees. It is never sent to the model as the visitor’s words.', 2)}
+          ${this.area('greetings', 'Greeting in other languages', greetingLines(s?.greetings), 'One line each: a language code, a colon, the greeting, e.g. de: Hallo! Wie können wir helfen? Visitors in other languages read the greeting above.', 3)}
           ${this.text('accentColor', 'Accent colour', s?.accentColor, { hint: 'A hex colour such as #1a5fd0; blank for the default.', pattern: '#[0-9a-fA-F]{6}' })}
           <label>Launcher position
             <select name="launcherPosition">

@@ -31,6 +31,8 @@ export interface SiteFields {
   requireIdentity: boolean;
   assistantName: string | null;
   greeting: string | null;
+  /** the greeting in other languages, by language code (`de`, `pt`…); null: none */
+  greetings: Record<string, string> | null;
   accentColor: string | null;
   launcherPosition: LauncherPosition;
   systemPrompt: string | null;

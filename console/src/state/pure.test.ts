@@ -5,7 +5,7 @@ import { errorText } from './error-text.ts';
 import { chartsOf, totalsOf } from './overview-charts.ts';
 import { noticeText, provenanceLabel } from './provenance.ts';
 import { reasonText } from './proactive-words.ts';
-import { changedFields, siteInput } from './site-form.ts';
+import { changedFields, greetingLines, greetingsOf, siteInput } from './site-form.ts';
 import { bothTimes, duration, exactTime, usd } from './times.ts';
 import { visitorLabel } from './visitor-label.ts';
 import { fakeConsoleApi } from '../test-support/fake-console-api.ts';
@@ -39,6 +39,13 @@ describe('console helpers', () => {
     });
     expect(input).to.not.have.property('key');
     expect(siteInput(form({ name: 'x', key: 'my-shop', replyMaxTokens: '' }))).to.deep.include({ key: 'my-shop', replyMaxTokens: null });
+  });
+
+  it('read the greetings by language from "code: text" lines and show them the same way', () => {
+    const lines = 'de: Hallo! Wie können wir helfen?\n\nFR : Bonjour : bienvenue\nno colon here\nes:   ';
+    expect(greetingsOf(lines)).to.deep.equal({ de: 'Hallo! Wie können wir helfen?', fr: 'Bonjour : bienvenue' });
+    expect(greetingsOf('  ')).to.equal(null);
+    expect(greetingLines({ de: 'Hallo!', fr: 'Bonjour !' })).to.equal('de: Hallo!\nfr: Bonjour !');
   });
 
   it('send only the settings that changed', () => {

@@ -24,6 +24,7 @@ export function siteInput(form: FormData): SiteFields & { key?: string } {
     requireIdentity: form.get('requireIdentity') === 'on',
     assistantName: orNull('assistantName'),
     greeting: orNull('greeting'),
+    greetings: greetingsOf(text('greetings')),
     accentColor: orNull('accentColor')?.toLowerCase() ?? null,
     launcherPosition: (text('launcherPosition') || 'bottom_right') as LauncherPosition,
     systemPrompt: orNull('systemPrompt'),
@@ -36,6 +37,26 @@ export function siteInput(form: FormData): SiteFields & { key?: string } {
     unsolicitedPerDay: perDay === '' ? 2 : Number(perDay),
   };
 }
+
+/**
+ * "de: Hallo!" lines to greetings by language code (the first colon ends the code; blank lines
+ * and lines without one are left out); none at all is null.
+ * @example greetingsOf('de: Hallo!\nfr: Bonjour !') // { de: 'Hallo!', fr: 'Bonjour !' }
+ */
+export function greetingsOf(lines: string): Record<string, string> | null {
+  const entries = lines
+    .split(/\r?\n/)
+    .map((line) => /^\s*([A-Za-z-]+)\s*:(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && m[2]!.trim() !== '')
+    .map((m) => [m[1]!.toLowerCase(), m[2]!.trim()] as const);
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
+}
+
+/** Greetings as the form shows them: one "code: text" line each. */
+export const greetingLines = (greetings: Record<string, string> | null | undefined): string =>
+  Object.entries(greetings ?? {})
+    .map(([code, text]) => `${code}: ${text}`)
+    .join('\n');
 
 /** The fields an update sends: only those that differ from the stored settings. */
 export function changedFields(before: SiteSettings, after: SiteFields): Partial<SiteFields> {

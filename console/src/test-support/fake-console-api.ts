@@ -54,6 +54,7 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     identitySecrets: 0,
     assistantName: null,
     greeting: null,
+    greetings: null,
     accentColor: null,
     launcherPosition: 'bottom_right',
     systemPrompt: null,

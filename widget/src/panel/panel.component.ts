@@ -18,6 +18,7 @@ import { ConversationTitle, followsConversationTitle } from '../host/conversatio
 import { readMarkDue } from './read-marking.ts';
 import { landingConversation, latestConversation } from '../inbox/landing.ts';
 import { wrapTab } from './focus-trap.ts';
+import { greetingFor } from '../../../api/src/shared/greetings.ts';
 import { styles } from './panel.styles.ts';
 
 /** Below this width the sidebar becomes a drawer (the panel is full-screen on phones). */
@@ -163,8 +164,11 @@ export class HeedPanel extends HeedElement {
     const latest = thread?.findLast((m) => m.role !== 'notice');
     const siteName = s.site?.name ?? null;
     const question = openQuestion(active, thread);
-    // a first-time visitor meets the greeting instead of an empty inbox
-    const greeting = s.site?.greeting ? { text: s.site.greeting, name: s.site.assistantName ?? null } : null;
+    // a first-time visitor meets the greeting (in their language when the site wrote one) instead of an empty inbox
+    const greetingText = s.site
+      ? greetingFor({ greeting: s.site.greeting ?? null, greetings: s.site.greetings }, this.locale ?? 'en')
+      : null;
+    const greeting = greetingText ? { text: greetingText, name: s.site?.assistantName ?? null } : null;
     return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label=${t.chat} @keydown=${this.keydown}>
       ${narrow && this.drawerOpen ? html`<div class="scrim" @click=${() => (this.drawerOpen = false)}></div>` : nothing}
       <heed-sidebar

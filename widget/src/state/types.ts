@@ -29,7 +29,7 @@ export type ConversationView = Lenient<ServerConversation, 'inputRequest' | 'ope
 export type MessageView = Lenient<ServerMessage, 'inputRequest' | 'provenanceLabel'>;
 type ServerSession = Outputs['session']['start'];
 /** The site as the widget shows it: its name, and the branding an API older than branding omits. */
-export type SiteBranding = Lenient<ServerSession['site'], 'assistantName' | 'greeting' | 'accentColor' | 'launcherPosition'>;
+export type SiteBranding = Lenient<ServerSession['site'], 'assistantName' | 'greeting' | 'greetings' | 'accentColor' | 'launcherPosition'>;
 /** What `session.start` answers. */
 export type Session = Omit<ServerSession, 'site'> & { site: SiteBranding };
 

@@ -1,3 +1,4 @@
+import { readGreetings } from '../../shared/greetings.ts';
 import { z } from 'zod';
 import { signingKeys } from '../../auth/signing-keys.ts';
 import { signVisitorToken, verifyVisitorToken } from '../../auth/visitor-token.ts';
@@ -80,6 +81,8 @@ function siteBranding(site: SitePolicy) {
     name: site.name,
     assistantName: site.assistantName,
     greeting: site.greeting,
+    /** the greeting in other languages (`greetingFor` picks the visitor's) */
+    greetings: readGreetings(site.greetings),
     accentColor: site.accentColor,
     launcherPosition: site.launcherPosition === 'bottom_left' ? ('bottom-left' as const) : ('bottom-right' as const),
   };
