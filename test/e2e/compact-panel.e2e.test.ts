@@ -39,7 +39,7 @@ test('a first-time visitor gets the compact panel; the list widens it on request
 
   // three conversations: the next page opens with their list beside the thread, unasked
   for (const [i, text] of ['Shipping to Norway?', 'Ridge 40 colours?', 'Gift wrapping?'].entries()) {
-    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.locator('heed-sidebar').getByRole('button', { name: 'New conversation' }).click();
     site.heed.model.script({ text: `Answered ${i}.` });
     await site.send(page, text);
     await page.getByRole('dialog', { name: 'Chat' }).getByText(`Answered ${i}.`).waitFor();

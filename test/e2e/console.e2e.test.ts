@@ -106,7 +106,7 @@ test('sign in, create a site, copy its snippet; a visitor’s three quick messag
   await operator.getByRole('link', { name: 'New site' }).click();
   await operator.getByRole('textbox', { name: 'Name', exact: true }).fill('Outdoor shop');
   await operator.getByRole('textbox', { name: 'Allowed origins' }).fill(host.url);
-  await operator.getByRole('textbox', { name: 'Greeting' }).fill('Hi! Ask me about boots.');
+  await operator.getByRole('textbox', { name: 'Greeting' }).first().fill('Hi! Ask me about boots.');
   await operator.getByRole('button', { name: 'Create site' }).click();
   await operator.getByRole('button', { name: 'Copy snippet' }).click();
   const snippet = await operator.evaluate(() => navigator.clipboard.readText());
