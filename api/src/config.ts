@@ -126,6 +126,16 @@ export const configSchema = z
     TITLE_MAX_ATTEMPTS: z.coerce.number().int().positive().default(3),
     /** how long a claimed title request stays claimed; longer than the timeout, so a live call is never taken over */
     TITLE_LEASE_MS: int(60000),
+    /** site knowledge may be crawled from private, loopback and link-local addresses (intranet docs); off, such addresses are refused */
+    KNOWLEDGE_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+    /** pages one knowledge source keeps */
+    KNOWLEDGE_MAX_PAGES: z.coerce.number().int().positive().default(500),
+    /** a knowledge page larger than this is refused (its error shows in the source's status) */
+    KNOWLEDGE_MAX_PAGE_BYTES: z.coerce.number().int().positive().default(2_000_000),
+    /** one knowledge page's fetch, redirects included */
+    KNOWLEDGE_PAGE_TIMEOUT_MS: int(15_000),
+    /** one source's whole sync; pages not reached by then wait for the next */
+    KNOWLEDGE_SYNC_MS: int(600_000),
     /** reverse proxies in front of Heed that append to X-Forwarded-For; 0 trusts no header (the socket address is the client) */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     /** deployment-wide overrides of the default rate limits: JSON, any subset of api/src/limits/site-limits.ts (kept as text; parsed by the limits) */

@@ -1,3 +1,4 @@
+import { startSyncTimer } from './knowledge/sync-timer.ts';
 import { boot, exitWith, onShutdown } from './boot.ts';
 import { createReplyWorker } from './chat/schedule/start-worker.ts';
 import { createHttpServer } from './http/server.ts';
@@ -23,6 +24,7 @@ const worker = withWorker ? createReplyWorker(services) : null;
 const server = await createHttpServer(services, siteRoutes({ demoPort, production: services.config.NODE_ENV === 'production' }));
 await worker?.start();
 const titles = withWorker ? startTitleTimer(services) : null;
+const knowledge = withWorker ? startSyncTimer(services) : null;
 if (!withWorker) services.logger.info('HEED_WORKER=0: no reply worker in this process; run `npm run worker` beside it');
 server.listen(PORT, HOST, () => services.logger.info(`API listening on http://${HOST}:${PORT}/`));
 
@@ -39,6 +41,6 @@ onShutdown(async () => {
     s?.close();
     s?.closeAllConnections();
   }
-  await Promise.all([worker?.stop({ release: true }), titles?.stop()]);
+  await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop()]);
   await close();
 }, services.logger);

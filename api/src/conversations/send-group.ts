@@ -361,6 +361,7 @@ function toStored(config: Config, input: SendInput, row: SendRow): Stored {
     runId: null,
     error: null,
     cutShort: false,
+    sources: null,
     createdAt: row.sentAt,
     inputRequest: null,
   });

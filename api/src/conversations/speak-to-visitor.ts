@@ -2,6 +2,7 @@ import { Prisma } from '../db/client.ts';
 import type { Tx } from '../db/types.ts';
 import { excerptOf } from '../shared/excerpt.ts';
 import type { Provenance } from '../shared/provenance.ts';
+import type { CitedSource } from '../shared/citations.ts';
 import { messageColumnsSelect, type MessageRow } from './views.ts';
 
 /** A message for the visitor to read: a reply, a failed reply, an operator's words, an unsolicited message. */
@@ -19,6 +20,8 @@ export interface VisitorFacingMessage {
   error?: string | null;
   /** a reply the model stopped at its token cap */
   cutShort?: boolean;
+  /** the site's pages the reply cites */
+  sources?: CitedSource[];
   /** the writer's idempotency key (an operator's console send) */
   clientMessageId?: string | null;
   /** the excerpt when it is not the content's first line (a question, a failure), already bounded */
@@ -45,6 +48,7 @@ export async function speakToVisitor(tx: Tx, m: VisitorFacingMessage): Promise<M
     runId: m.runId ?? null,
     error: m.error ?? null,
     cutShort: m.cutShort ?? false,
+    sources: m.sources?.length ? m.sources : Prisma.DbNull,
     clientMessageId: m.clientMessageId ?? null,
   });
   await tx.$executeRaw`UPDATE "Conversation" SET ${unreadMove(message.createdAt, m.excerpt ?? excerptOf(m.content))} WHERE id = ${m.conversationId}::uuid`;

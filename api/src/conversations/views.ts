@@ -1,6 +1,7 @@
 import { attentionOf, isInputNeeded, isUnread, type Attention } from '../shared/attention.ts';
 import type { Prisma } from '../db/client.ts';
 import { asProvenance, type Provenance } from '../shared/provenance.ts';
+import { readSources, type CitedSource } from '../shared/citations.ts';
 
 /**
  * A message's own columns a visitor may see: what a message just stored reads back in its
@@ -19,6 +20,7 @@ export const messageColumnsSelect = {
   runId: true,
   error: true,
   cutShort: true,
+  sources: true,
   createdAt: true,
 } satisfies Prisma.MessageSelect;
 
@@ -56,6 +58,8 @@ export interface MessageView {
    * while nothing follows it, may ask for the rest (`message.continue`).
    */
   cutShort: boolean;
+  /** the site's pages a reply cites (`[n]` in its text), from the excerpts it was shown; empty for others */
+  sources: CitedSource[];
   createdAt: string;
   /**
    * On the assistant message that asks the visitor something (its `content` is the question):
@@ -78,6 +82,7 @@ export function toMessageView(m: MessageRow): MessageView {
   return {
     ...m,
     provenance: asProvenance(m.provenance),
+    sources: readSources(m.sources),
     seq: m.seq.toString(),
     createdAt: m.createdAt.toISOString(),
     inputRequest: r && { id: r.id, choices: r.choices, allowFreeText: r.allowFreeText, status: r.status === 'open' ? 'open' : 'answered' },

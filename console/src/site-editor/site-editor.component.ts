@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import '../api-keys/api-keys.ts';
 import '../intent-rules/intent-rules.ts';
+import '../knowledge-sources/knowledge-sources.ts';
 import '../proactive-stats/proactive-stats.ts';
 import '../site-delete/site-delete.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
@@ -88,7 +89,8 @@ export class HeedSiteEditor extends ConsoleElement {
       ${s && !readOnly ? this.identity(s) : nothing}
       ${
         s
-          ? html`<heed-intent-rules .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-intent-rules>
+          ? html`<heed-knowledge-sources .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-knowledge-sources>
+            <heed-intent-rules .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-intent-rules>
             <heed-api-keys .api=${this.api} .me=${this.me} .siteId=${s.id} .siteKey=${s.key}></heed-api-keys>
             <heed-proactive-stats .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-proactive-stats>`
           : nothing

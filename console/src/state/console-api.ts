@@ -6,6 +6,7 @@ import type {
   CreatedApiKey,
   IntentRuleInput,
   IntentRuleView,
+  KnowledgeSourceView,
   ConversationFilter,
   ConversationPage,
   Me,
@@ -95,6 +96,10 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
       mutate<TranscriptMessage>('conversations.reply', input),
     handBack: (conversationId: string) => mutate<TranscriptHead>('conversations.handBack', { conversationId }),
 
+    knowledgeSources: (siteId: string) => query<KnowledgeSourceView[]>('knowledge.sources', { siteId }),
+    addKnowledgeSource: (siteId: string, url: string) => mutate<{ id: string }>('knowledge.add', { siteId, url }),
+    syncKnowledgeSource: (sourceId: string) => mutate<{ started: true }>('knowledge.sync', { sourceId }),
+    removeKnowledgeSource: (sourceId: string) => mutate<{ removed: true }>('knowledge.remove', { sourceId }),
     intentRules: (siteId: string) => query<IntentRuleView[]>('proactive.intentRules.list', { siteId }),
     saveIntentRule: (input: IntentRuleInput) => mutate<IntentRuleView>('proactive.intentRules.save', input),
     removeIntentRule: (siteId: string, id: string) => mutate<{ ok: true }>('proactive.intentRules.remove', { siteId, id }),

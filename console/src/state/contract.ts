@@ -210,6 +210,19 @@ export interface OverviewSeries {
 export type TranscriptHead = ConversationItem & { visitorTimeZone: string | null };
 
 /** A site's intent rule: what happens when the host page fires `Heed('intent', name)`. */
+/** A knowledge source as the console lists it (console.knowledge.sources). */
+export interface KnowledgeSourceView {
+  id: string;
+  url: string;
+  pages: number;
+  excerpts: number;
+  lastSyncAt: string | Date | null;
+  nextSyncAt: string | Date;
+  syncing: boolean;
+  lastError: string | null;
+  pageErrors: { url: string; error: string }[];
+}
+
 export interface IntentRuleView {
   id: string;
   /** what the host page passes, e.g. viewed_pricing */

@@ -125,6 +125,10 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
       runId: null,
     }),
     handBack: async (conversationId) => ({ ...item({ id: conversationId }), visitorTimeZone: null }),
+    knowledgeSources: async () => [],
+    addKnowledgeSource: async () => ({ id: 'source-new' }),
+    syncKnowledgeSource: async () => ({ started: true as const }),
+    removeKnowledgeSource: async () => ({ removed: true as const }),
     intentRules: async () => [],
     saveIntentRule: async (input) => ({
       ...input,

@@ -51,6 +51,8 @@ export const en = {
   start: 'Start a conversation',
   replyFailed: 'Reply failed',
   retry: 'Retry',
+  /** the list of the site's pages a reply cites */
+  sources: 'Sources',
   /** under a reply the model stopped at its length limit */
   cutShort: 'This reply was cut short.',
   /** asks for the rest of a reply cut short */

@@ -3,6 +3,7 @@ import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
 import { continuableReply } from '../../../api/src/shared/cut-short.ts';
+import { linkableSource, type CitedSource } from '../../../api/src/shared/citations.ts';
 import { keyed } from 'lit/directives/keyed.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
@@ -52,6 +53,9 @@ export const greetingBubble = (g: Greeting) =>
  * follows it and no reply streams, offers "Continue" (`continuableReply`). The visitor's request
  * for the rest is a message with no words: it is not drawn, and the rest arrives as the next reply.
  *
+ * A reply that answers from the site's own pages lists the pages it cites under it ("Sources",
+ * `[n]` as in its text, title and host), each opening in a new tab; only http(s) addresses.
+ *
  * @event heed-retry - The visitor asked to retry a failed reply: `detail: { conversationId }`.
  * @event heed-continue - The visitor asked for the rest of a reply cut short: `detail: { conversationId, messageId }`.
  * @event heed-answer - The visitor picked a choice: `detail: { conversationId, requestId, content }`.
@@ -59,6 +63,7 @@ export const greetingBubble = (g: Greeting) =>
  * @csspart message - Every message bubble (also `user-message`, `assistant-message`, `operator-message`, `streaming`).
  * @csspart provenance - A bubble's provenance label.
  * @csspart notice - A line about the conversation ("Ana joined").
+ * @csspart sources - The list of pages a reply cites.
  * @csspart cut-short - The line under a reply cut short, with its Continue button.
  * @csspart choice - A choice button of a question.
  *
@@ -166,6 +171,7 @@ export class HeedMessageList extends HeedElement {
       <div class="md" ${markdown(m.content)}></div>
       ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}
       ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>${t.retry}</button>` : nothing}
+      ${m.sources?.length ? sourceList(m.sources) : nothing}
       ${m.cutShort && !this.continued.has(m.id) ? this.cutShort(m) : nothing}
     </div>`;
   }
@@ -204,6 +210,18 @@ export class HeedMessageList extends HeedElement {
   private readonly onScroll = () => {
     this.pinned = this.scrollHeight - this.scrollTop - this.clientHeight < 40;
   };
+}
+
+/** The pages a reply cites, as links that open in a new tab without an opener or referrer. */
+function sourceList(sources: readonly CitedSource[]) {
+  const links = sources.filter((s) => linkableSource(s.url));
+  if (links.length === 0) return nothing;
+  return html`<ul class="sources" part="sources" aria-label=${t.sources}>
+    ${links.map(
+      (s) =>
+        html`<li><a href=${s.url} target="_blank" rel="noopener noreferrer" dir="auto">[${s.n}] ${s.title} <span class="host">${new URL(s.url).host}</span></a></li>`,
+    )}
+  </ul>`;
 }
 
 /** Replies followed (notices aside) by the visitor's request for their rest. */

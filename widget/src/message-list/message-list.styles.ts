@@ -57,6 +57,19 @@ export const styles = [
       font-size: 12.5px;
       color: var(--heed-muted-color, #57606a);
     }
+    .sources {
+      margin: 8px 0 0;
+      padding: 6px 0 0;
+      list-style: none;
+      border-top: 1px solid var(--heed-border-color, #d0d7de);
+      font-size: 12.5px;
+    }
+    .sources a {
+      color: var(--heed-link-color, #0550ae);
+    }
+    .sources .host {
+      color: var(--heed-muted-color, #57606a);
+    }
     .cut {
       margin: 6px 0 0;
       font-size: 12.5px;

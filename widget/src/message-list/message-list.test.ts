@@ -178,6 +178,24 @@ describe('heed-message-list', () => {
     expect(row.textContent).to.contain('Hello the');
   });
 
+  it('lists the pages a reply cites as Sources, opening in a new tab; a non-http address is no link', async () => {
+    const reply = message({
+      conversationId,
+      content: 'Delivery is free above 50 EUR [1].',
+      sources: [
+        { n: 1, title: 'Shipping', url: 'https://shop.example/shipping' },
+        { n: 2, title: 'Evil', url: 'javascript:alert(1)' },
+      ],
+    });
+    const el = await list([reply]);
+    const sources = el.shadowRoot!.querySelector('[part="sources"]')!;
+    expect(sources.getAttribute('aria-label')).to.equal('Sources');
+    const links = [...sources.querySelectorAll('a')];
+    expect(links.map((a) => [a.textContent!.replace(/\s+/g, ' ').trim(), a.href, a.target, a.rel])).to.deep.equal([
+      ['[1] Shipping shop.example', 'https://shop.example/shipping', '_blank', 'noopener noreferrer'],
+    ]);
+  });
+
   it('updates streaming text in place as deltas arrive', async () => {
     const el = await list([], { runId: 'r1', text: 'Hel' });
     el.reply = { runId: 'r1', text: 'Hello **world**' };

@@ -214,6 +214,7 @@ export class ThreadSync {
       clientMessageId: s.clientMessageId,
       state: 'pending',
       cutShort: false,
+      sources: [],
       provenance: null,
       provenanceLabel: null,
       runId: null,

@@ -58,6 +58,7 @@ export function message(over: Partial<FullMessage> & Pick<FullMessage, 'conversa
     provenance: null,
     provenanceLabel: null,
     cutShort: false,
+    sources: [],
     runId: null,
     error: null,
     createdAt: '2026-01-01T10:00:00.000Z',

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { contextSections, type OpenTodo, type RecallHit } from './context-sections.ts';
+import { contextSections, type KnowledgeExcerpt, type OpenTodo, type RecallHit } from './context-sections.ts';
 import { finalUserTurn } from './pending-turn.ts';
 import { proactiveSection, unsolicitedLabel, type ProactiveBrief } from '../../proactive/proactive-section.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
@@ -96,6 +96,8 @@ export interface ContextInput {
   todos?: readonly OpenTodo[];
   /** recall's hits for this batch, best first */
   recall?: readonly RecallHit[];
+  /** the site's excerpts retrieval found for the batch, best first (cited as [1], [2]…) */
+  knowledge?: readonly KnowledgeExcerpt[];
   /** set when the run writes an unsolicited message (an intent, a check-in): nothing is claimed */
   proactive?: ProactiveBrief | null;
 }
@@ -155,6 +157,7 @@ export function buildContext(input: ContextInput): ChatCompletionMessageParam[] 
     openQuestion: open && { question: open.question, choices: open.choices, allowFreeText: open.allowFreeText, askedAt: open.createdAt },
     todos: input.todos ?? [],
     recall: input.recall ?? [],
+    knowledge: input.knowledge ?? [],
     timeZone: input.timeZone,
   });
 

@@ -4,6 +4,7 @@ import { buildContext, historyWindow, type ContextInput } from './build-context.
 import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { readContextSnapshot, type RunChecks } from './context-query.ts';
 import { recallFrom } from './recall.ts';
+import { retrieveKnowledge } from '../../knowledge/retrieve.ts';
 import type { ProactiveBrief } from '../../proactive/proactive-section.ts';
 
 /** Everything {@link buildContext} takes but the system prompt: what a run reads from the database. */
@@ -50,12 +51,12 @@ export async function readRunContext(
   const window = historyWindow({ rows, claimed, watermark: batch.watermark, tokenBudget: opts.tokenBudget });
   const windowStartSeq = window[0]?.seq ?? claimed[0]?.seq ?? batch.watermark + 1n;
   const scope = { visitorId: batch.visitorId, siteId: snapshot.siteId, conversationId: batch.conversationId, windowStartSeq };
-  const recall = await recallFrom(
-    sql,
-    scope,
-    claimed.map((r) => r.content),
-    snapshot.recentFrom,
-  );
+  const texts = claimed.map((r) => r.content);
+  // the site's pages, beside recall: one round trip for both
+  const [recall, knowledge] = await Promise.all([
+    recallFrom(sql, scope, texts, snapshot.recentFrom),
+    batch.proactive ? [] : retrieveKnowledge(sql, snapshot.siteId, texts),
+  ]);
   const reads: ContextReads = {
     rows,
     claimed,
@@ -65,6 +66,7 @@ export async function readRunContext(
     requests: snapshot.requests,
     todos: snapshot.todos,
     recall,
+    knowledge,
     proactive: proactiveBrief(batch),
   };
   return { reads, checks: snapshot.checks };

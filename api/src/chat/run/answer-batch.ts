@@ -1,3 +1,4 @@
+import { citedSources } from '../../shared/citations.ts';
 import { runCost } from '../../limits/run-cost.ts';
 import { scoped } from '../../logging/scoped.ts';
 import type { AnswerDeps } from './answer-deps.ts';
@@ -133,7 +134,9 @@ export async function answerBatch(
     // first, and the renewal, finding it ended, would record no model for the console.
     await markedStreaming;
     if (abort.signal.aborted) return await afterAbort(deps, batch, abort.signal);
-    await completeRun(deps, batch, { ...reply, cost: runCost(settings.price, reply, messages), firstTokenAt });
+    // what the reply cites of the site's pages it was shown: their addresses, never the model's
+    const sources = citedSources(reply.text, reads.knowledge ?? []);
+    await completeRun(deps, batch, { ...reply, sources, cost: runCost(settings.price, reply, messages), firstTokenAt });
     return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
     await markedStreaming;

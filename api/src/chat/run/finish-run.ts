@@ -48,6 +48,7 @@ export async function completeRun(
       content: reply.text,
       runId: batch.runId,
       cutShort: isCutShort(reply.finishReason),
+      sources: reply.sources,
       // an unsolicited message says why it appeared: its kind and the intent's label (a check-in's is the widget's word)
       ...(proactive ? { provenance: proactive.kind, provenanceLabel: proactive.label } : {}),
       ...(question ? { excerpt: excerptOf(question.question) } : {}),

@@ -11,6 +11,7 @@ import { excerptOf } from '../../shared/excerpt.ts';
 import { titleRequestedAtAfterReply } from '../../titles/request-title.ts';
 import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { FenceLostError } from '../schedule/fence.ts';
+import type { CitedSource } from '../../shared/citations.ts';
 
 /** Whether the model stopped the reply at its token cap (it has more to say: the visitor may ask for the rest). */
 export const isCutShort = (finishReason: string | null | undefined): boolean => finishReason === 'length';
@@ -27,6 +28,8 @@ export interface PlainReply {
   firstTokenAt?: Date | null;
   /** how the model's last answer ended (Run.finishReason) */
   finishReason?: string | null;
+  /** the site's pages the reply cites */
+  sources?: CitedSource[];
 }
 
 type ReplyRow = ViewRow & { messageId: string; seq: string; leaseUntil: Date; awaitingAfter: boolean };
@@ -61,9 +64,9 @@ export async function storeReply(sql: RawDb, bus: EventBus, batch: ClaimedBatch,
     const cost = reply.cost;
     const [row] = await tx.rows<ReplyRow>(Prisma.sql`
       WITH reply AS (
-        INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, "runId", "cutShort", "createdAt")
+        INSERT INTO "Message" (id, "conversationId", "visitorId", role, content, "runId", "cutShort", sources, "createdAt")
         VALUES (gen_random_uuid(), ${batch.conversationId}::uuid, ${batch.visitorId}::uuid, 'assistant', ${reply.text}, ${batch.runId}::uuid,
-          ${isCutShort(reply.finishReason)}, ${fenced.at})
+          ${isCutShort(reply.finishReason)}, ${reply.sources?.length ? JSON.stringify(reply.sources) : null}::jsonb, ${fenced.at})
         RETURNING id, seq
       ), answered AS (
         UPDATE "Message" SET state = 'answered' WHERE "runId" = ${batch.runId}::uuid AND role = 'user' AND state = 'claimed'
@@ -101,6 +104,7 @@ export async function storeReply(sql: RawDb, bus: EventBus, batch: ClaimedBatch,
       runId: batch.runId,
       error: null,
       cutShort: isCutShort(reply.finishReason),
+      sources: reply.sources?.length ? reply.sources : null,
       createdAt: fenced.at,
       inputRequest: null,
     });

@@ -55,6 +55,7 @@ export default {
   start: 'بدء محادثة',
   replyFailed: 'تعذّر الرد',
   retry: 'إعادة المحاولة',
+  sources: 'المصادر',
   cutShort: 'انقطع هذا الرد قبل اكتماله.',
   continueReply: 'متابعة',
   chatUnavailable: 'الدردشة غير متاحة على هذه الصفحة الآن.',

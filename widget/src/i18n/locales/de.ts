@@ -45,6 +45,7 @@ export default {
   start: 'Unterhaltung beginnen',
   replyFailed: 'Antwort fehlgeschlagen',
   retry: 'Erneut versuchen',
+  sources: 'Quellen',
   cutShort: 'Diese Antwort wurde abgeschnitten.',
   continueReply: 'Weiter',
   chatUnavailable: 'Der Chat ist auf dieser Seite gerade nicht verfügbar.',

@@ -44,6 +44,7 @@ export default {
   start: 'Iniciar una conversación',
   replyFailed: 'No se pudo responder',
   retry: 'Reintentar',
+  sources: 'Fuentes',
   cutShort: 'Esta respuesta quedó incompleta.',
   continueReply: 'Continuar',
   chatUnavailable: 'El chat no está disponible en esta página ahora mismo.',

@@ -44,6 +44,7 @@ export default {
   start: 'Démarrer une conversation',
   replyFailed: 'Échec de la réponse',
   retry: 'Réessayer',
+  sources: 'Sources',
   cutShort: 'Cette réponse a été interrompue.',
   continueReply: 'Continuer',
   chatUnavailable: 'Le chat est indisponible sur cette page pour le moment.',

@@ -44,6 +44,7 @@ export default {
   start: 'התחלת שיחה',
   replyFailed: 'התגובה נכשלה',
   retry: 'ניסיון חוזר',
+  sources: 'מקורות',
   cutShort: 'התשובה הזו נקטעה.',
   continueReply: 'המשך',
   chatUnavailable: 'הצ׳אט אינו זמין בדף זה כרגע.',

@@ -44,6 +44,7 @@ export default {
   start: '会話を始める',
   replyFailed: '返信に失敗しました',
   retry: '再試行',
+  sources: '出典',
   cutShort: 'この返信は途中で切れました。',
   continueReply: '続ける',
   chatUnavailable: 'このページでは現在チャットをご利用いただけません。',

@@ -44,6 +44,7 @@ export default {
   start: 'Iniciar uma conversa',
   replyFailed: 'Falha na resposta',
   retry: 'Tentar novamente',
+  sources: 'Fontes',
   cutShort: 'Esta resposta foi interrompida.',
   continueReply: 'Continuar',
   chatUnavailable: 'O chat não está disponível nesta página no momento.',

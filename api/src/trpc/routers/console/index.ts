@@ -5,6 +5,7 @@ import { operatorsRouter } from './operators.ts';
 import { modelRouter } from './model.ts';
 import { overviewRouter } from './overview.ts';
 import { sitesRouter } from './sites.ts';
+import { knowledgeRouter } from './knowledge.ts';
 import { proactiveRouter } from './proactive.ts';
 
 /**
@@ -14,6 +15,7 @@ import { proactiveRouter } from './proactive.ts';
 export const consoleRouter = router({
   auth: authRouter,
   sites: sitesRouter,
+  knowledge: knowledgeRouter,
   operators: operatorsRouter,
   conversations: conversationsRouter,
   overview: overviewRouter,

@@ -1,0 +1,60 @@
+import { Prisma } from '../db/client.ts';
+import type { Services } from '../services.ts';
+import { syncSource } from './sync-source.ts';
+
+/** How often a process looks for sources due a sync: a daily schedule needs no finer clock. */
+export const SYNC_LOOK_EVERY_MS = 60_000;
+
+export interface SyncTimer {
+  /** no new sync starts; the running one is awaited */
+  stop(): Promise<void>;
+}
+
+/**
+ * Syncs the knowledge sources whose time has come (`nextSyncAt`), one at a time, in every
+ * process that runs reply workers. The claim inside `syncSource` (a fence and a lease) keeps two
+ * processes from syncing one source; a source whose sync died with its worker is due again once
+ * its lease lapses. `intervalMs = 0` turns it off (tests sync on their own).
+ * @example const timer = startSyncTimer(services); … await timer.stop();
+ */
+export function startSyncTimer(s: Pick<Services, 'db' | 'config' | 'logger'>, intervalMs = SYNC_LOOK_EVERY_MS): SyncTimer {
+  if (intervalMs <= 0) return { stop: async () => {} };
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(tick, intervalMs);
+    timer.unref();
+  };
+  const tick = () => {
+    running = syncDue(s, () => stopped)
+      .catch((err: unknown) => s.logger.error({ err }, 'knowledge sync pass failed'))
+      .finally(() => {
+        running = null;
+        schedule();
+      });
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** Syncs the sources due now, oldest due first, until none is left or the process stops. */
+async function syncDue(s: Pick<Services, 'db' | 'config' | 'logger'>, stopped: () => boolean): Promise<void> {
+  while (!stopped()) {
+    const [due] = await s.db.$queryRaw<{ id: string }[]>(Prisma.sql`
+      SELECT id FROM "KnowledgeSource"
+      WHERE "nextSyncAt" <= now() AND ("syncLeaseUntil" IS NULL OR "syncLeaseUntil" < now())
+      ORDER BY "nextSyncAt" LIMIT 1`);
+    if (!due) return;
+    const outcome = await syncSource(s, due.id);
+    // another process took it between the look and the claim: look again
+    if (outcome.status === 'gone') continue;
+  }
+}

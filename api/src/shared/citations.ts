@@ -1,0 +1,40 @@
+/** A page a reply cites: its number in the reply (`[n]`), title and address. */
+// a type, not an interface: it is stored as JSON, which needs its implicit index signature
+export type CitedSource = {
+  n: number;
+  title: string;
+  url: string;
+};
+
+/**
+ * The excerpts a reply cites, in the order it first cites them: `[2]`, `[1][3]` and `[1, 3]`
+ * count; numbers outside the excerpts shown, or repeated, do not. The addresses come from the
+ * excerpts, never from the reply, so a model cannot add a link of its own.
+ * @example citedSources('Free above 50 EUR [2].', excerpts) // [{ n: 2, title: 'Shipping', url: 'https://shop.example/shipping' }]
+ */
+export function citedSources(text: string, excerpts: readonly { title: string; url: string }[]): CitedSource[] {
+  const cited: CitedSource[] = [];
+  for (const group of text.matchAll(/\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]/g)) {
+    for (const n of group[1]!.split(',').map((x) => Number(x.trim()))) {
+      const excerpt = excerpts[n - 1];
+      if (!excerpt || cited.some((c) => c.n === n)) continue;
+      cited.push({ n, title: excerpt.title, url: excerpt.url });
+    }
+  }
+  return cited;
+}
+
+/**
+ * The cited sources a stored value holds (the `Message.sources` column), or none.
+ * @example readSources([{ n: 1, title: 'Shipping', url: 'https://shop.example/shipping' }]) // the same
+ */
+export function readSources(value: unknown): CitedSource[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (s): s is CitedSource =>
+      typeof s === 'object' && s !== null && typeof s.n === 'number' && typeof s.title === 'string' && typeof s.url === 'string',
+  );
+}
+
+/** A cited address the widget may link to: http(s) only (what a crawl reads). */
+export const linkableSource = (url: string): boolean => /^https?:\/\//i.test(url) && URL.canParse(url);
