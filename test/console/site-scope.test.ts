@@ -23,6 +23,7 @@ interface Ids {
   operatorId: string;
   intentRuleId: string;
   apiKeyId: string;
+  knowledgeSourceId: string;
 }
 
 /** How to call each console procedure with a set of ids (auth.* is signed-out business, walked in auth.test.ts). */
@@ -73,6 +74,10 @@ const CALLS: Record<string, (ids: Ids) => unknown> = {
   'console.proactive.apiKeys.create': ({ siteId }) => ({ siteId, name: 'agent key' }),
   'console.proactive.apiKeys.revoke': ({ siteId, apiKeyId }) => ({ siteId, id: apiKeyId }),
   'console.proactive.stats': ({ siteId }) => ({ siteId }),
+  'console.knowledge.sources': ({ siteId }) => ({ siteId }),
+  'console.knowledge.add': ({ siteId }) => ({ siteId, url: 'https://agent.example/sitemap.xml' }),
+  'console.knowledge.sync': ({ knowledgeSourceId }) => ({ sourceId: knowledgeSourceId }),
+  'console.knowledge.remove': ({ knowledgeSourceId }) => ({ sourceId: knowledgeSourceId }),
 };
 
 /** Words only site B's data holds: none may reach the agent. */
@@ -115,7 +120,20 @@ beforeAll(async () => {
     enabled: true,
   });
   const key = await owner.api.console.proactive.apiKeys.create.mutate({ siteId: siteB.id, name: MARKER });
-  b = { siteId: siteB.id, siteKey, conversationId, operatorId: bea.id, intentRuleId: rule.id, apiKeyId: key.id };
+  // written as a sync leaves it (no sync runs here: the URL is B's words only)
+  const source = await db.knowledgeSource.create({
+    data: { siteId: siteB.id, url: `https://b.example/${MARKER}.xml` },
+    select: { id: true },
+  });
+  b = {
+    siteId: siteB.id,
+    siteKey,
+    conversationId,
+    operatorId: bea.id,
+    intentRuleId: rule.id,
+    apiKeyId: key.id,
+    knowledgeSourceId: source.id,
+  };
 
   const visitorA = await heed.visitor();
   conversationA = await visitorA.conversation();
@@ -130,6 +148,7 @@ const fresh = (): Ids => ({
   operatorId: randomUUID(),
   intentRuleId: randomUUID(),
   apiKeyId: randomUUID(),
+  knowledgeSourceId: randomUUID(),
 });
 
 /** The answer with every id the call named written as its name, so answers for B's ids and for fresh ones compare. */
@@ -140,7 +159,7 @@ const neutral = (answer: RawAnswer, ids: Ids, input: unknown) =>
 
 /** Whatever of site B could leak: its ids, key, name and words. */
 const leaksOf = (text: string) =>
-  [MARKER, b.siteId, b.siteKey, b.conversationId, b.intentRuleId, b.apiKeyId].filter((s) => text.includes(s));
+  [MARKER, b.siteId, b.siteKey, b.conversationId, b.intentRuleId, b.apiKeyId, b.knowledgeSourceId].filter((s) => text.includes(s));
 
 /** Site B as an owner sees it: what the agent's calls must leave as it was. */
 async function siteB() {
@@ -155,6 +174,7 @@ async function siteB() {
     reads: await db.operatorRead.count({ where: { conversationId: b.conversationId } }),
     rules: await db.intentRule.count({ where: { siteId: b.siteId } }),
     keys: await db.siteApiKey.count({ where: { siteId: b.siteId, revokedAt: null } }),
+    sources: await db.knowledgeSource.findMany({ where: { siteId: b.siteId }, select: { id: true, syncFence: true } }),
     bea: await db.operator.findUniqueOrThrow({ where: { id: b.operatorId }, select: { siteIds: true, allSites: true } }),
   };
 }

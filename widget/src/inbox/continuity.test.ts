@@ -146,4 +146,28 @@ describe('a page whose origin the site does not allow', () => {
     expect(api.callsOf('createConversation')).to.deep.equal([]);
     expect(api.callsOf('send')[0]![0]).to.include({ conversationId: order.id, content: 'Any update on my order?' });
   });
+
+  it('puts a message typed right after "New conversation" into the new one, even before the server made it', async () => {
+    const order = conversation({ title: 'Order #1234' });
+    const api = new FakeApi({ conversations: [order] });
+    const { el } = await openPanel(api);
+    await waitUntil(() => el.activeId === order.id, 'the latest conversation opened');
+    let made!: () => void;
+    const create = api.createConversation.bind(api);
+    api.createConversation = async () => {
+      await new Promise<void>((r) => (made = r));
+      return create();
+    };
+    el.shadowRoot!.querySelector('heed-sidebar')!.dispatchEvent(
+      new CustomEvent('heed-new-conversation', { bubbles: true, composed: true }),
+    );
+    type(el, 'A new question');
+    await settle();
+    expect(api.callsOf('send')).to.have.length(0);
+    made();
+    await waitUntil(() => api.callsOf('send').length === 1, 'the send');
+    const [sent] = api.callsOf('send')[0] as [{ conversationId: string }];
+    expect(sent.conversationId).to.not.equal(order.id);
+    expect(sent.conversationId).to.equal(el.activeId);
+  });
 });

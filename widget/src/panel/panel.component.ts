@@ -339,11 +339,20 @@ export class HeedPanel extends HeedElement {
 
   private readonly onNew = async () => {
     if (!this.store) return;
-    const conversation = await this.store.createConversation();
-    this.threads?.open(conversation.id);
-    await this.openConversation(conversation.id);
-    this.composer?.focus();
+    const creating = this.store.createConversation();
+    this.openingNew = creating;
+    try {
+      const conversation = await creating;
+      this.threads?.open(conversation.id);
+      await this.openConversation(conversation.id);
+      this.composer?.focus();
+    } finally {
+      if (this.openingNew === creating) this.openingNew = null;
+    }
   };
+
+  /** the new conversation the visitor asked for, while the server creates it: a send then waits for it */
+  private openingNew: Promise<unknown> | null = null;
 
   private readonly onRetry = (e: CustomEvent<{ conversationId: string }>) => {
     void this.threads?.retry(e.detail.conversationId);
@@ -381,6 +390,8 @@ export class HeedPanel extends HeedElement {
       // a send typed before the session is up waits for it: the new conversation needs the visitor's
       // token, and "the latest conversation" is only known once the list is in
       if (!this.activeId) await store.whenReady();
+      // typed right after "New conversation": it belongs in the new one, not the one still shown
+      if (this.openingNew) await this.openingNew.catch(() => undefined);
       const id = this.activeId ?? (await this.homeTarget(store));
       const question = openQuestion(store.conversation(id), store.state.threads.get(id));
       this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);
