@@ -78,7 +78,7 @@ async function probeBursts(heed: HeedProcess, n: number, o: { signal: boolean })
     await sleep(100 + Math.random() * 100);
     while (Date.now() < secondAt) {
       if (o.signal) await heed.typing(conversationId, first.clientMessageId);
-      await sleep(Math.min(SIGNAL_EVERY_MS, secondAt - Date.now()));
+      await sleep(Math.max(0, Math.min(SIGNAL_EVERY_MS, secondAt - Date.now())));
     }
     await heed.send(conversationId, `burst ${i}: and does it fit a laptop?`);
     const done = await waitUntil(
