@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 /** This folder, also from the JavaScript `npm run build` compiles into dist/demo/ (the pages stay here). */
 const DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './' : '../../demo/', import.meta.url));
 
-/** The shop's pages and assets; nothing else on this origin exists. */
+/**
+ * The shop's help pages (`pages/<name>.html`, in `layout.html`): what the demo site's knowledge
+ * source reads through `/sitemap.xml`, so the demo assistant answers from them and cites them.
+ */
+export const HELP_PAGES = ['shipping', 'returns', 'sizes', 'care', 'payment'] as const;
+
+/** The shop's pages and assets (and the help pages above); nothing else on this origin exists. */
 const FILES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/inline': { file: 'inline.html', type: 'text/html; charset=utf-8' },
@@ -39,6 +45,9 @@ export function createDemoShop(opts: DemoShopOptions): Server {
 async function serve(req: IncomingMessage, res: ServerResponse, opts: DemoShopOptions): Promise<void> {
   const path = pathOf(req.url);
   if (path === '/favicon.ico') return void res.writeHead(204).end();
+  if (path === '/sitemap.xml' && (req.method === 'GET' || req.method === 'HEAD')) return sitemap(req, res);
+  const help = HELP_PAGES.find((p) => path === `/${p}`);
+  if (help && (req.method === 'GET' || req.method === 'HEAD')) return helpPage(req, res, opts, help);
   const entry = path === null ? undefined : FILES[path];
   if (!entry || (req.method !== 'GET' && req.method !== 'HEAD')) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
@@ -55,6 +64,38 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DemoShopOp
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
+    'content-security-policy': shopCsp(new URL(heedUrl).origin),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The help pages, at the address this request reached the shop by. */
+function sitemap(req: IncomingMessage, res: ServerResponse): void {
+  const origin = `http://${req.headers.host ?? 'localhost'}`;
+  const urls = HELP_PAGES.map((p) => `<url><loc>${escapeAttribute(`${origin}/${p}`)}</loc></url>`).join('');
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>\n`;
+  res.writeHead(200, {
+    'content-type': 'application/xml; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+async function helpPage(req: IncomingMessage, res: ServerResponse, opts: DemoShopOptions, name: string): Promise<void> {
+  const heedUrl = opts.heedUrl(req);
+  const [layout, content] = await Promise.all([readFile(`${DIR}layout.html`, 'utf8'), readFile(`${DIR}pages/${name}.html`, 'utf8')]);
+  const title = /<h1>([^<]*)<\/h1>/.exec(content)?.[1] ?? name;
+  const body = layout
+    .replace('{{CONTENT}}', content)
+    .replaceAll('{{TITLE}}', title)
+    .replaceAll('{{HEED_URL}}', escapeAttribute(heedUrl))
+    .replaceAll('{{SITE_KEY}}', escapeAttribute(opts.siteKey));
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
     'content-security-policy': shopCsp(new URL(heedUrl).origin),
   });
   res.end(req.method === 'HEAD' ? undefined : body);

@@ -1,3 +1,5 @@
+import { seedDemoKnowledge } from './db/seed-demo.ts';
+import { syncSource } from './knowledge/sync-source.ts';
 import { startSyncTimer } from './knowledge/sync-timer.ts';
 import { boot, exitWith, onShutdown } from './boot.ts';
 import { createReplyWorker } from './chat/schedule/start-worker.ts';
@@ -34,7 +36,13 @@ const shop = demoPort
       heedUrl: (req) => PUBLIC_URL ?? `http://${requestHostname(req, HOST)}:${PORT}/`,
     })
   : null;
-shop?.listen(demoPort, HOST, () => services.logger.info(`demo shop (another origin, embedding the widget) on http://${HOST}:${demoPort}/`));
+shop?.listen(demoPort, HOST, () => {
+  services.logger.info(`demo shop (another origin, embedding the widget) on http://${HOST}:${demoPort}/`);
+  // the shop's help pages are the demo assistant's knowledge: synced now, then daily by the worker
+  void seedDemoKnowledge(services.db, DEMO_SITE_KEY, `http://${loopbackOf(HOST)}:${demoPort}/sitemap.xml`)
+    .then((id) => (id ? syncSource(services, id) : null))
+    .catch((err: unknown) => services.logger.warn({ err }, 'the demo shop’s pages could not be synced'));
+});
 
 onShutdown(async () => {
   for (const s of [server, shop]) {
@@ -44,3 +52,8 @@ onShutdown(async () => {
   await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop()]);
   await close();
 }, services.logger);
+
+/** Where this process reaches a server it listens on at `host`: a wildcard address means loopback. */
+function loopbackOf(host: string): string {
+  return host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+}

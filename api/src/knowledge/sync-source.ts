@@ -40,14 +40,18 @@ export async function syncSource(
   limits = crawlLimits(s),
 ): Promise<SyncOutcome> {
   const leaseMs = limits.totalTimeMs + 60_000;
-  const [claim] = await s.db.$queryRaw<{ fence: number; url: string; siteId: string }[]>`
+  const [claim] = await s.db.$queryRaw<{ fence: number; url: string; siteId: string; builtIn: boolean }[]>`
     UPDATE "KnowledgeSource" SET "syncFence" = "syncFence" + 1, "syncLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
     WHERE id = ${sourceId}::uuid AND ("syncLeaseUntil" IS NULL OR "syncLeaseUntil" < now())
-    RETURNING "syncFence" AS fence, url, "siteId"`;
+    RETURNING "syncFence" AS fence, url, "siteId", "builtIn"`;
   if (!claim) return { status: (await s.db.knowledgeSource.count({ where: { id: sourceId } })) ? 'busy' : 'gone' };
 
   const known = await s.db.knowledgePage.findMany({ where: { sourceId }, select: { url: true, etag: true, lastModified: true } });
-  const result = await crawl(claim.url, limits, new Map(known.map((p) => [p.url, p])));
+  const result = await crawl(
+    claim.url,
+    { ...limits, allowPrivate: limits.allowPrivate || claim.builtIn },
+    new Map(known.map((p) => [p.url, p])),
+  );
   const outcome = await store(s, sourceId, claim, result);
   s.logger.info({ sourceId, siteId: claim.siteId, ...outcome }, 'knowledge source synced');
   return outcome;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultResponder, demoReply, unansweredItems } from './default-responder.ts';
+import { defaultResponder, demoReply, knowledgeQuote, unansweredItems } from './default-responder.ts';
 import { lastUserText } from './last-user-text.ts';
 
 describe('demoReply', () => {
@@ -62,5 +62,31 @@ describe('answers to a question', () => {
     expect(defaultResponder({ id: 1, body: { messages }, headers: {}, receivedAt: 0, aborted: false })).toEqual({
       text: 'Thanks, noted: Tuesday',
     });
+  });
+});
+
+describe('the demo model with site knowledge', () => {
+  it('quotes the best excerpt’s first sentence and cites it; without the section it echoes as before', async () => {
+    const { contextSections } = await import('../chat/context/context-sections.ts');
+    const section = contextSections({
+      openQuestion: null,
+      todos: [],
+      recall: [],
+      knowledge: [
+        {
+          title: 'Shipping · Trailhead Outfitters',
+          url: 'http://127.0.0.1:3001/shipping',
+          heading: 'Costs',
+          text: 'Shipping is free for orders above 600 NOK. Below that, 79 NOK.',
+        },
+      ],
+      timeZone: 'UTC',
+    })!;
+    const messages = [
+      { role: 'system' as const, content: section },
+      { role: 'user' as const, content: 'How much is shipping?' },
+    ];
+    expect(knowledgeQuote(messages)).toBe('From our Shipping page: “Shipping is free for orders above 600 NOK.” [1]');
+    expect(knowledgeQuote([{ role: 'user', content: 'hi' }])).toBeNull();
   });
 });

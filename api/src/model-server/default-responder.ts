@@ -27,8 +27,29 @@ export const defaultResponder: Responder = (req) => {
   if (isTitleRequest(req.body)) return { text: demoTitleReply(req.body) };
   // A batch that is only the visitor's answer to a question ends with the tool result.
   const answer = trailingToolAnswer(req.body.messages);
-  return { text: answer !== null ? `Thanks, noted: ${excerpt(answer, 200, '')}` : demoReply(lastUserText(req.body.messages)) };
+  if (answer !== null) return { text: `Thanks, noted: ${excerpt(answer, 200, '')}` };
+  const said = lastUserText(req.body.messages);
+  // one question, and the site's pages had something on it: quote the best excerpt and cite it
+  const quoted = unansweredItems(said) ? null : knowledgeQuote(req.body.messages);
+  return { text: quoted ?? demoReply(said) };
 };
+
+/**
+ * The demo model's grounded answer: the first excerpt of the request's "Site knowledge" section
+ * (the best match), its first sentence quoted and cited as [1]; null when the section is absent.
+ * @example knowledgeQuote(messages) // 'From our Shipping page: “Shipping is free for orders above 600 NOK.” [1]'
+ */
+export function knowledgeQuote(messages: readonly ChatRequestMessage[] | undefined): string | null {
+  const system = (messages ?? [])
+    .filter((m) => m.role === 'system' && typeof m.content === 'string')
+    .map((m) => m.content as string)
+    .find((c) => c.includes('## Site knowledge'));
+  const first = system && /^\[1\] (.+?) \(https?:\/\/[^\s)]+\)\n"(.*)"$/m.exec(system);
+  if (!first) return null;
+  const page = first[1]!.split(' — ')[0]!.replace(/ · .*$/, '');
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(first[2]!.replace(/\\"/g, '"'))?.[0] ?? first[2]!;
+  return `From our ${page} page: “${excerpt(sentence, 300, '')}” [1]`;
+}
 
 /** The visitor's answer when the request ends with a `tool` result (`{"answer": …}`), else null. */
 export function trailingToolAnswer(messages: readonly ChatRequestMessage[] | undefined): string | null {

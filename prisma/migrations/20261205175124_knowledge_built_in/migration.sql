@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "KnowledgeSource" ADD COLUMN     "builtIn" BOOLEAN NOT NULL DEFAULT false;
