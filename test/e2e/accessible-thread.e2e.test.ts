@@ -14,9 +14,12 @@ import { gate } from '../support/gate.ts';
 const site = DemoSite.use();
 afterAll(() => site.configure({ assistantName: null }));
 
-/** Sends `text` from the composer inside the widget's shadow roots; answers ms from Enter to the typing row. */
+/**
+ * Sends `text` from the composer inside the widget's shadow roots; answers ms from Enter to the
+ * typing row, seen by a MutationObserver on the thread as soon as it is rendered.
+ */
 function sendAndTimeDots(page: Page, text: string): Promise<number> {
-  return page.evaluate(async (content) => {
+  return page.evaluate((content) => {
     const deep = (root: Document | ShadowRoot, selector: string): Element | null => {
       const hit = root.querySelector(selector);
       if (hit) return hit;
@@ -26,13 +29,21 @@ function sendAndTimeDots(page: Page, text: string): Promise<number> {
       }
       return null;
     };
+    const thread = deep(document, 'heed-message-list')!.shadowRoot!;
     const box = deep(document, 'textarea') as HTMLTextAreaElement;
-    box.value = content;
-    box.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-    const start = performance.now();
-    box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true, cancelable: true }));
-    while (!deep(document, '[part~="typing"]')) await new Promise((r) => setTimeout(r, 0));
-    return performance.now() - start;
+    return new Promise<number>((resolve) => {
+      let start = 0;
+      const seen = new MutationObserver(() => {
+        if (!thread.querySelector('[part~="typing"]')) return;
+        seen.disconnect();
+        resolve(performance.now() - start);
+      });
+      seen.observe(thread, { childList: true, subtree: true });
+      box.value = content;
+      box.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+      start = performance.now();
+      box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true, cancelable: true }));
+    });
   }, text);
 }
 

@@ -139,8 +139,15 @@ async function journey(withoutSetHTML: boolean): Promise<void> {
   await page.getByRole('button', { name: title }).first().waitFor();
   expect(await dangerousNodes(page)).toEqual([]);
 
-  // nothing ran, nothing loaded from elsewhere, however long the page had to try
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+  // nothing ran, nothing loaded from elsewhere: every image the page holds has loaded or failed, so any
+  // handler one carried has had its event
+  await page.waitForFunction(() => {
+    const images = (root: Document | ShadowRoot): HTMLImageElement[] => [
+      ...root.querySelectorAll('img'),
+      ...[...root.querySelectorAll('*')].flatMap((el) => (el.shadowRoot ? images(el.shadowRoot) : [])),
+    ];
+    return images(document).every((img) => img.complete);
+  });
   expect(calls).toEqual([]);
   expect(remote).toEqual([]);
   await page.close();

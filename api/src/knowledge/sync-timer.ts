@@ -1,14 +1,10 @@
 import { Prisma } from '../db/client.ts';
 import type { Services } from '../services.ts';
 import { syncSource } from './sync-source.ts';
+import { startPassTimer, type PassTimer } from '../timers/pass-timer.ts';
 
 /** How often a process looks for sources due a sync: a daily schedule needs no finer clock. */
 export const SYNC_LOOK_EVERY_MS = 60_000;
-
-export interface SyncTimer {
-  /** no new sync starts; the running one is awaited */
-  stop(): Promise<void>;
-}
 
 /**
  * Syncs the knowledge sources whose time has come (`nextSyncAt`), one at a time, in every
@@ -17,32 +13,12 @@ export interface SyncTimer {
  * its lease lapses. `intervalMs = 0` turns it off (tests sync on their own).
  * @example const timer = startSyncTimer(services); … await timer.stop();
  */
-export function startSyncTimer(s: Pick<Services, 'db' | 'config' | 'logger'>, intervalMs = SYNC_LOOK_EVERY_MS): SyncTimer {
-  if (intervalMs <= 0) return { stop: async () => {} };
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(tick, intervalMs);
-    timer.unref();
-  };
-  const tick = () => {
-    running = syncDue(s, () => stopped)
-      .catch((err: unknown) => s.logger.error({ err }, 'knowledge sync pass failed'))
-      .finally(() => {
-        running = null;
-        schedule();
-      });
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+export function startSyncTimer(s: Pick<Services, 'db' | 'config' | 'logger'>, intervalMs = SYNC_LOOK_EVERY_MS): PassTimer {
+  return startPassTimer(
+    intervalMs,
+    (signal) => syncDue(s, () => signal.aborted),
+    (err) => s.logger.error({ err }, 'knowledge sync pass failed'),
+  );
 }
 
 /** Syncs the sources due now, oldest due first, until none is left or the process stops. */
@@ -53,8 +29,7 @@ async function syncDue(s: Pick<Services, 'db' | 'config' | 'logger'>, stopped: (
       WHERE "nextSyncAt" <= now() AND ("syncLeaseUntil" IS NULL OR "syncLeaseUntil" < now())
       ORDER BY "nextSyncAt" LIMIT 1`);
     if (!due) return;
-    const outcome = await syncSource(s, due.id);
-    // another process took it between the look and the claim: look again
-    if (outcome.status === 'gone') continue;
+    // whatever came of it (synced, or taken by another process meanwhile), the next look skips it
+    await syncSource(s, due.id);
   }
 }

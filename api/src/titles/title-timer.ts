@@ -1,11 +1,10 @@
 import type { Services } from '../services.ts';
 import { runTitlePass, type TitlePassDeps } from './title-pass.ts';
 import { titleSettings, type TitleSettings } from './title-settings.ts';
+import { startPassTimer, type PassTimer } from '../timers/pass-timer.ts';
 
-export interface TitleTimer {
-  /** no new pass starts; the running one hands its in-flight claims back and is awaited */
-  stop(): Promise<void>;
-}
+/** Its `stop()`: no new pass starts; the running one hands its in-flight claims back and is awaited. */
+export type TitleTimer = PassTimer;
 
 /**
  * Runs a title pass every `TITLE_PASS_MS` in this process (every API and worker process
@@ -19,34 +18,13 @@ export function startTitleTimer(
   opts: { intervalMs?: number; settings?: TitleSettings } = {},
 ): TitleTimer {
   const intervalMs = opts.intervalMs ?? s.config.TITLE_PASS_MS;
-  if (intervalMs <= 0) return { stop: async () => {} };
   const settings = opts.settings ?? titleSettings(s.config);
-  const stopping = new AbortController();
-  let running: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | undefined;
-
-  const schedule = () => {
-    if (stopping.signal.aborted) return;
-    timer = setTimeout(tick, intervalMs);
-    timer.unref();
-  };
-  const tick = () => {
-    running = runTitlePass(s, settings, { signal: stopping.signal })
-      .then(({ claimed, recovered, outcomes }) => {
-        if (claimed + recovered > 0) s.logger.info({ titles: { recovered, ...outcomes } }, 'title pass');
-      })
-      .catch((err: unknown) => s.logger.error({ err }, 'title pass failed'))
-      .finally(() => {
-        running = null;
-        schedule();
-      });
-  };
-  schedule();
-  return {
-    async stop() {
-      stopping.abort();
-      clearTimeout(timer);
-      await running;
+  return startPassTimer(
+    intervalMs,
+    async (signal) => {
+      const { claimed, recovered, outcomes } = await runTitlePass(s, settings, { signal });
+      if (claimed + recovered > 0) s.logger.info({ titles: { recovered, ...outcomes } }, 'title pass');
     },
-  };
+    (err) => s.logger.error({ err }, 'title pass failed'),
+  );
 }

@@ -339,20 +339,9 @@ export class HeedPanel extends HeedElement {
 
   private readonly onNew = async () => {
     if (!this.store) return;
-    const creating = this.store.createConversation();
-    this.openingNew = creating;
-    try {
-      const conversation = await creating;
-      this.threads?.open(conversation.id);
-      await this.openConversation(conversation.id);
-      this.composer?.focus();
-    } finally {
-      if (this.openingNew === creating) this.openingNew = null;
-    }
+    await (this.creating ??= this.startConversation(this.store));
+    this.composer?.focus();
   };
-
-  /** the new conversation the visitor asked for, while the server creates it: a send then waits for it */
-  private openingNew: Promise<unknown> | null = null;
 
   private readonly onRetry = (e: CustomEvent<{ conversationId: string }>) => {
     void this.threads?.retry(e.detail.conversationId);
@@ -391,7 +380,7 @@ export class HeedPanel extends HeedElement {
       // token, and "the latest conversation" is only known once the list is in
       if (!this.activeId) await store.whenReady();
       // typed right after "New conversation": it belongs in the new one, not the one still shown
-      if (this.openingNew) await this.openingNew.catch(() => undefined);
+      if (this.creating) await this.creating.catch(() => undefined);
       const id = this.activeId ?? (await this.homeTarget(store));
       const question = openQuestion(store.conversation(id), store.state.threads.get(id));
       this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);
@@ -415,6 +404,7 @@ export class HeedPanel extends HeedElement {
     return latest.id;
   }
 
+  /** the conversation being created (for "New conversation" or a first send): sends wait for it */
   private creating: Promise<string> | null = null;
 
   private async startConversation(store: HeedStore): Promise<string> {

@@ -35,12 +35,13 @@ export const knowledgeRouter = router({
     if ((await ctx.services.db.knowledgeSource.count({ where: { siteId: input.siteId } })) >= SOURCES_MAX)
       throw refuse('conflict', 'too_many_sources', `A site keeps at most ${SOURCES_MAX} sources: remove one first.`);
     const url = new URL(input.url).href;
-    const existing = await ctx.services.db.knowledgeSource.findUnique({
+    // the same URL again is the same source (synced once more), never a second one
+    const source = await ctx.services.db.knowledgeSource.upsert({
       where: { siteId_url: { siteId: input.siteId, url } },
+      update: {},
+      create: { siteId: input.siteId, url },
       select: { id: true },
     });
-    const source =
-      existing ?? (await ctx.services.db.knowledgeSource.create({ data: { siteId: input.siteId, url }, select: { id: true } }));
     void syncSource(ctx.services, source.id).catch((err) =>
       ctx.services.logger.warn({ err, sourceId: source.id }, 'knowledge sync failed'),
     );
