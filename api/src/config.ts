@@ -136,6 +136,22 @@ export const configSchema = z
     KNOWLEDGE_PAGE_TIMEOUT_MS: int(15_000),
     /** one source's whole sync; pages not reached by then wait for the next */
     KNOWLEDGE_SYNC_MS: int(600_000),
+    /** an uploaded knowledge file (Markdown, text, HTML or PDF) larger than this is refused */
+    KNOWLEDGE_MAX_FILE_BYTES: z.coerce.number().int().positive().max(20_000_000).default(5_000_000),
+    /** memory one process gives the site vectors it keeps for hybrid retrieval; a site whose vectors do not fit is searched by text only */
+    KNOWLEDGE_VECTOR_CACHE_MB: z.coerce.number().int().nonnegative().default(256),
+    /** an OpenAI-compatible embeddings model (`/v1/embeddings`): with it retrieval ranks by meaning as well as words; empty: text only */
+    EMBEDDINGS_MODEL: optional(z.string().max(200)),
+    /** the embeddings server; default OPENAI_BASE_URL */
+    EMBEDDINGS_BASE_URL: optional(z.string().url()),
+    /** the embeddings server's key; default OPENAI_API_KEY */
+    EMBEDDINGS_API_KEY: optional(z.string()),
+    /** ask the embeddings model for vectors this long (models that take `dimensions`); empty: the model's own */
+    EMBEDDINGS_DIMENSIONS: optional(z.coerce.number().int().min(8).max(4096)),
+    /** one embeddings request; a question whose embedding is late is searched by text only */
+    EMBEDDINGS_TIMEOUT_MS: int(3000),
+    /** a match by meaning below this cosine similarity is no match (so "nothing relevant" can still be found) */
+    EMBEDDINGS_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
     /** reverse proxies in front of Heed that append to X-Forwarded-For; 0 trusts no header (the socket address is the client) */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     /** deployment-wide overrides of the default rate limits: JSON, any subset of api/src/limits/site-limits.ts (kept as text; parsed by the limits) */

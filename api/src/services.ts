@@ -15,6 +15,7 @@ import { processLogger } from './logging/process-logger.ts';
 import { Limits } from './limits/limits.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { storeProbes } from './metrics/store-probes.ts';
+import { knowledgeSearchOf, type KnowledgeSearch } from './knowledge/knowledge-search.ts';
 
 /** The process's connections, created once and passed down (no module-level singletons). */
 export interface Services {
@@ -35,6 +36,8 @@ export interface Services {
   /** rate limits (Redis, with in-memory insurance) and each site's limits, cached for a few seconds */
   limits: Limits;
   openai: OpenAI;
+  /** site knowledge search: by words, and by meaning with an embeddings model (its vectors cached here) */
+  knowledge: KnowledgeSearch;
   /** the process's Prometheus registry and metrics (`GET /metrics`) */
   metrics: Metrics;
   /**
@@ -70,6 +73,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
     // sees every byte of a reply's stream, SSE comments too: keep-alives are life (chat/model/byte-watch.ts)
     fetch: watchingFetch,
   });
+  const sql = rawSql(pool);
   return {
     config,
     // each finding also goes to the database, where the console reads which features are off
@@ -77,7 +81,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
       recordFinding(db, finding).catch((err) => logger.warn({ err, flag: finding.flag }, 'model finding not recorded for the console')),
     ),
     db,
-    sql: rawSql(pool),
+    sql,
     redis,
     subscriber,
     keys,
@@ -85,6 +89,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
     sites,
     limits: new Limits({ sites, redis, prefix: config.REDIS_PREFIX, deploymentOverrides: config.RATE_LIMITS }),
     openai,
+    knowledge: knowledgeSearchOf(config, sql, logger),
     metrics: createMetrics(storeProbes(pool, redis)),
     logger,
     log: lineLog(logger),

@@ -30,7 +30,9 @@ test('the shop’s help pages sync as the demo site’s built-in source, and a q
   const id = await seedDemoKnowledge(heed.services.db, heed.siteKey, `${shopUrl}/sitemap.xml`);
   expect(await syncSource(heed.services, id!)).toMatchObject({ status: 'synced', pages: HELP_PAGES.length, errors: 0 });
   const site = await heed.services.db.site.findUniqueOrThrow({ where: { key: heed.siteKey }, select: { id: true } });
-  const [best] = await retrieveKnowledge(heed.services.sql, site.id, ['How long do I have to return an item?']);
+  const {
+    hits: [best],
+  } = await retrieveKnowledge(heed.services.sql, site.id, ['How long do I have to return an item?']);
   expect(best).toMatchObject({ url: `${shopUrl}/returns`, title: 'Returns and refunds · Trailhead Outfitters' });
 
   // the demo model answers from it, citing the page

@@ -63,14 +63,14 @@ test('a synced source answers: the excerpt that says it comes first, with its pa
   });
   expect(await syncSource(heed.services, source.id)).toEqual({ status: 'synced', pages: 2, changed: 2, removed: 0, errors: 0 });
 
-  const hits = await retrieveKnowledge(heed.services.sql, shop.id, ['How much does delivery cost?']);
+  const { hits } = await retrieveKnowledge(heed.services.sql, shop.id, ['How much does delivery cost?']);
   expect(hits[0]).toMatchObject({ heading: 'Costs', url: `${base}/shipping`, title: 'Shipping' });
   expect(hits[0]!.text).toContain('free for orders above 50 EUR');
-  expect(await retrieveKnowledge(heed.services.sql, other.id, ['How much does delivery cost?'])).toEqual([]);
+  expect(await retrieveKnowledge(heed.services.sql, other.id, ['How much does delivery cost?'])).toEqual({ hits: [], searched: false });
 
   const synced = await heed.services.db.knowledgeSource.findUniqueOrThrow({ where: { id: source.id } });
   expect(synced).toMatchObject({ lastError: null, pageErrors: [], syncLeaseUntil: null });
-  expect(synced.nextSyncAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+  expect(synced.nextSyncAt!.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
 });
 
 test('the next sync keeps unchanged pages, drops the ones the sitemap no longer lists', async () => {
@@ -84,8 +84,8 @@ test('the next sync keeps unchanged pages, drops the ones the sitemap no longer 
   listed = ['/shipping'];
   await heed.services.db.knowledgeSource.update({ where: { id: source.id }, data: { syncLeaseUntil: null } });
   expect(await syncSource(heed.services, source.id)).toEqual({ status: 'synced', pages: 1, changed: 0, removed: 1, errors: 0 });
-  expect(await retrieveKnowledge(heed.services.sql, shop.id, ['unworn labels refunds'])).toEqual([]);
-  expect((await retrieveKnowledge(heed.services.sql, shop.id, ['delivery costs']))[0]?.heading).toBe('Costs');
+  expect(await retrieveKnowledge(heed.services.sql, shop.id, ['unworn labels refunds'])).toEqual({ hits: [], searched: true });
+  expect((await retrieveKnowledge(heed.services.sql, shop.id, ['delivery costs'])).hits[0]?.heading).toBe('Costs');
   listed = ['/shipping', '/returns'];
 });
 

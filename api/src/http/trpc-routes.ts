@@ -10,9 +10,13 @@ import { applyCors } from './cors.ts';
 import { eventStreamRoute } from './event-stream-route.ts';
 import { mutationRoute } from './mutation-route.ts';
 import { requestIdOf } from './request-id.ts';
+import { UPLOAD_PATH } from '../trpc/routers/console/knowledge.ts';
 
 /** Largest request body accepted (a 4,000-character message is far below it). */
 const MAX_BODY_BYTES = 64 * 1024;
+
+/** A knowledge file's upload: the largest file allowed, as base64 (4 bytes for 3), and room for the rest. */
+const uploadBodyBytes = (maxFileBytes: number) => Math.ceil(maxFileBytes / 3) * 4 + 64 * 1024;
 
 /**
  * Most calls one batched request may carry; larger batches get tRPC's 400. The widget does
@@ -53,12 +57,14 @@ export function trpcRoutes(s: Services, opts: TrpcRouteOptions = {}): (app: Fast
       return reply.code(getHTTPStatusCodeFromError(error)).type('text/plain; charset=utf-8').send(error.message);
     });
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+      const path = (request.params as { '*'?: string })['*'] ?? request.url.slice('/trpc/'.length).split('?')[0]!;
       await fastifyRequestHandler({
         router: appRouter,
         req: request,
         res: reply,
-        path: (request.params as { '*'?: string })['*'] ?? request.url.slice('/trpc/'.length).split('?')[0]!,
-        maxBodySize: MAX_BODY_BYTES,
+        path,
+        // only the owner's file upload may be large; batching it with other calls is refused by its size
+        maxBodySize: path === UPLOAD_PATH ? uploadBodyBytes(s.config.KNOWLEDGE_MAX_FILE_BYTES) : MAX_BODY_BYTES,
         maxBatchSize: MAX_BATCH_SIZE,
         createContext: ({ req, res, info }) => createContext({ req: req.raw as IncomingMessage, res: res.raw as ServerResponse, info }),
         onError: ({ error, path }) => onError(error, path, request),

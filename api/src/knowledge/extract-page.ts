@@ -27,7 +27,8 @@ const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').t
  * @example extractPage(html, 'https://shop.example/shipping').sections[0] // { heading: 'Costs', text: 'Free above 50 EUR…' }
  */
 export function extractPage(html: string, url: string): ExtractedPage {
-  const { document } = parseHTML(html);
+  // linkedom builds no body for a document that leaves out <html> and <body> (as HTML allows): give it one
+  const { document } = parseHTML(/<body[\s>]/i.test(html) ? html : `<html><body>${html.replace(/^\s*<!doctype[^>]*>/i, '')}</body></html>`);
   const links = [
     ...new Set(
       [...document.querySelectorAll('a[href]')]

@@ -1,9 +1,14 @@
 import { Prisma } from '../db/client.ts';
 import type { Services } from '../services.ts';
 import { crawl, type CrawlLimits, type CrawlResult } from './crawl.ts';
+import { embedPending } from './embed-pending.ts';
+import { bumpKnowledgeVersion } from './knowledge-version.ts';
 
 /** Per-page errors a source keeps to show (the first ones: a broken site repeats itself). */
 export const PAGE_ERRORS_KEPT = 50;
+
+/** What writing a site's knowledge needs: the stores, and the embeddings model when there is one. */
+export type KnowledgeWriter = Pick<Services, 'db' | 'sql' | 'config' | 'logger' | 'knowledge'>;
 
 /** What a sync did, for its log line and the console. */
 export interface SyncOutcome {
@@ -34,15 +39,12 @@ export function crawlLimits(s: Pick<Services, 'config'>): CrawlLimits {
  * unchanged ones, records the per-page errors and when the next sync is due.
  * @example await syncSource(services, sourceId) // { status: 'synced', pages: 12, changed: 3, removed: 0, errors: 1 }
  */
-export async function syncSource(
-  s: Pick<Services, 'db' | 'config' | 'logger'>,
-  sourceId: string,
-  limits = crawlLimits(s),
-): Promise<SyncOutcome> {
+export async function syncSource(s: KnowledgeWriter, sourceId: string, limits = crawlLimits(s)): Promise<SyncOutcome> {
   const leaseMs = limits.totalTimeMs + 60_000;
+  // only a site is crawled: a file or a snippet is read once, when the owner gives it
   const [claim] = await s.db.$queryRaw<{ fence: number; url: string; siteId: string; builtIn: boolean }[]>`
     UPDATE "KnowledgeSource" SET "syncFence" = "syncFence" + 1, "syncLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
-    WHERE id = ${sourceId}::uuid AND ("syncLeaseUntil" IS NULL OR "syncLeaseUntil" < now())
+    WHERE id = ${sourceId}::uuid AND kind = 'site' AND url IS NOT NULL AND ("syncLeaseUntil" IS NULL OR "syncLeaseUntil" < now())
     RETURNING "syncFence" AS fence, url, "siteId", "builtIn"`;
   if (!claim) return { status: (await s.db.knowledgeSource.count({ where: { id: sourceId } })) ? 'busy' : 'gone' };
 
@@ -50,9 +52,13 @@ export async function syncSource(
   const result = await crawl(
     claim.url,
     { ...limits, allowPrivate: limits.allowPrivate || claim.builtIn },
-    new Map(known.map((p) => [p.url, p])),
+    new Map(known.flatMap((p) => (p.url ? [[p.url, p] as const] : []))),
   );
   const outcome = await store(s, sourceId, claim, result);
+  if (outcome.status === 'synced' && (outcome.changed || outcome.removed)) {
+    await bumpKnowledgeVersion(s.sql, claim.siteId);
+    await embedPending({ ...s, embedder: s.knowledge.embedder }, claim.siteId);
+  }
   s.logger.info({ sourceId, siteId: claim.siteId, ...outcome }, 'knowledge source synced');
   return outcome;
 }

@@ -1,6 +1,5 @@
 import { Prisma } from '../db/client.ts';
-import type { Services } from '../services.ts';
-import { syncSource } from './sync-source.ts';
+import { syncSource, type KnowledgeWriter } from './sync-source.ts';
 import { startPassTimer, type PassTimer } from '../timers/pass-timer.ts';
 
 /** How often a process looks for sources due a sync: a daily schedule needs no finer clock. */
@@ -13,7 +12,7 @@ export const SYNC_LOOK_EVERY_MS = 60_000;
  * its lease lapses. `intervalMs = 0` turns it off (tests sync on their own).
  * @example const timer = startSyncTimer(services); … await timer.stop();
  */
-export function startSyncTimer(s: Pick<Services, 'db' | 'config' | 'logger'>, intervalMs = SYNC_LOOK_EVERY_MS): PassTimer {
+export function startSyncTimer(s: KnowledgeWriter, intervalMs = SYNC_LOOK_EVERY_MS): PassTimer {
   return startPassTimer(
     intervalMs,
     (signal) => syncDue(s, () => signal.aborted),
@@ -22,11 +21,11 @@ export function startSyncTimer(s: Pick<Services, 'db' | 'config' | 'logger'>, in
 }
 
 /** Syncs the sources due now, oldest due first, until none is left or the process stops. */
-async function syncDue(s: Pick<Services, 'db' | 'config' | 'logger'>, stopped: () => boolean): Promise<void> {
+async function syncDue(s: KnowledgeWriter, stopped: () => boolean): Promise<void> {
   while (!stopped()) {
     const [due] = await s.db.$queryRaw<{ id: string }[]>(Prisma.sql`
       SELECT id FROM "KnowledgeSource"
-      WHERE "nextSyncAt" <= now() AND ("syncLeaseUntil" IS NULL OR "syncLeaseUntil" < now())
+      WHERE kind = 'site' AND "nextSyncAt" <= now() AND ("syncLeaseUntil" IS NULL OR "syncLeaseUntil" < now())
       ORDER BY "nextSyncAt" LIMIT 1`);
     if (!due) return;
     // whatever came of it (synced, or taken by another process meanwhile), the next look skips it

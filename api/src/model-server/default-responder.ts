@@ -1,3 +1,5 @@
+import { KNOWLEDGE_MISS } from '../chat/context/context-sections.ts';
+import { asksSomething } from '../knowledge/unanswered.ts';
 import { batchItems } from '../chat/context/pending-turn.ts';
 import type { ChatRequestMessage, Responder } from './types.ts';
 import { demoTitleReply, isTitleRequest } from './demo-title.ts';
@@ -31,8 +33,18 @@ export const defaultResponder: Responder = (req) => {
   const said = lastUserText(req.body.messages);
   // one question, and the site's pages had something on it: quote the best excerpt and cite it
   const quoted = unansweredItems(said) ? null : knowledgeQuote(req.body.messages);
-  return { text: quoted ?? demoReply(said) };
+  if (quoted) return { text: quoted };
+  // the site has pages, none on this question: it says so instead of guessing
+  if (knowledgeMissed(req.body.messages) && asksSomething([said])) return { text: DEMO_DO_NOT_KNOW };
+  return { text: demoReply(said) };
 };
+
+/** What the demo model says to a question the site's pages do not cover. */
+export const DEMO_DO_NOT_KNOW = 'I do not know: nothing on this site’s pages covers that, and I would rather not guess.';
+
+/** Whether the request says the site's knowledge had nothing for this batch. */
+const knowledgeMissed = (messages: readonly ChatRequestMessage[] | undefined) =>
+  (messages ?? []).some((m) => m.role === 'system' && typeof m.content === 'string' && m.content.includes(KNOWLEDGE_MISS));
 
 /**
  * The demo model's grounded answer: the first excerpt of the request's "Site knowledge" section
@@ -44,11 +56,13 @@ export function knowledgeQuote(messages: readonly ChatRequestMessage[] | undefin
     .filter((m) => m.role === 'system' && typeof m.content === 'string')
     .map((m) => m.content as string)
     .find((c) => c.includes('## Site knowledge'));
-  const first = system && /^\[1\] (.+?) \(https?:\/\/[^\s)]+\)\n"(.*)"$/m.exec(system);
+  const first = system && /^\[1\] (.+?) \((https?:\/\/[^\s)]+|[^)\n]+)\)\n"(.*)"$/m.exec(system);
   if (!first) return null;
-  const page = first[1]!.split(' — ')[0]!.replace(/ · .*$/, '');
-  const sentence = /^.*?[.!?](?=\s|$)/.exec(first[2]!.replace(/\\"/g, '"'))?.[0] ?? first[2]!;
-  return `From our ${page} page: “${excerpt(sentence, 300, '')}” [1]`;
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(first[3]!.replace(/\\"/g, '"'))?.[0] ?? first[3]!;
+  const quote = `“${excerpt(sentence, 300, '')}” [1]`;
+  // a page is named; the owner's own text (a file, a snippet) is quoted as is
+  if (!/^https?:/.test(first[2]!)) return quote;
+  return `From our ${first[1]!.split(' — ')[0]!.replace(/ · .*$/, '')} page: ${quote}`;
 }
 
 /** The visitor's answer when the request ends with a `tool` result (`{"answer": …}`), else null. */

@@ -4,6 +4,10 @@ import { answer } from './answer.ts';
 import { defaultResponder } from './default-responder.ts';
 import { readBody, sendError, sendJson } from './http-io.ts';
 import { LOCAL_MODEL } from './plan-reply.ts';
+import { localEmbedding } from './local-embeddings.ts';
+
+/** The name the local embeddings answer under (any `model` asked for gets them). */
+export const LOCAL_EMBEDDING_MODEL = 'heed-local-embeddings';
 import type { ChatRequestBody, RecordedRequest, Responder, ScriptedReply } from './types.ts';
 
 /** A running local OpenAI-compatible server and the handles tests steer it with. */
@@ -12,6 +16,8 @@ export interface ModelServer {
   readonly url: string;
   /** every chat-completions request received, in arrival order (malformed JSON bodies are not recorded; none with `record: false`) */
   readonly requests: RecordedRequest[];
+  /** every embeddings request's inputs, in arrival order (none with `record: false`) */
+  readonly embeddingRequests: string[][];
   /** queues replies for the next requests, one each, in order; an empty queue falls back to the responder */
   script(...replies: ScriptedReply[]): void;
   /** replaces the responder used when the script queue is empty */
@@ -28,7 +34,7 @@ export interface ModelServer {
 
 /**
  * Starts a local OpenAI-compatible chat-completions server: `POST /v1/chat/completions` (SSE or JSON),
- * `GET /v1/models`, `GET /healthz`. Port 0 (the default) picks a free port.
+ * `POST /v1/embeddings` (deterministic vectors, local-embeddings.ts), `GET /v1/models`, `GET /healthz`. Port 0 (the default) picks a free port.
  * @example
  * const server = await startModelServer();
  * server.script({ text: 'Hello there', chunkDelayMs: 5 });
@@ -45,6 +51,7 @@ export async function startModelServer(
   let nextId = 1;
   let inFlight = 0;
   const requests: RecordedRequest[] = [];
+  const embeddingRequests: string[][] = [];
   const queue: ScriptedReply[] = [];
   const waiters = new Set<() => void>();
 
@@ -85,9 +92,31 @@ export async function startModelServer(
     }
   }
 
+  async function embeddings(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (raw === undefined) return;
+    let input: unknown;
+    try {
+      input = (JSON.parse(raw) as { input?: unknown }).input;
+    } catch {
+      return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
+    }
+    const texts = typeof input === 'string' ? [input] : input;
+    if (!Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === 'string'))
+      return sendError(res, 400, "'input' must be a string or a non-empty array of strings.", 'invalid_request_error');
+    if (keepRequests) embeddingRequests.push(texts);
+    sendJson(res, 200, {
+      object: 'list',
+      model: LOCAL_EMBEDDING_MODEL,
+      data: texts.map((t, index) => ({ object: 'embedding', index, embedding: localEmbedding(t) })),
+      usage: { prompt_tokens: 0, total_tokens: 0 },
+    });
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://local').pathname.replace(/\/+$/, '');
     if (req.method === 'POST' && path === '/v1/chat/completions') return chatCompletions(req, res);
+    if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(req, res);
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: LOCAL_MODEL, object: 'model', created: 0, owned_by: 'heed' }] });
     }
@@ -114,6 +143,7 @@ export async function startModelServer(
   return {
     url: `http://${urlHost(host)}:${port}/v1`,
     requests,
+    embeddingRequests,
     script: (...replies) => void queue.push(...replies),
     setResponder: (fn) => void (responder = fn),
     inFlight: () => inFlight,
@@ -137,6 +167,7 @@ export async function startModelServer(
       }),
     reset: () => {
       requests.length = 0;
+      embeddingRequests.length = 0;
       queue.length = 0;
       nextId = 1;
       responder = initialResponder;

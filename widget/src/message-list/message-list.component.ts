@@ -212,16 +212,21 @@ export class HeedMessageList extends HeedElement {
   };
 }
 
-/** The pages a reply cites, as links that open in a new tab without an opener or referrer. */
+/**
+ * What a reply cites: pages as links that open in a new tab without an opener or referrer, the
+ * owner's files and snippets by name (they have no address).
+ */
 function sourceList(sources: readonly CitedSource[]) {
-  const links = sources.filter((s) => linkableSource(s.url));
-  if (links.length === 0) return nothing;
+  const shown = sources.filter((s) => s.url === null || linkableSource(s.url));
+  if (shown.length === 0) return nothing;
   return html`<ul class="sources" part="sources" aria-label=${t.sources}>
-    ${links.map(
-      (s) =>
-        html`<li><a href=${s.url} target="_blank" rel="noopener noreferrer" dir="auto">[${s.n}] ${s.title} <span class="host">${new URL(s.url).host}</span></a></li>`,
-    )}
+    ${shown.map(sourceItem)}
   </ul>`;
+}
+
+function sourceItem(s: CitedSource) {
+  if (!linkableSource(s.url)) return html`<li dir="auto">[${s.n}] ${s.title}</li>`;
+  return html`<li><a href=${s.url} target="_blank" rel="noopener noreferrer" dir="auto">[${s.n}] ${s.title} <span class="host">${new URL(s.url).host}</span></a></li>`;
 }
 
 /** Replies followed (notices aside) by the visitor's request for their rest. */

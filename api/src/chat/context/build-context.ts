@@ -98,6 +98,10 @@ export interface ContextInput {
   recall?: readonly RecallHit[];
   /** the site's excerpts retrieval found for the batch, best first (cited as [1], [2]…) */
   knowledge?: readonly KnowledgeExcerpt[];
+  /** the site has knowledge and none of it matched the batch: the model is told to say it does not know */
+  knowledgeMissed?: boolean;
+  /** the model may hand the conversation to a person (`handoff_to_human` is offered) */
+  handoff?: boolean;
   /** set when the run writes an unsolicited message (an intent, a check-in): nothing is claimed */
   proactive?: ProactiveBrief | null;
 }
@@ -158,6 +162,7 @@ export function buildContext(input: ContextInput): ChatCompletionMessageParam[] 
     todos: input.todos ?? [],
     recall: input.recall ?? [],
     knowledge: input.knowledge ?? [],
+    knowledgeMiss: input.knowledgeMissed ? { handoff: input.handoff ?? false } : null,
     timeZone: input.timeZone,
   });
 

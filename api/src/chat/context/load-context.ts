@@ -4,17 +4,19 @@ import { buildContext, historyWindow, type ContextInput } from './build-context.
 import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { readContextSnapshot, type RunChecks } from './context-query.ts';
 import { recallFrom } from './recall.ts';
-import { retrieveKnowledge } from '../../knowledge/retrieve.ts';
+import { retrieveKnowledge, type HybridSearch, type KnowledgeHit } from '../../knowledge/retrieve.ts';
 import type { ProactiveBrief } from '../../proactive/proactive-section.ts';
 
-/** Everything {@link buildContext} takes but the system prompt: what a run reads from the database. */
-export type ContextReads = Omit<ContextInput, 'systemPrompt'>;
+/** Everything {@link buildContext} takes but the system prompt and the hand-off: what a run reads from the database. */
+export type ContextReads = Omit<ContextInput, 'systemPrompt' | 'handoff' | 'knowledge'> & { knowledge: KnowledgeHit[] };
 
 /** What a run reads before its model request, as {@link readRunContext} takes it. */
 export interface RunReadOptions {
   tokenBudget: number;
   /** the deployment's daily cap, for sites without their own */
   spendCapUsd: number;
+  /** site knowledge by meaning as well as words; absent: by words */
+  hybrid?: HybridSearch | null;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function readRunContext(
   // the site's pages, beside recall: one round trip for both
   const [recall, knowledge] = await Promise.all([
     recallFrom(sql, scope, texts, snapshot.recentFrom),
-    batch.proactive ? [] : retrieveKnowledge(sql, snapshot.siteId, texts),
+    batch.proactive ? { hits: [], searched: false } : retrieveKnowledge(sql, snapshot.siteId, texts, opts.hybrid ?? null),
   ]);
   const reads: ContextReads = {
     rows,
@@ -66,7 +68,8 @@ export async function readRunContext(
     requests: snapshot.requests,
     todos: snapshot.todos,
     recall,
-    knowledge,
+    knowledge: knowledge.hits,
+    knowledgeMissed: knowledge.searched && knowledge.hits.length === 0,
     proactive: proactiveBrief(batch),
   };
   return { reads, checks: snapshot.checks };

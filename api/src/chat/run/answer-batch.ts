@@ -5,6 +5,8 @@ import type { AnswerDeps } from './answer-deps.ts';
 import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { completeRun, failRun, releaseRun, renewRunLease } from './finish-run.ts';
 import { readRunContext, type ContextReads } from '../context/load-context.ts';
+import { asksSomething, recordUnanswered } from '../../knowledge/unanswered.ts';
+import { retrievedOf } from '../../shared/citations.ts';
 import type { RunChecks } from '../context/context-query.ts';
 import type { SitePolicy } from '../../sites/site-policy.ts';
 import { buildContext } from '../context/build-context.ts';
@@ -114,14 +116,14 @@ export async function answerBatch(
       return 'failed';
     }
     const settings = replySettings(deps, site);
-    const messages = buildContext({ ...reads, systemPrompt: settings.systemPrompt });
+    const messages = buildContext({ ...reads, systemPrompt: settings.systemPrompt, handoff });
     status = 'streaming';
     // The renewal that marks the run streaming (and records its model) goes out with the model
     // request instead of before it: it cost 4-5 ms of the bench's claim → model request. Safe: the
     // relay holds the lease taken at the claim, every write is fenced, and a renewal that finds the
     // fence lost aborts the request (the run is 'lost', as before, one wasted model call later).
     const sentAt = Date.now();
-    markedStreaming = renewRunLease(deps.sql, batch, deps.leaseMs, status, settings.model).then(
+    markedStreaming = renewRunLease(deps.sql, batch, deps.leaseMs, status, settings.model, retrievedOf(reads.knowledge)).then(
       (ok) => void (ok ? held(sentAt) : abort.abort(new LeaseLostError('fence lost before streaming'))),
       (err: unknown) => abort.abort(err),
     );
@@ -137,6 +139,7 @@ export async function answerBatch(
     // what the reply cites of the site's pages it was shown: their addresses, never the model's
     const sources = citedSources(reply.text, reads.knowledge ?? []);
     await completeRun(deps, batch, { ...reply, sources, cost: runCost(settings.price, reply, messages), firstTokenAt });
+    if (reads.knowledgeMissed) await countUnanswered(deps, batch, reads);
     return reply.question ? 'awaiting_input' : 'completed';
   } catch (err) {
     await markedStreaming;
@@ -190,9 +193,21 @@ export function startRunReads(deps: AnswerDeps, batch: ClaimedBatch): Promise<Ru
 async function readRun(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads> {
   const [site, { reads, checks }] = await Promise.all([
     deps.sites.byId(batch.siteId),
-    readRunContext(deps.sql, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd }),
+    readRunContext(deps.sql, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd, hybrid: deps.hybrid }),
   ]);
   return { site, reads, checks };
+}
+
+/**
+ * A batch the site's knowledge had nothing for, once answered, is an unanswered question for the
+ * console when it asks something. Its failure is logged and changes nothing for the visitor.
+ */
+async function countUnanswered(deps: AnswerDeps, batch: ClaimedBatch, reads: ContextReads): Promise<void> {
+  const texts = reads.claimed.map((r) => r.content);
+  if (!asksSomething(texts)) return;
+  await recordUnanswered(deps.sql, { siteId: batch.siteId, conversationId: batch.conversationId, runId: batch.runId, texts }).catch(
+    (err: unknown) => deps.logger.warn({ err }, 'unanswered question not counted'),
+  );
 }
 
 /** A relay that shows nothing live: an unsolicited message appears only once it is stored. */

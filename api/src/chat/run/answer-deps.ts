@@ -8,6 +8,7 @@ import type { Keys, Redis } from '../../redis/client.ts';
 import type { SitePolicies } from '../../sites/site-policy.ts';
 import type { Price } from '../../titles/pricing.ts';
 import type { ModelCapabilities } from '../model/capabilities.ts';
+import type { HybridSearch } from '../../knowledge/retrieve.ts';
 
 /** What answering a batch needs: stores, the model client, and the limits of one run. */
 export interface AnswerDeps {
@@ -36,6 +37,8 @@ export interface AnswerDeps {
   price: Price;
   /** daily spend cap of sites without their own (SPEND_CAP_USD_PER_DAY) */
   spendCapUsd: number;
+  /** site knowledge by meaning as well as words (an embeddings model is set); absent: by words */
+  hybrid?: HybridSearch | null;
   /** per-site settings (model, instructions, reply token cap), cached for a few seconds */
   sites: Pick<SitePolicies, 'byId'>;
   /** runs, first tokens, model errors and retries are recorded here */

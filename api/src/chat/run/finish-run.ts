@@ -15,6 +15,7 @@ import { isCutShort, storeReply, type PlainReply } from './store-reply.ts';
 import type { ClaimedBatch, ClaimStores } from '../schedule/claim-batch.ts';
 import { FAILURE_TEXT, type ReplyErrorCode } from '../model/model-errors.ts';
 import type { UserInputArgs } from '../model/tools.ts';
+import type { RetrievedExcerpt } from '../../shared/citations.ts';
 
 /**
  * Stores the reply, marks the claimed batch answered, sets the unread metadata and asks for
@@ -215,6 +216,8 @@ export async function renewRunLease(
   leaseMs: number,
   status: 'claimed' | 'streaming',
   model?: string,
+  /** the site's excerpts the run is shown (recorded with the renewal that marks it streaming) */
+  retrieved?: readonly RetrievedExcerpt[],
 ): Promise<boolean> {
   // FOR SHARE waits for a claim in flight (it holds the row from its fence bump to its commit) and
   // then reads its fence: without it, a renewal during that claim read the old fence, "succeeded",
@@ -223,7 +226,8 @@ export async function renewRunLease(
   // request, on the same event loop, and Prisma's client spent ~0.35 ms more CPU on it.
   const n = await sql.count(Prisma.sql`
     UPDATE "Run" r SET "leaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}), status = ${status}::"RunStatus",
-      model = COALESCE(${model ?? null}::varchar, r.model)
+      model = COALESCE(${model ?? null}::varchar, r.model),
+      retrieved = COALESCE(${retrieved?.length ? JSON.stringify(retrieved) : null}::jsonb, r.retrieved)
     WHERE r.id = ${batch.runId}::uuid AND r.status IN ('claimed', 'streaming')
       AND r.fence = (SELECT c.fence FROM "Conversation" c WHERE c.id = ${batch.conversationId}::uuid FOR SHARE)`);
   return n === 1;

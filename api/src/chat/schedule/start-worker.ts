@@ -34,6 +34,7 @@ export function answerDepsOf(s: Services): AnswerDeps {
     bus: s.bus,
     openai: s.openai,
     capabilities: s.capabilities,
+    hybrid: s.knowledge.hybrid,
     sites: s.sites,
     log: s.log,
     logger: s.logger,

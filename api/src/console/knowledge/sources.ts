@@ -4,11 +4,20 @@ import { readPageErrors } from '../../knowledge/page-errors.ts';
 /** A knowledge source as the console lists it: where from, what it holds, how its last sync went. */
 export interface SourceStatus {
   id: string;
-  url: string;
+  kind: 'site' | 'file' | 'snippet';
+  /** a site's sitemap or page URL */
+  url: string | null;
+  /** a file's name or a snippet's question */
+  name: string | null;
+  /** a file's size as uploaded */
+  bytes: number | null;
+  /** a snippet's answer */
+  answer: string | null;
   pages: number;
   excerpts: number;
   lastSyncAt: Date | null;
-  nextSyncAt: Date;
+  /** null for a file or a snippet, which are never synced */
+  nextSyncAt: Date | null;
   /** a sync holds it now */
   syncing: boolean;
   /** why the last sync read nothing (the start URL or robots.txt could not be read) */
@@ -24,7 +33,10 @@ export async function listSources(db: Db, siteId: string): Promise<SourceStatus[
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: {
       id: true,
+      kind: true,
       url: true,
+      name: true,
+      bytes: true,
       lastSyncAt: true,
       nextSyncAt: true,
       syncLeaseUntil: true,
@@ -33,16 +45,23 @@ export async function listSources(db: Db, siteId: string): Promise<SourceStatus[
       _count: { select: { pages: true } },
     },
   });
-  const counted = await db.$queryRaw<{ sourceId: string; n: number }[]>`
-    SELECT p."sourceId", count(*)::int AS n FROM "KnowledgeExcerpt" e JOIN "KnowledgePage" p ON p.id = e."pageId"
+  // a snippet's answer is its excerpts' text, in order
+  const counted = await db.$queryRaw<{ sourceId: string; n: number; answer: string | null }[]>`
+    SELECT p."sourceId", count(*)::int AS n,
+      string_agg(e.text, E'\n' ORDER BY e.position) FILTER (WHERE e.snippet) AS answer
+    FROM "KnowledgeExcerpt" e JOIN "KnowledgePage" p ON p.id = e."pageId"
     WHERE e."siteId" = ${siteId}::uuid GROUP BY p."sourceId"`;
-  const excerpts = new Map(counted.map((c) => [c.sourceId, c.n]));
+  const excerpts = new Map(counted.map((c) => [c.sourceId, c]));
   const now = Date.now();
   return rows.map((r) => ({
     id: r.id,
+    kind: r.kind,
     url: r.url,
+    name: r.name,
+    bytes: r.bytes,
+    answer: excerpts.get(r.id)?.answer ?? null,
     pages: r._count.pages,
-    excerpts: excerpts.get(r.id) ?? 0,
+    excerpts: excerpts.get(r.id)?.n ?? 0,
     lastSyncAt: r.lastSyncAt,
     nextSyncAt: r.nextSyncAt,
     syncing: r.syncLeaseUntil !== null && r.syncLeaseUntil.getTime() > now,
