@@ -51,5 +51,13 @@ export function readSources(value: unknown): CitedSource[] {
   );
 }
 
+/** The excerpts a stored `Run.retrieved` value holds, or none. */
+export function readRetrieved(value: unknown): RetrievedExcerpt[] {
+  return readSources(value).flatMap((e) => {
+    const heading = (e as { heading?: unknown }).heading;
+    return typeof heading === 'string' ? [{ ...e, heading }] : [];
+  });
+}
+
 /** A cited address the widget may link to: http(s) only (what a crawl reads). */
 export const linkableSource = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url) && URL.canParse(url);

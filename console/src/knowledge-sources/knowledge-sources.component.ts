@@ -1,6 +1,9 @@
 import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import '../confirm-dialog/confirm-dialog.ts';
+import '../knowledge-files/knowledge-files.ts';
+import '../knowledge-snippets/knowledge-snippets.ts';
+import '../unanswered-questions/unanswered-questions.ts';
 import type { HeedConfirmDialog } from '../confirm-dialog/confirm-dialog.component.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { KnowledgeSourceView } from '../state/contract.ts';
@@ -38,11 +41,15 @@ export class HeedKnowledgeSources extends ConsoleElement {
   override render() {
     return html`<section aria-labelledby="knowledge-h">
       <h2 id="knowledge-h">Knowledge</h2>
-      <p class="hint">The assistant answers from these pages and cites them under its replies. Each source syncs again every day.</p>
+      <p class="hint">The assistant answers from these pages, files and snippets and cites them under its replies. Each site source syncs again every day.</p>
+      <h3>Website pages</h3>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.sources === null ? html`<p class="muted">Loading…</p>` : this.sources.length === 0 ? html`<p class="muted">No sources yet.</p>` : this.table(this.sources)}
       ${this.isOwner ? this.form() : nothing}
       <heed-confirm-dialog></heed-confirm-dialog>
+      <heed-knowledge-files .api=${this.api} .me=${this.me} .siteId=${this.siteId}></heed-knowledge-files>
+      <heed-knowledge-snippets .api=${this.api} .me=${this.me} .siteId=${this.siteId}></heed-knowledge-snippets>
+      <heed-unanswered-questions .api=${this.api} .me=${this.me} .siteId=${this.siteId}></heed-unanswered-questions>
     </section>`;
   }
 
@@ -93,7 +100,7 @@ export class HeedKnowledgeSources extends ConsoleElement {
   private async load() {
     clearTimeout(this.poll);
     try {
-      this.sources = await this.api.knowledgeSources(this.siteId);
+      this.sources = (await this.api.knowledgeSources(this.siteId)).filter((s) => s.kind === 'site');
       this.error = null;
       if (this.sources.some((s) => s.syncing || s.lastSyncAt === null)) this.poll = setTimeout(() => void this.load(), WHILE_SYNCING_MS);
     } catch (err) {

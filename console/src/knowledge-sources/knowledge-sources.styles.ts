@@ -24,6 +24,32 @@ export const styles = [
       max-width: 360px;
       overflow-wrap: anywhere;
     }
+    form.stacked {
+      display: grid;
+      align-items: stretch;
+      max-width: 640px;
+    }
+    .buttons {
+      display: flex;
+      gap: 8px;
+    }
+    .items > li {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: baseline;
+      gap: 4px 12px;
+      padding: 6px 0;
+      border-bottom: 1px solid var(--c-border, #ddd);
+    }
+    .items .answer {
+      flex-basis: 100%;
+      margin: 0;
+      white-space: pre-line;
+    }
+    h3 {
+      margin: 20px 0 6px;
+      font-size: 1.05em;
+    }
     .page-errors {
       margin: 4px 0 0;
       padding-inline-start: 18px;

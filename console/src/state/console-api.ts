@@ -7,6 +7,7 @@ import type {
   IntentRuleInput,
   IntentRuleView,
   KnowledgeSourceView,
+  UnansweredQuestions,
   ConversationFilter,
   ConversationPage,
   Me,
@@ -100,6 +101,13 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     addKnowledgeSource: (siteId: string, url: string) => mutate<{ id: string }>('knowledge.add', { siteId, url }),
     syncKnowledgeSource: (sourceId: string) => mutate<{ started: true }>('knowledge.sync', { sourceId }),
     removeKnowledgeSource: (sourceId: string) => mutate<{ removed: true }>('knowledge.remove', { sourceId }),
+    /** a Markdown, text, HTML or PDF file, sent as base64 */
+    uploadKnowledgeFile: (siteId: string, name: string, contentBase64: string) =>
+      mutate<{ id: string; excerpts: number }>('knowledge.upload', { siteId, name, contentBase64 }),
+    saveSnippet: (siteId: string, snippet: { id?: string; question: string; answer: string }) =>
+      mutate<{ id: string }>('knowledge.saveSnippet', { siteId, ...snippet }),
+    unansweredQuestions: (siteId: string) => query<UnansweredQuestions>('knowledge.unanswered', { siteId }),
+    dismissUnanswered: (id: string) => mutate<{ dismissed: true }>('knowledge.dismissUnanswered', { id }),
     intentRules: (siteId: string) => query<IntentRuleView[]>('proactive.intentRules.list', { siteId }),
     saveIntentRule: (input: IntentRuleInput) => mutate<IntentRuleView>('proactive.intentRules.save', input),
     removeIntentRule: (siteId: string, id: string) => mutate<{ ok: true }>('proactive.intentRules.remove', { siteId, id }),

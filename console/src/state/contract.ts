@@ -156,6 +156,8 @@ export interface TranscriptRun {
   finishReason: string | null;
   error: string | null;
   claimedMessageIds: string[];
+  /** the site's excerpts the run was shown, as the model numbered them, and whether the reply cited each */
+  knowledge?: { n: number; title: string; url: string | null; heading: string; cited: boolean }[];
 }
 
 export interface Transcript {
@@ -213,14 +215,31 @@ export type TranscriptHead = ConversationItem & { visitorTimeZone: string | null
 /** A knowledge source as the console lists it (console.knowledge.sources). */
 export interface KnowledgeSourceView {
   id: string;
-  url: string;
+  /** a crawled site, an uploaded file, or a written snippet */
+  kind: 'site' | 'file' | 'snippet';
+  /** a site's sitemap or page URL */
+  url: string | null;
+  /** a file's name or a snippet's question */
+  name: string | null;
+  /** a file's size in bytes */
+  bytes: number | null;
+  /** a snippet's answer */
+  answer: string | null;
   pages: number;
   excerpts: number;
   lastSyncAt: string | Date | null;
-  nextSyncAt: string | Date;
+  nextSyncAt: string | Date | null;
   syncing: boolean;
   lastError: string | null;
   pageErrors: { url: string; error: string }[];
+}
+
+/** The questions a site's knowledge had nothing for (console.knowledge.unanswered). */
+export interface UnansweredQuestions {
+  total: number;
+  lastWeek: number;
+  /** newest first; `text` null in a private conversation */
+  questions: { id: string; conversationId: string; text: string | null; createdAt: string | Date }[];
 }
 
 export interface IntentRuleView {

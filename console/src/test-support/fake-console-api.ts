@@ -129,6 +129,10 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     addKnowledgeSource: async () => ({ id: 'source-new' }),
     syncKnowledgeSource: async () => ({ started: true as const }),
     removeKnowledgeSource: async () => ({ removed: true as const }),
+    uploadKnowledgeFile: async () => ({ id: 'file-new', excerpts: 1 }),
+    saveSnippet: async (_siteId, snippet) => ({ id: snippet.id ?? 'snippet-new' }),
+    unansweredQuestions: async () => ({ total: 0, lastWeek: 0, questions: [] }),
+    dismissUnanswered: async () => ({ dismissed: true as const }),
     intentRules: async () => [],
     saveIntentRule: async (input) => ({
       ...input,

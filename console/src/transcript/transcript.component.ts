@@ -100,6 +100,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
       <section aria-labelledby="runs-h">
         <h2 id="runs-h">Runs</h2>
         ${d.runs.length === 0 ? html`<p class="muted">No run yet.</p>` : this.runs(d.runs, number)}
+        ${runKnowledge(d.runs)}
       </section>
       ${this.tools(d)} ${this.titles(d)}`;
   }
@@ -274,6 +275,32 @@ export class HeedConsoleTranscript extends ConsoleElement {
       pin ? `Renamed and pinned: ${title}.` : `Renamed: ${title}.`,
     );
   }
+}
+
+/**
+ * What each run was shown of the site's knowledge and what its reply cited: the owner sees why
+ * an answer said what it said, and which pages never help.
+ */
+function runKnowledge(runs: TranscriptRun[]) {
+  const shown = runs.filter((r) => r.knowledge?.length);
+  if (shown.length === 0) return nothing;
+  return html`<h3>Site knowledge shown to the model</h3>
+    <ol class="plain knowledge" aria-label="Site knowledge per run">
+      ${shown.map(
+        (r) => html`<li data-run=${r.id}>
+          Run started ${r.startedAt ? exactTime(r.startedAt) : 'at an unknown time'}:
+          <ul>${r.knowledge!.map(excerptItem)}</ul>
+        </li>`,
+      )}
+    </ol>`;
+}
+
+function excerptItem(e: NonNullable<TranscriptRun['knowledge']>[number]) {
+  const name = e.heading && e.heading !== e.title ? `${e.title} — ${e.heading}` : e.title;
+  const where = e.url
+    ? html`<a href=${e.url} target="_blank" rel="noopener noreferrer">${name}</a>`
+    : html`${name} <span class="muted">(file or snippet)</span>`;
+  return html`<li>[${e.n}] ${where} — ${e.cited ? html`<strong>cited</strong>` : 'not cited'}</li>`;
 }
 
 /** A run's finish reason as an operator reads it: a cut-short or filtered reply says so in words. */

@@ -6,6 +6,7 @@ import { asProvenance, type Provenance } from '../../shared/provenance.ts';
 import { itemRowsById } from './items-by-id.ts';
 import { toConversationItem, type ConversationItem } from './item.ts';
 import { titleHistory, type TitleHistoryEntry } from './title-history.ts';
+import { readRetrieved, readSources, type RetrievedExcerpt } from '../../shared/citations.ts';
 
 /** Most messages a transcript carries (the newest); longer conversations are rare and still open. */
 export const TRANSCRIPT_MESSAGES_MAX = 1000;
@@ -57,12 +58,20 @@ export interface Transcript {
     error: string | null;
     /** the visitor messages this run answers (a retry's run claims the failed run's messages) */
     claimedMessageIds: string[];
+    /** the site's excerpts the run was shown, numbered as the model saw them, and whether its reply cited each (none in a private conversation) */
+    knowledge: (RetrievedExcerpt & { cited: boolean })[];
   }[];
   inputRequests: { id: string; question: string; choices: string[]; status: 'open' | 'answered' | 'superseded'; createdAt: string }[];
   todos: { id: string; text: string; status: 'open' | 'done'; createdAt: string; completedAt: string | null }[];
   titleHistory: TitleHistoryEntry[];
   /** the audit's content-free facts of each title check (`TitleCheckFacts`), with its outcome */
   titleChecks: (TitleCheckFacts & { id: string; outcome: TitleCheckOutcome; createdAt: string })[];
+}
+
+/** The excerpts a run was shown, each marked when one of the run's replies cited it. */
+function runKnowledge(retrieved: unknown, written: { role: string; sources: unknown }[]): (RetrievedExcerpt & { cited: boolean })[] {
+  const cited = new Set(written.filter((m) => m.role === 'assistant').flatMap((m) => readSources(m.sources).map((c) => c.n)));
+  return readRetrieved(retrieved).map((e) => ({ ...e, cited: cited.has(e.n) }));
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -119,7 +128,8 @@ export async function loadTranscript(
         finishReason: true,
         endedAt: true,
         error: true,
-        messages: { where: { role: 'user' }, orderBy: { seq: 'asc' }, select: { id: true } },
+        retrieved: true,
+        messages: { orderBy: { seq: 'asc' }, select: { id: true, role: true, sources: true } },
       },
     }),
     db.inputRequest.findMany({
@@ -161,14 +171,15 @@ export async function loadTranscript(
       provenance: asProvenance(m.provenance),
       createdAt: m.createdAt.toISOString(),
     })),
-    runs: runs.map(({ messages: claimed, ...r }) => ({
+    runs: runs.map(({ messages: written, retrieved, ...r }) => ({
       ...r,
       costUsd: num(r.costUsd),
       startedAt: r.startedAt.toISOString(),
       firstTokenAt: iso(r.firstTokenAt),
       finishReason: r.finishReason,
       endedAt: iso(r.endedAt),
-      claimedMessageIds: claimed.map((m) => m.id),
+      claimedMessageIds: written.filter((m) => m.role === 'user').map((m) => m.id),
+      knowledge: hide ? [] : runKnowledge(retrieved, written),
     })),
     inputRequests: inputRequests.map((r) => ({
       ...r,
