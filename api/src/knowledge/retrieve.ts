@@ -45,7 +45,7 @@ type TextRow = { version: number; hasKnowledge: boolean; hits: (KnowledgeHit & {
 /**
  * The site's excerpts that best match the pending batch (all of it, as recall takes it). Words:
  * full-text search over `KnowledgeExcerpt.search` (the heading weighted above the text), by
- * `ts_rank` normalized by length, a snippet's rank four times a page's. With `hybrid`, meaning
+ * `ts_rank` normalized by length, snippets that match ranked first (the owner's own answer wins). With `hybrid`, meaning
  * too: the batch's embedding against the site's excerpt vectors, both rankings fused by
  * reciprocal rank. Only this site's excerpts: the site id is the first condition of both, and
  * the first column of the text index, so another site's pages never come back.
@@ -88,12 +88,12 @@ function textStatement(siteId: string, tsQuery: string | null, candidates: numbe
       EXISTS (SELECT 1 FROM "KnowledgeExcerpt" x WHERE x."siteId" = ${siteId}::uuid) AS "hasKnowledge",
       COALESCE((
         SELECT json_agg(json_build_object('excerptId', e.id, 'heading', e.heading, 'text', e.text, 'snippet', e.snippet,
-          'url', p.url, 'title', p.title, 'rank', e.rank) ORDER BY e.rank DESC, e.id)
+          'url', p.url, 'title', p.title, 'rank', e.rank) ORDER BY e.snippet DESC, e.rank DESC, e.id)
         FROM (
-          SELECT e.id, e."pageId", e.heading, e.text, e.snippet, ts_rank(e.search, q, 1) * CASE WHEN e.snippet THEN 4 ELSE 1 END AS rank
+          SELECT e.id, e."pageId", e.heading, e.text, e.snippet, ts_rank(e.search, q, 1) AS rank
           FROM "KnowledgeExcerpt" e, to_tsquery('simple', ${tsQuery}::text) q
           WHERE e."siteId" = ${siteId}::uuid AND e.search @@ q
-          ORDER BY rank DESC, e.id LIMIT ${candidates}
+          ORDER BY e.snippet DESC, rank DESC, e.id LIMIT ${candidates}
         ) e JOIN "KnowledgePage" p ON p.id = e."pageId"), '[]'::json) AS hits
     FROM "Site" s WHERE s.id = ${siteId}::uuid`;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import {
   contextSections,
+  KNOWLEDGE_HEADING,
+  KNOWLEDGE_MISS,
   OPEN_QUESTION_HEADING,
   OPEN_TODOS_HEADING,
   RECALL_CHARS_MAX,
@@ -100,4 +102,21 @@ describe('contextSections', () => {
     const order = [OPEN_QUESTION_HEADING, OPEN_TODOS_HEADING, RECALL_HEADING].map((h) => text.indexOf(`## ${h}`));
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
+});
+
+test('site knowledge that matched nothing: the model is told to say it does not know, offering a person only when one can be asked', () => {
+  const base = { openQuestion: null, todos: [], recall: [], timeZone: 'UTC' };
+  const withPerson = contextSections({ ...base, knowledgeMiss: { handoff: true } })!;
+  expect(withPerson).toContain(`## ${KNOWLEDGE_HEADING}\n${KNOWLEDGE_MISS}`);
+  expect(withPerson).toContain('handoff_to_human');
+  expect(contextSections({ ...base, knowledgeMiss: { handoff: false } })).not.toContain('handoff_to_human');
+  // excerpts found: they are shown instead, and nothing says "you do not know"
+  const found = contextSections({
+    ...base,
+    knowledge: [{ title: 'Warranty', url: null, heading: 'Warranty', text: 'Five years.' }],
+    knowledgeMiss: { handoff: true },
+  })!;
+  expect(found).toContain('[1] Warranty (the site owner’s own text)\n"Five years."');
+  expect(found).not.toContain(KNOWLEDGE_MISS);
+  expect(contextSections(base)).toBeNull();
 });
