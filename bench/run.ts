@@ -19,6 +19,7 @@ import { formatTokenRelay, measureTokenRelay } from './token-relay.ts';
 import { formatTypingDebounce, measureTypingDebounce } from './typing-debounce.ts';
 import { formatStoreModes, measureStoreModes } from './store-modes.ts';
 import { formatContextBuild, measureContextBuild } from './context-build.ts';
+import { formatKnowledgeRetrieval, measureKnowledgeRetrieval } from './knowledge-retrieval.ts';
 
 /**
  * The whole bench takes several minutes on a quiet two-core machine (seeding 100,000
@@ -81,6 +82,12 @@ const sections = [
     section({ key: 'fanout', title: '9. Fan-out', measure: m.measureFanout, format: m.formatFanout }),
   ])),
   section({ key: 'typingDebounce', title: '10. Typing-aware debounce', measure: measureTypingDebounce, format: formatTypingDebounce }),
+  section({
+    key: 'knowledgeRetrieval',
+    title: '11. Site knowledge',
+    measure: measureKnowledgeRetrieval,
+    format: formatKnowledgeRetrieval,
+  }),
 ];
 
 async function main(): Promise<number> {

@@ -1,4 +1,5 @@
 import { afterAll, expect, test } from 'vitest';
+import { axeViolations } from '../support/browser.ts';
 import { DemoSite } from '../support/demo-site.ts';
 import { signedInOperator } from '../support/console.ts';
 import { startHostSite, type HostFile, type HostSite } from '../support/host-site.ts';
@@ -64,5 +65,50 @@ test('the owner adds a sitemap in the console; the visitor gets a reply that cit
   const [opened] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
   await opened.getByRole('heading', { name: 'Shipping' }).waitFor();
   await opened.close();
+  await page.close();
+});
+
+test('a question the pages do not answer is counted in the console; the owner’s snippet answers it next time', async () => {
+  const demo = await site.heed.services.db.site.findFirstOrThrow({ where: { key: 'demo' }, select: { id: true } });
+  // the visitor asks what no page covers: the model is told to say so (the demo model does)
+  const page = await site.open();
+  await site.send(page, 'Can I pay with Bitcoin?');
+  await page.getByText('I do not know: nothing on this site’s pages covers that').waitFor();
+  expect(JSON.stringify(site.heed.model.requests.at(-1)!.body.messages)).toContain('say plainly that you do not know');
+
+  // the owner sees it among the unanswered questions and writes a snippet for it
+  const owner = await signedInOperator(site.heed.services, site.heed.url, { role: 'owner' });
+  const consoleContext = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const [name, value] = owner.cookie.split('=') as [string, string];
+  await consoleContext.addCookies([{ name, value, url: site.heed.url }]);
+  const admin = await consoleContext.newPage();
+  await admin.goto(`${site.heed.url}/admin/#/sites/${demo.id}`);
+  const unanswered = admin.getByRole('list', { name: 'Unanswered questions' });
+  await unanswered.getByText('“Can I pay with Bitcoin?”').waitFor();
+  await admin.getByText('1 question the site’s knowledge had nothing for').waitFor();
+  await admin.getByRole('textbox', { name: 'Question' }).fill('Can I pay with Bitcoin?');
+  await admin.getByRole('textbox', { name: 'Answer' }).fill('We do not take Bitcoin; we take cards and Vipps.');
+  await admin.getByRole('button', { name: 'Add snippet' }).click();
+  await admin.getByRole('list', { name: 'Snippets' }).getByText('We do not take Bitcoin; we take cards and Vipps.').waitFor();
+  await unanswered.getByRole('button', { name: 'Mark handled: Can I pay with Bitcoin?' }).click();
+  await admin.getByText('None: every question found something').waitFor();
+  expect(await axeViolations(admin)).toEqual([]);
+
+  // asked again, the reply quotes the owner's answer and names it, with nothing to link to
+  await site.send(page, 'Can I pay with Bitcoin?');
+  const sources = page.getByRole('list', { name: 'Sources' }).last();
+  await sources.getByText('[1] Can I pay with Bitcoin?').waitFor();
+  expect(await sources.getByRole('link').count()).toBe(0);
+  await page.getByText('“We do not take Bitcoin; we take cards and Vipps.” [1]').waitFor();
+
+  // the transcript shows what that run was shown and cited
+  const conversation = await site.heed.services.db.conversation.findFirstOrThrow({
+    where: { siteId: demo.id, messages: { some: { content: { contains: 'We do not take Bitcoin' } } } },
+    select: { id: true },
+  });
+  await admin.goto(`${site.heed.url}/admin/#/conversations/${conversation.id}`);
+  const shown = admin.getByRole('list', { name: 'Site knowledge per run' });
+  await shown.getByText(/\[1\] Can I pay with Bitcoin\? \(file or snippet\) — cited/).waitFor();
+  await consoleContext.close();
   await page.close();
 });

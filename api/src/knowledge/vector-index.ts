@@ -18,13 +18,13 @@ interface SiteVectors {
 
 /**
  * A site's excerpt vectors, held in this process and scanned whole for the nearest ones.
- * Neither server here has pgvector (the embedded PostgreSQL cannot load it either), so the
- * vectors live in `KnowledgeExcerpt.embedding` as float32 bytes and are compared in memory: a
- * full scan of 100,000 excerpts of 256 dimensions takes tens of milliseconds (docs/decisions/
- * knowledge-vectors.md). Sites are kept most recently used first within `maxBytes`; a site's
- * vectors are read again when its `knowledgeVersion` moved, so an excerpt added or removed is
- * seen by the next run after its write. A site whose vectors alone exceed `maxBytes` is not
- * kept: its runs search by text only.
+ * Neither PostgreSQL Heed runs on here has pgvector, so the vectors live in
+ * `KnowledgeExcerpt.embedding` as float32 bytes and are compared in memory: 20 ms for 100,000
+ * excerpts of 256 dimensions, 100 times faster than the same dot products in SQL
+ * (docs/architecture/decisions/knowledge-vectors.md). Sites are kept most recently used first
+ * within `maxBytes`; a site's vectors are read again when its `knowledgeVersion` moved, so an
+ * excerpt added or removed is seen by the next run after its write. A site whose vectors alone
+ * exceed `maxBytes` is not kept: its runs search by text only.
  * @example const hits = await index.nearest(siteId, version, queryVector, 20)
  */
 export class VectorIndex {

@@ -65,7 +65,7 @@ export class HeedKnowledgeSources extends ConsoleElement {
           ${
             this.isOwner
               ? html`<td class="row-actions">
-                <button type="button" aria-label="Sync ${s.url} now" ?disabled=${this.busy || s.syncing} @click=${() => this.sync(s)}>Sync now</button>
+                <button type="button" aria-label="Sync now: ${s.url}" ?disabled=${this.busy || s.syncing} @click=${() => this.sync(s)}>Sync now</button>
                 <button type="button" class="danger" aria-label="Remove ${s.url}" ?disabled=${this.busy} @click=${() => this.removeSource(s)}>Remove</button>
               </td>`
               : nothing
