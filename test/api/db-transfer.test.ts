@@ -1,3 +1,5 @@
+import { addKnowledgeFile } from '../../api/src/knowledge/text-sources.ts';
+import { vectorBytes } from '../../api/src/knowledge/embeddings.ts';
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,6 +77,12 @@ test(
     await heed.until('a reply', async () => (await heed.services.db.message.count({ where: { conversationId, role: 'assistant' } })) === 1);
     await heed.titlePass();
     await heed.services.db.operator.create({ data: { email: 'owner@example.test', name: 'Owner', role: 'owner' } });
+    // site knowledge: a file's excerpt with its vector (bytes), and a question it had nothing for
+    const site = await heed.services.db.site.findFirstOrThrow({ select: { id: true } });
+    await addKnowledgeFile(heed.services, site.id, { name: 'care.md', bytes: new TextEncoder().encode('# Care\n\nWash cold.') });
+    await heed.services.db.knowledgeExcerpt.updateMany({ data: { embedding: vectorBytes(Float32Array.of(0.6, 0.8)) } });
+    const run = await heed.services.db.run.findFirstOrThrow({ select: { id: true } });
+    await heed.services.db.unansweredQuestion.create({ data: { siteId: site.id, conversationId, runId: run.id, text: 'Bitcoin?' } });
 
     const file = join(dir, 'heed.jsonl');
     const exported = await transfer('export', file, heed.database.url);
@@ -87,6 +95,7 @@ test(
     const [before, after] = await Promise.all([fingerprints(heed.database.url), fingerprints(target.url)]);
     expect(after).toEqual(before);
     expect(Number(before.Message?.split(':')[0])).toBeGreaterThanOrEqual(2);
+    expect(before.KnowledgeExcerpt?.startsWith('1:')).toBe(true);
 
     // the copy works as Heed's database: full-text recall finds the words, new rows number after the old
     const client = new pg.Client({ connectionString: target.url });

@@ -15,7 +15,7 @@ import { textPdf } from '../support/text-pdf.ts';
 let heed: TestHeed;
 let siteId: string;
 let owner: Awaited<ReturnType<typeof signedInOperator>>;
-const MAX_FILE = 20_000;
+const MAX_FILE = 200_000;
 const base64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64');
 
 beforeAll(async () => {
@@ -70,6 +70,14 @@ test('an uploaded Markdown file and PDF answer questions; a reply cites a file b
   expect(canoe.sources).toEqual([{ n: 1, title: 'rentals', url: null }]);
 });
 
+test('a file larger than any message is uploaded whole: the upload alone may carry that much', async () => {
+  const section = (n: number) => `## Part ${n}\n\n${'Tents are checked for seam failure before each season. '.repeat(30)}\n\n`;
+  const md = `# Tent care\n\n${Array.from({ length: 80 }, (_, n) => section(n)).join('')}`;
+  expect(md.length).toBeGreaterThan(100_000);
+  const { excerpts } = await owner.api.console.knowledge.upload.mutate({ siteId, name: 'tent-care.md', contentBase64: base64(md) });
+  expect(excerpts).toBe(160);
+});
+
 test('a file of another kind, too large, or without text is refused with why, and nothing else changes', async () => {
   const before = await owner.api.console.knowledge.sources.query({ siteId });
   const upload = (name: string, content: Uint8Array | string) =>
@@ -80,6 +88,8 @@ test('a file of another kind, too large, or without text is refused with why, an
   await expect(upload('manual.pdf', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 1, 2]))).rejects.toThrow(/not a PDF and not UTF-8 text/);
   await expect(upload('huge.txt', 'x'.repeat(MAX_FILE + 1))).rejects.toThrow(/larger than/);
   await expect(upload('empty.md', '\n\n')).rejects.toThrow(/no text found/);
+  // a body far past what the largest file needs is refused before it is read whole
+  await expect(upload('enormous.txt', 'x'.repeat(MAX_FILE * 3))).rejects.toThrow(/too_large/i);
   expect(await owner.api.console.knowledge.sources.query({ siteId })).toEqual(before);
 });
 

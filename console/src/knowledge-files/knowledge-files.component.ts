@@ -101,7 +101,9 @@ export class HeedKnowledgeFiles extends ConsoleElement {
       this.announce(done);
       await this.load();
     } catch (err) {
-      this.error = this.failed(err).message;
+      // the file's name is the one field: its error (a kind not taken) says it all
+      const failure = this.failed(err);
+      this.error = failure.fields.name ?? failure.message;
     } finally {
       this.busy = false;
     }

@@ -37,5 +37,6 @@ export function errorText(err: unknown): ErrorText {
   if (data.reason === 'sign_in_throttled' && data.retryAfterMs)
     message = `Too many attempts. Try again in ${Math.ceil(data.retryAfterMs / 1000)} s.`;
   if (Object.keys(fields).length > 0 && data.code === 'BAD_REQUEST') message = 'Some fields need a change (see below).';
+  if (data.code === 'PAYLOAD_TOO_LARGE') message = 'That is more than the server takes at once: choose a smaller file.';
   return { message, fields, signedOut };
 }

@@ -83,6 +83,25 @@ describe('heed-console-transcript', () => {
     expect(cells[header.indexOf('Finish')]).to.equal('cut short (length)');
   });
 
+  it("lists each run's site knowledge: what the model was shown, what the reply cited, pages as links", async () => {
+    const data = transcript({});
+    data.runs = data.runs.map((r) => ({
+      ...r,
+      knowledge: [
+        { n: 1, title: 'Shipping', url: 'https://shop.example/shipping', heading: 'Costs', cited: true },
+        { n: 2, title: 'Do you ship to Iceland?', url: null, heading: 'Do you ship to Iceland?', cited: false },
+      ],
+    }));
+    const { root } = await open(false, { transcript: async () => data });
+    const items = [...root.querySelectorAll('[aria-label="Site knowledge per run"] li li')].map((li) =>
+      li.textContent!.replace(/\s+/g, ' ').trim(),
+    );
+    expect(items).to.deep.equal(['[1] Shipping — Costs — cited', '[2] Do you ship to Iceland? (file or snippet) — not cited']);
+    expect(root.querySelector<HTMLAnchorElement>('[aria-label="Site knowledge per run"] a')!.href).to.equal(
+      'https://shop.example/shipping',
+    );
+  });
+
   it('shows title history and the cost of title checks', async () => {
     const { root } = await open();
     expect(root.querySelector('[aria-label="Title history"]')!.textContent).to.contain('generated: Sizes and shipping');

@@ -178,13 +178,14 @@ describe('heed-message-list', () => {
     expect(row.textContent).to.contain('Hello the');
   });
 
-  it('lists the pages a reply cites as Sources, opening in a new tab; a non-http address is no link', async () => {
+  it('lists the pages a reply cites as Sources, opening in a new tab; a non-http address is dropped, a file is named', async () => {
     const reply = message({
       conversationId,
       content: 'Delivery is free above 50 EUR [1].',
       sources: [
         { n: 1, title: 'Shipping', url: 'https://shop.example/shipping' },
         { n: 2, title: 'Evil', url: 'javascript:alert(1)' },
+        { n: 3, title: 'warranty.pdf', url: null },
       ],
     });
     const el = await list([reply]);
@@ -193,6 +194,11 @@ describe('heed-message-list', () => {
     const links = [...sources.querySelectorAll('a')];
     expect(links.map((a) => [a.textContent!.replace(/\s+/g, ' ').trim(), a.href, a.target, a.rel])).to.deep.equal([
       ['[1] Shipping shop.example', 'https://shop.example/shipping', '_blank', 'noopener noreferrer'],
+    ]);
+    // the owner's file or snippet is named, with nothing to link to
+    expect([...sources.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
+      '[1] Shipping shop.example',
+      '[3] warranty.pdf',
     ]);
   });
 
