@@ -29,7 +29,7 @@ const emailOf = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.t
 
 /**
  * What an agent may call: reading the team and the sites (their intent rules, API key names,
- * knowledge sources and proactive figures too), and everything about conversations and the overview. Every other
+ * knowledge sources, unanswered questions and proactive figures too), and everything about conversations and the overview. Every other
  * console procedure must be owner-only (what deleting a site would remove, too).
  */
 const AGENT_MAY = [
@@ -40,7 +40,7 @@ const AGENT_MAY = [
   /^console\.sites\.(list|get)$/,
   /^console\.operators\.list$/,
   /^console\.proactive\.(intentRules\.list|apiKeys\.list|stats)$/,
-  /^console\.knowledge\.sources$/,
+  /^console\.knowledge\.(sources|unanswered)$/,
 ];
 
 describe('roles', () => {

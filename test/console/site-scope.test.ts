@@ -24,6 +24,7 @@ interface Ids {
   intentRuleId: string;
   apiKeyId: string;
   knowledgeSourceId: string;
+  unansweredId: string;
 }
 
 /** How to call each console procedure with a set of ids (auth.* is signed-out business, walked in auth.test.ts). */
@@ -78,6 +79,19 @@ const CALLS: Record<string, (ids: Ids) => unknown> = {
   'console.knowledge.add': ({ siteId }) => ({ siteId, url: 'https://agent.example/sitemap.xml' }),
   'console.knowledge.sync': ({ knowledgeSourceId }) => ({ sourceId: knowledgeSourceId }),
   'console.knowledge.remove': ({ knowledgeSourceId }) => ({ sourceId: knowledgeSourceId }),
+  'console.knowledge.upload': ({ siteId }) => ({
+    siteId,
+    name: 'agent.md',
+    contentBase64: Buffer.from('# Agent\n\nWords.').toString('base64'),
+  }),
+  'console.knowledge.saveSnippet': ({ siteId, knowledgeSourceId }) => ({
+    siteId,
+    id: knowledgeSourceId,
+    question: 'Agent?',
+    answer: 'Agent.',
+  }),
+  'console.knowledge.unanswered': ({ siteId }) => ({ siteId }),
+  'console.knowledge.dismissUnanswered': ({ unansweredId }) => ({ id: unansweredId }),
 };
 
 /** Words only site B's data holds: none may reach the agent. */
@@ -125,7 +139,12 @@ beforeAll(async () => {
     data: { siteId: siteB.id, url: `https://b.example/${MARKER}.xml` },
     select: { id: true },
   });
+  const unanswered = await db.unansweredQuestion.create({
+    data: { siteId: siteB.id, conversationId, runId: randomUUID(), text: `Do you sell ${MARKER}?` },
+    select: { id: true },
+  });
   b = {
+    unansweredId: unanswered.id,
     siteId: siteB.id,
     siteKey,
     conversationId,
@@ -149,6 +168,7 @@ const fresh = (): Ids => ({
   intentRuleId: randomUUID(),
   apiKeyId: randomUUID(),
   knowledgeSourceId: randomUUID(),
+  unansweredId: randomUUID(),
 });
 
 /** The answer with every id the call named written as its name, so answers for B's ids and for fresh ones compare. */
@@ -159,7 +179,9 @@ const neutral = (answer: RawAnswer, ids: Ids, input: unknown) =>
 
 /** Whatever of site B could leak: its ids, key, name and words. */
 const leaksOf = (text: string) =>
-  [MARKER, b.siteId, b.siteKey, b.conversationId, b.intentRuleId, b.apiKeyId, b.knowledgeSourceId].filter((s) => text.includes(s));
+  [MARKER, b.siteId, b.siteKey, b.conversationId, b.intentRuleId, b.apiKeyId, b.knowledgeSourceId, b.unansweredId].filter((s) =>
+    text.includes(s),
+  );
 
 /** Site B as an owner sees it: what the agent's calls must leave as it was. */
 async function siteB() {
@@ -174,7 +196,8 @@ async function siteB() {
     reads: await db.operatorRead.count({ where: { conversationId: b.conversationId } }),
     rules: await db.intentRule.count({ where: { siteId: b.siteId } }),
     keys: await db.siteApiKey.count({ where: { siteId: b.siteId, revokedAt: null } }),
-    sources: await db.knowledgeSource.findMany({ where: { siteId: b.siteId }, select: { id: true, syncFence: true } }),
+    sources: await db.knowledgeSource.findMany({ where: { siteId: b.siteId }, select: { id: true, syncFence: true, name: true } }),
+    unanswered: await db.unansweredQuestion.findMany({ where: { siteId: b.siteId }, select: { id: true, dismissedAt: true } }),
     bea: await db.operator.findUniqueOrThrow({ where: { id: b.operatorId }, select: { siteIds: true, allSites: true } }),
   };
 }

@@ -82,7 +82,9 @@ function readMarkdown(fallbackTitle: string, text: string): { title: string; sec
 
 /** Text under one heading, its paragraphs one per line (a paragraph's own line breaks joined). */
 function paragraphs(heading: string, text: string): PageSection[] {
+  // a PDF's text can hold control characters (PostgreSQL text cannot hold NUL): only line breaks and tabs stay
   const body = text
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
     .split(/\r?\n\s*\r?\n/)
     .map((p) =>
       p

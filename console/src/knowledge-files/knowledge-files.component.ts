@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { query, state } from 'lit/decorators.js';
 import '../confirm-dialog/confirm-dialog.ts';
 import type { HeedConfirmDialog } from '../confirm-dialog/confirm-dialog.component.ts';
-import { ConsoleElement } from '../shared/console-element.ts';
+import { SiteListElement } from '../shared/site-list-element.ts';
 import type { KnowledgeSourceView } from '../state/contract.ts';
 import { styles } from '../knowledge-sources/knowledge-sources.styles.ts';
 
@@ -14,19 +14,12 @@ export const KNOWLEDGE_FILE_TYPES = '.md,.markdown,.txt,.html,.htm,.pdf';
  * excerpts. Owners upload ("File to upload", "Upload file") and remove; the server reads the
  * file at once and says why when it cannot (too large, another kind, no text).
  */
-export class HeedKnowledgeFiles extends ConsoleElement {
+export class HeedKnowledgeFiles extends SiteListElement {
   static override styles = styles;
 
-  @property() siteId = '';
   @state() private files: KnowledgeSourceView[] | null = null;
-  @state() private error: string | null = null;
-  @state() private busy = false;
   @query('heed-confirm-dialog') private confirmDialog!: HeedConfirmDialog;
   @query('#knowledge-file') private picker!: HTMLInputElement;
-
-  override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('siteId') && this.siteId) void this.load();
-  }
 
   override render() {
     return html`<h3 id="files-h">Files</h3>
@@ -61,7 +54,7 @@ export class HeedKnowledgeFiles extends ConsoleElement {
     </form>`;
   }
 
-  private async load() {
+  protected async load() {
     try {
       this.files = (await this.api.knowledgeSources(this.siteId)).filter((s) => s.kind === 'file');
       this.error = null;
@@ -78,10 +71,12 @@ export class HeedKnowledgeFiles extends ConsoleElement {
       this.picker.focus();
       return;
     }
-    await this.call(async () => {
+    const failure = await this.change(async () => {
       await this.api.uploadKnowledgeFile(this.siteId, file.name, await base64Of(file));
       this.picker.value = '';
     }, `File added: ${file.name}.`);
+    // the file's name is the one field: its error (a kind not taken) says it all
+    if (failure?.fields.name) this.error = failure.fields.name;
   }
 
   private async removeFile(f: KnowledgeSourceView) {
@@ -90,23 +85,7 @@ export class HeedKnowledgeFiles extends ConsoleElement {
       text: `The assistant no longer answers from ${f.name}.`,
       confirm: 'Remove file',
     });
-    if (yes) await this.call(() => this.api.removeKnowledgeSource(f.id), `File removed: ${f.name}.`);
-  }
-
-  private async call(change: () => Promise<unknown>, done: string): Promise<void> {
-    this.busy = true;
-    this.error = null;
-    try {
-      await change();
-      this.announce(done);
-      await this.load();
-    } catch (err) {
-      // the file's name is the one field: its error (a kind not taken) says it all
-      const failure = this.failed(err);
-      this.error = failure.fields.name ?? failure.message;
-    } finally {
-      this.busy = false;
-    }
+    if (yes) await this.change(() => this.api.removeKnowledgeSource(f.id), `File removed: ${f.name}.`);
   }
 }
 

@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { query, state } from 'lit/decorators.js';
 import '../confirm-dialog/confirm-dialog.ts';
 import type { HeedConfirmDialog } from '../confirm-dialog/confirm-dialog.component.ts';
-import { ConsoleElement } from '../shared/console-element.ts';
+import { SiteListElement } from '../shared/site-list-element.ts';
 import type { KnowledgeSourceView } from '../state/contract.ts';
 import { styles } from '../knowledge-sources/knowledge-sources.styles.ts';
 
@@ -15,21 +15,14 @@ const ANSWER_MAX = 4000;
  * crawled text that matches as well. Owners add ("Question", "Answer", "Add snippet"), edit
  * (the form takes the snippet, "Save snippet") and remove them; agents read.
  */
-export class HeedKnowledgeSnippets extends ConsoleElement {
+export class HeedKnowledgeSnippets extends SiteListElement {
   static override styles = styles;
 
-  @property() siteId = '';
   @state() private snippets: KnowledgeSourceView[] | null = null;
   @state() private editing: KnowledgeSourceView | null = null;
-  @state() private error: string | null = null;
   @state() private fields: Record<string, string | undefined> = {};
-  @state() private busy = false;
   @query('heed-confirm-dialog') private confirmDialog!: HeedConfirmDialog;
   @query('#snippet-question') private questionField!: HTMLTextAreaElement;
-
-  override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('siteId') && this.siteId) void this.load();
-  }
 
   override render() {
     return html`<h3 id="snippets-h">Snippets</h3>
@@ -90,7 +83,7 @@ export class HeedKnowledgeSnippets extends ConsoleElement {
     this.questionField?.focus();
   }
 
-  private async load() {
+  protected async load() {
     try {
       this.snippets = (await this.api.knowledgeSources(this.siteId)).filter((s) => s.kind === 'snippet');
       this.error = null;
@@ -112,11 +105,12 @@ export class HeedKnowledgeSnippets extends ConsoleElement {
       return;
     }
     const id = this.editing?.id;
-    const ok = await this.call(
+    const failure = await this.change(
       () => this.api.saveSnippet(this.siteId, { ...(id ? { id } : {}), question, answer }),
       id ? 'Snippet saved.' : 'Snippet added.',
     );
-    if (ok) {
+    this.fields = { question: failure?.fields.question, answer: failure?.fields.answer };
+    if (!failure) {
       this.editing = null;
       form.reset();
     }
@@ -128,24 +122,6 @@ export class HeedKnowledgeSnippets extends ConsoleElement {
       text: `The assistant no longer knows your answer to “${s.name}”.`,
       confirm: 'Remove snippet',
     });
-    if (yes) await this.call(() => this.api.removeKnowledgeSource(s.id), 'Snippet removed.');
-  }
-
-  private async call(change: () => Promise<unknown>, done: string): Promise<boolean> {
-    this.busy = true;
-    this.error = null;
-    try {
-      await change();
-      this.announce(done);
-      await this.load();
-      return true;
-    } catch (err) {
-      const failure = this.failed(err);
-      this.fields = { question: failure.fields.question, answer: failure.fields.answer };
-      this.error = failure.message;
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    if (yes) await this.change(() => this.api.removeKnowledgeSource(s.id), 'Snippet removed.');
   }
 }

@@ -1,11 +1,11 @@
 import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { query, state } from 'lit/decorators.js';
 import '../confirm-dialog/confirm-dialog.ts';
 import '../knowledge-files/knowledge-files.ts';
 import '../knowledge-snippets/knowledge-snippets.ts';
 import '../unanswered-questions/unanswered-questions.ts';
 import type { HeedConfirmDialog } from '../confirm-dialog/confirm-dialog.component.ts';
-import { ConsoleElement } from '../shared/console-element.ts';
+import { SiteListElement } from '../shared/site-list-element.ts';
 import type { KnowledgeSourceView } from '../state/contract.ts';
 import { styles } from './knowledge-sources.styles.ts';
 
@@ -18,20 +18,13 @@ const WHILE_SYNCING_MS = 2000;
  * add a source ("Sitemap or page URL", "Add source"), sync it now, or remove it; agents read.
  * While a source syncs, the list is read again every two seconds.
  */
-export class HeedKnowledgeSources extends ConsoleElement {
+export class HeedKnowledgeSources extends SiteListElement {
   static override styles = styles;
 
-  @property() siteId = '';
   @state() private sources: KnowledgeSourceView[] | null = null;
-  @state() private error: string | null = null;
   @state() private fieldError: string | null = null;
-  @state() private busy = false;
   @query('heed-confirm-dialog') private confirmDialog!: HeedConfirmDialog;
   private poll?: ReturnType<typeof setTimeout>;
-
-  override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('siteId') && this.siteId) void this.load();
-  }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
@@ -97,7 +90,7 @@ export class HeedKnowledgeSources extends ConsoleElement {
     </form>`;
   }
 
-  private async load() {
+  protected async load() {
     clearTimeout(this.poll);
     try {
       this.sources = (await this.api.knowledgeSources(this.siteId)).filter((s) => s.kind === 'site');
@@ -130,22 +123,10 @@ export class HeedKnowledgeSources extends ConsoleElement {
     if (yes) await this.call(() => this.api.removeKnowledgeSource(s.id), `Source removed: ${s.url}.`);
   }
 
-  /** One change, then the list again; a field error goes beside the field. */
-  private async call(change: () => Promise<unknown>, done: string): Promise<boolean> {
-    this.busy = true;
-    this.error = null;
-    try {
-      await change();
-      this.announce(done);
-      await this.load();
-      return true;
-    } catch (err) {
-      const failure = this.failed(err);
-      this.fieldError = failure.fields.url ?? null;
-      this.error = failure.message;
-      return false;
-    } finally {
-      this.busy = false;
-    }
+  /** One change, then the list again; an error about the address goes beside its field. */
+  private async call(run: () => Promise<unknown>, done: string): Promise<boolean> {
+    const failure = await this.change(run, done);
+    this.fieldError = failure?.fields.url ?? null;
+    return failure === null;
   }
 }

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import { ConsoleElement } from '../shared/console-element.ts';
+import { state } from 'lit/decorators.js';
+import { SiteListElement } from '../shared/site-list-element.ts';
 import type { UnansweredQuestions } from '../state/contract.ts';
 import { hrefOf } from '../state/route.ts';
 import { exactTime } from '../state/times.ts';
@@ -11,17 +11,10 @@ import { styles } from '../knowledge-sources/knowledge-sources.styles.ts';
  * first, with how many in all and in the last week, so the owner adds a page or a snippet. A
  * private conversation's words stay hidden. Owners mark one handled ("Mark handled").
  */
-export class HeedUnansweredQuestions extends ConsoleElement {
+export class HeedUnansweredQuestions extends SiteListElement {
   static override styles = styles;
 
-  @property() siteId = '';
   @state() private data: UnansweredQuestions | null = null;
-  @state() private error: string | null = null;
-  @state() private busy = false;
-
-  override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('siteId') && this.siteId) void this.load();
-  }
 
   override render() {
     const d = this.data;
@@ -45,7 +38,7 @@ export class HeedUnansweredQuestions extends ConsoleElement {
       </ul>`;
   }
 
-  private async load() {
+  protected async load() {
     try {
       this.data = await this.api.unansweredQuestions(this.siteId);
       this.error = null;
@@ -54,16 +47,7 @@ export class HeedUnansweredQuestions extends ConsoleElement {
     }
   }
 
-  private async dismiss(id: string) {
-    this.busy = true;
-    try {
-      await this.api.dismissUnanswered(id);
-      this.announce('Question marked handled.');
-      await this.load();
-    } catch (err) {
-      this.error = this.failed(err).message;
-    } finally {
-      this.busy = false;
-    }
+  private dismiss(id: string) {
+    return this.change(() => this.api.dismissUnanswered(id), 'Question marked handled.');
   }
 }

@@ -5,7 +5,7 @@ import { bumpKnowledgeVersion } from '../../../knowledge/knowledge-version.ts';
 import { UnreadableFile } from '../../../knowledge/read-file.ts';
 import { addKnowledgeFile, saveSnippet, SNIPPET_ANSWER_MAX, SNIPPET_QUESTION_MAX } from '../../../knowledge/text-sources.ts';
 import { notFound, refuse } from '../../../errors/refusal.ts';
-import { uuid } from '../../../inputs/fields.ts';
+import { noNul, uuid } from '../../../inputs/fields.ts';
 import { syncSource } from '../../../knowledge/sync-source.ts';
 import { assertSiteInScope, consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
 import { router } from '../../trpc.ts';
@@ -24,11 +24,22 @@ const fileName = z
   .trim()
   .min(1, 'a file name')
   .max(200, 'at most 200 characters')
-  .refine((n) => /\.(?:md|markdown|txt|text|html?|pdf)$/i.test(n), 'a Markdown, text, HTML or PDF file (.md, .txt, .html, .pdf)');
+  .refine((n) => /\.(?:md|markdown|txt|text|html?|pdf)$/i.test(n), 'a Markdown, text, HTML or PDF file (.md, .txt, .html, .pdf)')
+  .refine((n) => !/[\u0000-\u001F\u007F]/.test(n), 'must not contain control characters');
 
 const snippetInput = z.strictObject({
-  question: z.string().trim().min(1, 'a question').max(SNIPPET_QUESTION_MAX, `at most ${SNIPPET_QUESTION_MAX} characters`),
-  answer: z.string().trim().min(1, 'an answer').max(SNIPPET_ANSWER_MAX, `at most ${SNIPPET_ANSWER_MAX} characters`),
+  question: z
+    .string()
+    .trim()
+    .min(1, 'a question')
+    .max(SNIPPET_QUESTION_MAX, `at most ${SNIPPET_QUESTION_MAX} characters`)
+    .refine(noNul, 'must not contain NUL characters'),
+  answer: z
+    .string()
+    .trim()
+    .min(1, 'an answer')
+    .max(SNIPPET_ANSWER_MAX, `at most ${SNIPPET_ANSWER_MAX} characters`)
+    .refine(noNul, 'must not contain NUL characters'),
 });
 
 const sourceUrl = z
