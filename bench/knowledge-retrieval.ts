@@ -71,7 +71,7 @@ export async function measureKnowledgeRetrieval(): Promise<KnowledgeBenchResult>
 async function measureAt(heed: TestHeed, siteId: string, size: number, questions: string[]): Promise<RetrievalAtSize> {
   const { sql } = heed.services;
   const hybrid = heed.services.knowledge.hybrid!;
-  const index = new VectorIndex(sql, 1024 * 1024 * 1024);
+  const index = new VectorIndex(sql, 1024 * 1024 * 1024, hybrid.embedder.model);
   const version = (await heed.services.db.site.findUniqueOrThrow({ where: { id: siteId } })).knowledgeVersion;
   const vectors = await hybrid.embedder.embed(questions);
   await index.nearest(siteId, version, vectors[0]!, 20); // loads the site's vectors once
@@ -133,7 +133,7 @@ async function seed(heed: TestHeed, siteId: string, from: number, to: number): P
     const chunk = ids.slice(at, at + 2000);
     const vectors = chunk.map(() => unit(Float32Array.from({ length: LOCAL_EMBEDDING_DIMS }, random)));
     await sql.count(Prisma.sql`
-      UPDATE "KnowledgeExcerpt" e SET embedding = v.b
+      UPDATE "KnowledgeExcerpt" e SET embedding = v.b, "embeddedBy" = ${heed.config.EMBEDDINGS_MODEL}
       FROM unnest(${chunk}::uuid[], ${vectors.map((v) => Buffer.from(vectorBytes(v)))}::bytea[]) AS v(id, b) WHERE e.id = v.id`);
     await sql.count(Prisma.sql`
       INSERT INTO bench_vectors (id, v) SELECT id, string_to_array(v, ',')::real[]

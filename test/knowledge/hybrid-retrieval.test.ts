@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { embedDue } from '../../api/src/knowledge/embed-pending.ts';
 import { retrieveKnowledge } from '../../api/src/knowledge/retrieve.ts';
 import { addKnowledgeFile } from '../../api/src/knowledge/text-sources.ts';
 import { closedPort } from '../support/closed-port.ts';
@@ -30,10 +31,10 @@ afterAll(async () => {
 });
 
 test('every excerpt is embedded when it is written, through the embeddings model', async () => {
-  const excerpts = await heed.services.db.knowledgeExcerpt.findMany({ select: { embedding: true } });
+  const excerpts = await heed.services.db.knowledgeExcerpt.findMany({ select: { embedding: true, embeddedBy: true } });
   expect(excerpts.length).toBe(3);
   // 256 float32 values each
-  expect(excerpts.every((e) => e.embedding?.byteLength === 1024)).toBe(true);
+  expect(excerpts.every((e) => e.embedding?.byteLength === 1024 && e.embeddedBy === 'heed-local-embeddings')).toBe(true);
   expect(heed.model.embeddingRequests.flat().some((t) => t.includes('Orders are shipped within one working day'))).toBe(true);
 });
 
@@ -76,6 +77,19 @@ test('a removed file leaves every process’s vectors at the next run; a new one
   expect((await retrieveKnowledge(heed.services.sql, shop, ['Which cards do you accept?'], hybrid)).hits[0]?.title).toBe('Cards');
 });
 
+test('after the embeddings model changed, the timer’s pass embeds every excerpt again; until then they are found by their words', async () => {
+  const hybrid = heed.services.knowledge.hybrid!;
+  await heed.services.db.knowledgeExcerpt.updateMany({ where: { siteId: shop }, data: { embeddedBy: 'an-older-model' } });
+  await heed.services.db.site.update({ where: { id: shop }, data: { knowledgeVersion: { increment: 1 } } });
+  // another model's vectors are not compared with this one's questions
+  expect((await retrieveKnowledge(heed.services.sql, shop, ['How long does shipping take?'], hybrid)).hits).toEqual([]);
+  const deps = { sql: heed.services.sql, embedder: hybrid.embedder, logger: heed.services.logger };
+  expect(await embedDue(deps)).toBeGreaterThanOrEqual(1);
+  expect(await heed.services.db.knowledgeExcerpt.count({ where: { siteId: shop, embeddedBy: 'an-older-model' } })).toBe(0);
+  expect((await retrieveKnowledge(heed.services.sql, shop, ['How long does shipping take?'], hybrid)).hits[0]?.title).toBe('Delivery');
+  expect(await embedDue(deps)).toBe(0);
+});
+
 test('with the embeddings server down, a question is still found by its words and the failure is logged', async () => {
   const down = await TestHeed.start({
     env: { EMBEDDINGS_MODEL: 'heed-local-embeddings', EMBEDDINGS_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1` },
@@ -88,6 +102,8 @@ test('with the embeddings server down, a question is still found by its words an
     expect(found.hits.map((h) => h.title)).toEqual(['Delivery']);
     expect(down.logs.some((l) => l.includes('question not embedded'))).toBe(true);
     expect(down.logs.some((l) => l.includes('knowledge excerpts not embedded'))).toBe(true);
+    // the excerpt waits to be embedded, and is still found by its words
+    expect(await down.services.db.knowledgeExcerpt.count({ where: { siteId: id, embeddedBy: null } })).toBe(1);
   } finally {
     await down.stop();
   }

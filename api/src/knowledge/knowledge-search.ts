@@ -22,7 +22,7 @@ export function knowledgeSearchOf(config: Config, sql: RawSql, logger: Logger): 
     embedder,
     hybrid: {
       embedder,
-      vectors: new VectorIndex(sql, config.KNOWLEDGE_VECTOR_CACHE_MB * 1024 * 1024),
+      vectors: new VectorIndex(sql, config.KNOWLEDGE_VECTOR_CACHE_MB * 1024 * 1024, embedder.model),
       minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
       onError: (err) => logger.warn({ err }, 'question not embedded; site knowledge searched by its words only'),
     },

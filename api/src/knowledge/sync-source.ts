@@ -55,10 +55,8 @@ export async function syncSource(s: KnowledgeWriter, sourceId: string, limits = 
     new Map(known.flatMap((p) => (p.url ? [[p.url, p] as const] : []))),
   );
   const outcome = await store(s, sourceId, claim, result);
-  if (outcome.status === 'synced' && (outcome.changed || outcome.removed)) {
-    await bumpKnowledgeVersion(s.sql, claim.siteId);
-    await embedPending({ ...s, embedder: s.knowledge.embedder }, claim.siteId);
-  }
+  if (outcome.status === 'synced' && (outcome.changed || outcome.removed)) await bumpKnowledgeVersion(s.sql, claim.siteId);
+  if (outcome.status === 'synced') await embedPending({ ...s, embedder: s.knowledge.embedder }, claim.siteId);
   s.logger.info({ sourceId, siteId: claim.siteId, ...outcome }, 'knowledge source synced');
   return outcome;
 }

@@ -1,13 +1,14 @@
 import { Prisma } from '../db/client.ts';
 import { syncSource, type KnowledgeWriter } from './sync-source.ts';
+import { embedDue } from './embed-pending.ts';
 import { startPassTimer, type PassTimer } from '../timers/pass-timer.ts';
 
 /** How often a process looks for sources due a sync: a daily schedule needs no finer clock. */
 export const SYNC_LOOK_EVERY_MS = 60_000;
 
 /**
- * Syncs the knowledge sources whose time has come (`nextSyncAt`), one at a time, in every
- * process that runs reply workers. The claim inside `syncSource` (a fence and a lease) keeps two
+ * Syncs the knowledge sources whose time has come (`nextSyncAt`), one at a time, then embeds
+ * what is still to embed (embed-pending.ts), in every process that runs reply workers. The claim inside `syncSource` (a fence and a lease) keeps two
  * processes from syncing one source; a source whose sync died with its worker is due again once
  * its lease lapses. `intervalMs = 0` turns it off (tests sync on their own).
  * @example const timer = startSyncTimer(services); … await timer.stop();
@@ -15,7 +16,11 @@ export const SYNC_LOOK_EVERY_MS = 60_000;
 export function startSyncTimer(s: KnowledgeWriter, intervalMs = SYNC_LOOK_EVERY_MS): PassTimer {
   return startPassTimer(
     intervalMs,
-    (signal) => syncDue(s, () => signal.aborted),
+    async (signal) => {
+      await syncDue(s, () => signal.aborted);
+      // what an embeddings server that was down missed, and everything again after a model change
+      if (!signal.aborted) await embedDue({ sql: s.sql, embedder: s.knowledge.embedder, logger: s.logger });
+    },
     (err) => s.logger.error({ err }, 'knowledge sync pass failed'),
   );
 }

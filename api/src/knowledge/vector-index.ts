@@ -35,6 +35,8 @@ export class VectorIndex {
   constructor(
     private readonly sql: RawSql,
     private readonly maxBytes: number,
+    /** the deployment's embeddings model: another model's vectors are not comparable */
+    private readonly model: string,
   ) {}
 
   /** The `limit` excerpts of the site nearest the question, most similar first; none when its vectors are not kept. */
@@ -63,7 +65,7 @@ export class VectorIndex {
 
   private async load(siteId: string, version: number): Promise<SiteVectors | null> {
     const rows = await this.sql.rows<{ id: string; embedding: Uint8Array }>(Prisma.sql`
-      SELECT id, embedding FROM "KnowledgeExcerpt" WHERE "siteId" = ${siteId}::uuid AND embedding IS NOT NULL`);
+      SELECT id, embedding FROM "KnowledgeExcerpt" WHERE "siteId" = ${siteId}::uuid AND "embeddedBy" = ${this.model}`);
     this.drop(siteId);
     const dims = rows[0] ? rows[0].embedding.byteLength >> 2 : 0;
     const bytes = rows.length * dims * 4;
