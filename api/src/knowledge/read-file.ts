@@ -1,4 +1,3 @@
-import { extractText, getDocumentProxy } from 'unpdf';
 import { extractPage, type PageSection } from './extract-page.ts';
 
 /** What Heed reads an uploaded file as. */
@@ -45,7 +44,9 @@ export async function readKnowledgeFile(name: string, bytes: Uint8Array): Promis
 async function readPdf(title: string, bytes: Uint8Array): Promise<ReadFile> {
   let pages: string[];
   try {
-    // pdf.js takes the buffer over: give it a copy
+    // pdf.js is large: loaded when a PDF is first read, not with every API process
+    const { extractText, getDocumentProxy } = await import('unpdf');
+    // it takes the buffer over: give it a copy
     const pdf = await getDocumentProxy(new Uint8Array(bytes));
     if (pdf.numPages > PDF_PAGES_MAX) throw new UnreadableFile(`more than ${PDF_PAGES_MAX} pages`);
     pages = (await extractText(pdf, { mergePages: false })).text;
