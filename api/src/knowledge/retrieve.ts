@@ -88,13 +88,16 @@ function textStatement(siteId: string, tsQuery: string | null, candidates: numbe
       EXISTS (SELECT 1 FROM "KnowledgeExcerpt" x WHERE x."siteId" = ${siteId}::uuid) AS "hasKnowledge",
       COALESCE((
         SELECT json_agg(json_build_object('excerptId', e.id, 'heading', e.heading, 'text', e.text, 'snippet', e.snippet,
-          'url', p.url, 'title', p.title, 'rank', e.rank) ORDER BY e.snippet DESC, e.rank DESC, e.id)
+          'url', p.url, 'title', p.title, 'rank', top.rank) ORDER BY top.snippet DESC, top.rank DESC, top.id)
         FROM (
-          SELECT e.id, e."pageId", e.heading, e.text, e.snippet, ts_rank(e.search, q, 1) AS rank
-          FROM "KnowledgeExcerpt" e, to_tsquery('simple', ${tsQuery}::text) q
-          WHERE e."siteId" = ${siteId}::uuid AND e.search @@ q
-          ORDER BY e.snippet DESC, rank DESC, e.id LIMIT ${candidates}
-        ) e JOIN "KnowledgePage" p ON p.id = e."pageId"), '[]'::json) AS hits
+          -- the sort carries ids and ranks only: texts are read for the few that win, not for every match
+          SELECT x.id, x."pageId", x.snippet, ts_rank(x.search, q, 1) AS rank
+          FROM "KnowledgeExcerpt" x, to_tsquery('simple', ${tsQuery}::text) q
+          WHERE x."siteId" = ${siteId}::uuid AND x.search @@ q
+          ORDER BY x.snippet DESC, rank DESC, x.id LIMIT ${candidates}
+        ) top
+        JOIN "KnowledgeExcerpt" e ON e.id = top.id
+        JOIN "KnowledgePage" p ON p.id = top."pageId"), '[]'::json) AS hits
     FROM "Site" s WHERE s.id = ${siteId}::uuid`;
 }
 
