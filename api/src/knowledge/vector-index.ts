@@ -20,7 +20,7 @@ interface SiteVectors {
  * A site's excerpt vectors, held in this process and scanned whole for the nearest ones.
  * Neither PostgreSQL Heed runs on here has pgvector, so the vectors live in
  * `KnowledgeExcerpt.embedding` as float32 bytes and are compared in memory: 20 ms for 100,000
- * excerpts of 256 dimensions, 100 times faster than the same dot products in SQL
+ * excerpts of 256 dimensions, about 100 times faster than the same dot products in SQL
  * (docs/architecture/decisions/knowledge-vectors.md). Sites are kept most recently used first
  * within `maxBytes`; a site's vectors are read again when its `knowledgeVersion` moved, so an
  * excerpt added or removed is seen by the next run after its write. A site whose vectors alone
