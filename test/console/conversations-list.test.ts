@@ -63,7 +63,8 @@ test('the list filters live / input needed / failed / unread-for-me, and every k
     messageCount: 2,
     excerpt: 'Sure, here you go.',
   });
-  expect(byId.get(failed)).toMatchObject({ attention: 'unviewed', failed: true });
+  // the visitor's words count; the failed reply's placeholder does not
+  expect(byId.get(failed)).toMatchObject({ attention: 'unviewed', failed: true, messageCount: 1 });
   expect(byId.get(question)).toMatchObject({ attention: 'input_needed', failed: false, excerpt: 'Which colour?' });
   expect(byId.get(live)).toMatchObject({
     attention: 'live',

@@ -8,6 +8,7 @@ import { hrefOf } from '../state/route.ts';
 import { rowViewOf } from '../state/row-view.ts';
 import { visitorLabel } from '../state/visitor-label.ts';
 import { styles } from './conversations.styles.ts';
+import { counted } from '../state/plural.ts';
 
 export const FILTERS: { value: ConversationFilter; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -122,7 +123,7 @@ export class HeedConsoleConversations extends ConsoleElement {
         ${c.heldBy ? html`<span class="held">Held by ${c.heldBy.name || 'an operator'}</span>` : nothing}
         <span>${c.siteName}</span>
         <span>${visitorLabel(c.visitor)}</span>
-        <span>${c.messageCount} ${c.messageCount === 1 ? 'message' : 'messages'}</span>
+        <span>${counted(c.messageCount, 'message')}</span>
         ${c.excerpt && !c.private ? html`<span class="excerpt">${c.excerpt}</span>` : nothing}
       </p>
     </li>`;
@@ -203,7 +204,8 @@ export class HeedConsoleConversations extends ConsoleElement {
       this.nextCursor = page.nextCursor;
       for (const item of this.held ?? []) this.upsert(item);
       this.held = null;
-      if (!cursor) this.announce(`${page.items.length}${page.nextCursor ? ' or more' : ''} conversations.`);
+      if (!cursor)
+        this.announce(page.nextCursor ? `${page.items.length} or more conversations.` : `${counted(page.items.length, 'conversation')}.`);
     } catch (err) {
       if (seq === this.loadSeq) this.error = this.failed(err).message;
     } finally {

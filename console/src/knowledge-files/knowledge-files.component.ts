@@ -5,6 +5,7 @@ import type { HeedConfirmDialog } from '../confirm-dialog/confirm-dialog.compone
 import { SiteListElement } from '../shared/site-list-element.ts';
 import type { KnowledgeSourceView } from '../state/contract.ts';
 import { styles } from '../knowledge-sources/knowledge-sources.styles.ts';
+import { counted } from '../state/plural.ts';
 
 /** The file types the server reads, as the picker offers them. */
 export const KNOWLEDGE_FILE_TYPES = '.md,.markdown,.txt,.html,.htm,.pdf';
@@ -36,7 +37,7 @@ export class HeedKnowledgeFiles extends SiteListElement {
       ${this.files.map(
         (f) => html`<li data-file=${f.name ?? ''}>
           <span class="url">${f.name}</span>
-          <span class="muted">${size(f.bytes)}, ${f.excerpts} ${f.excerpts === 1 ? 'excerpt' : 'excerpts'}</span>
+          <span class="muted">${size(f.bytes)}, ${counted(f.excerpts, 'excerpt')}</span>
           ${this.isOwner ? html`<button type="button" class="danger" aria-label="Remove ${f.name}" ?disabled=${this.busy} @click=${() => this.removeFile(f)}>Remove</button>` : nothing}
         </li>`,
       )}

@@ -6,6 +6,7 @@ import { chartsOf, totalsOf } from '../state/overview-charts.ts';
 import { usd } from '../state/times.ts';
 import { styles } from './overview.styles.ts';
 import '../model-status/model-status.ts';
+import { counted } from '../state/plural.ts';
 
 const RANGES: { value: OverviewRange; label: string }[] = [
   { value: '24h', label: '24 hours' },
@@ -107,7 +108,7 @@ export class HeedConsoleOverview extends ConsoleElement {
       this.series = series;
       const t = totalsOf(series);
       this.announce(
-        `Overview for ${RANGES.find((r) => r.value === this.range)!.label}: ${t.conversations} conversations, ${t.replies} replies, ${t.failures} failures.`,
+        `Overview for ${RANGES.find((r) => r.value === this.range)!.label}: ${counted(t.conversations, 'conversation')}, ${counted(t.replies, 'reply')}, ${counted(t.failures, 'failure')}.`,
       );
     } catch (err) {
       this.error = this.failed(err).message;

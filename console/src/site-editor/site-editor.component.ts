@@ -10,6 +10,7 @@ import type { SiteDeletion, SiteSettings } from '../state/contract.ts';
 import { hrefOf } from '../state/route.ts';
 import { changedFields, greetingLines, siteInput } from '../state/site-form.ts';
 import { styles } from './site-editor.styles.ts';
+import { counted } from '../state/plural.ts';
 
 const wholeIn = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
 
@@ -243,7 +244,7 @@ export class HeedSiteEditor extends ConsoleElement {
 
   private deleted(e: CustomEvent<{ deleted: SiteDeletion }>) {
     const d = e.detail.deleted;
-    this.announce(`Site deleted with ${d.conversations} conversations.`);
+    this.announce(`Site deleted with ${counted(d.conversations, 'conversation')}.`);
     location.hash = hrefOf({ view: 'sites' });
   }
 }

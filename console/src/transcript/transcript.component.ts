@@ -5,6 +5,7 @@ import { supersededFailures } from '../../../api/src/shared/superseded-failures.
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { Transcript, TranscriptMessage, TranscriptRun } from '../state/contract.ts';
 import { noticeText, provenanceLabel } from '../state/provenance.ts';
+import { stateLabel } from '../state/attention-label.ts';
 import { hrefOf } from '../state/route.ts';
 import { between, bothTimes, duration, exactTime, usd } from '../state/times.ts';
 import { visitorLabel } from '../state/visitor-label.ts';
@@ -77,7 +78,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
         <span>${c.siteName}</span>
         <span>${visitorLabel(c.visitor)}</span>
         <span>Visitor's time zone: ${c.visitorTimeZone ?? 'unknown'}</span>
-        <span>State: ${c.failed ? 'failed' : c.attention.replace('_', ' ')}</span>
+        <span>State: ${stateLabel(c)}</span>
         ${c.waitingForPerson ? html`<span class="waiting">Waiting for a person${this.waitingSince(d)}</span>` : nothing}
       </p>
       ${c.private ? html`<p class="private" role="note">Private — the visitor's words are hidden</p>` : nothing}

@@ -5,6 +5,7 @@ import type { UnansweredQuestions } from '../state/contract.ts';
 import { hrefOf } from '../state/route.ts';
 import { exactTime } from '../state/times.ts';
 import { styles } from '../knowledge-sources/knowledge-sources.styles.ts';
+import { counted } from '../state/plural.ts';
 
 /**
  * "Unanswered questions": what visitors asked that the site's knowledge had nothing for, newest
@@ -25,7 +26,7 @@ export class HeedUnansweredQuestions extends SiteListElement {
 
   private list(d: UnansweredQuestions) {
     if (d.total === 0) return html`<p class="muted">None: every question found something in the site’s knowledge.</p>`;
-    return html`<p class="count">${d.total} ${d.total === 1 ? 'question' : 'questions'} the site’s knowledge had nothing for (${d.lastWeek} in the last 7 days). Add a page or a snippet that answers them.</p>
+    return html`<p class="count">${counted(d.total, 'question')} the site’s knowledge had nothing for (${d.lastWeek} in the last 7 days). Add a page or a snippet that answers them.</p>
       <ul class="plain items" aria-labelledby="unanswered-h">
         ${d.questions.map(
           (q) => html`<li data-question=${q.id}>

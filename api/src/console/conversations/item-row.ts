@@ -66,7 +66,7 @@ export function itemsOfPage(operatorId: string): Prisma.Sql {
       aw.yes IS NOT NULL AS "awaitingReply",
       ir.id AS "requestId", ir.question AS "requestQuestion", ir.choices AS "requestChoices",
       ir."allowFreeText" AS "requestAllowFreeText", ir."createdAt" AS "requestCreatedAt",
-      (SELECT count(*)::int FROM "Message" mc WHERE mc."conversationId" = c.id) AS "messageCount",
+      (SELECT count(*)::int FROM "Message" mc WHERE mc."conversationId" = c.id AND ${realMessage('mc')}) AS "messageCount",
       c.private, c."waitingSince", c."heldById",
       (SELECT ho.name FROM "Operator" ho WHERE ho.id = c."heldById") AS "heldByName",
       now() AS "dbNow"
@@ -83,3 +83,10 @@ export function itemsOfPage(operatorId: string): Prisma.Sql {
       SELECT id, question, choices, "allowFreeText", "createdAt" FROM "InputRequest"
       WHERE "conversationId" = c.id AND status = 'open' ORDER BY "createdAt" DESC LIMIT 1) ir ON true`;
 }
+
+/**
+ * A message someone wrote: the visitor's, the assistant's or an operator's words. Not a notice
+ * ("Ana joined"), not a failed reply's placeholder, not the wordless request for a reply's rest.
+ */
+export const realMessage = (alias: string) =>
+  Prisma.sql`${Prisma.raw(alias)}.role <> 'notice' AND ${Prisma.raw(alias)}.error IS NULL AND ${Prisma.raw(alias)}.provenance IS DISTINCT FROM 'continue'`;
