@@ -103,7 +103,7 @@ export const siteSettingsFields = {
   accentColor: clearable(
     z
       .string()
-      .regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')
+      .regex(/^#[0-9a-fA-F]{6}$/, 'a colour as # and six hex digits, e.g. #1a5fd0')
       .transform((s) => s.toLowerCase()),
   ),
   launcherPosition: z.enum(['bottom_right', 'bottom_left']),

@@ -189,11 +189,9 @@ export class HeedSiteEditor extends ConsoleElement {
     if (input.checkInAfterMinutes !== null && !wholeIn(input.checkInAfterMinutes, 1, 10080))
       fields.checkInAfterMinutes = 'A whole number of minutes from 1 to 10080, or blank.';
     if (!wholeIn(input.unsolicitedPerDay, 0, 20)) fields.unsolicitedPerDay = 'A whole number from 0 to 20.';
-    this.fields = fields;
-    if (Object.keys(fields).length > 0) {
-      this.error = 'Some fields need a change.';
-      return;
-    }
+    if (input.accentColor && !/^#[0-9a-f]{6}$/.test(input.accentColor))
+      fields.accentColor = 'A colour as # and six hex digits, e.g. #1a5fd0; blank for the default.';
+    if (Object.keys(fields).length > 0) return this.flagFields(fields);
     this.busy = true;
     this.error = null;
     try {
@@ -208,11 +206,22 @@ export class HeedSiteEditor extends ConsoleElement {
       }
     } catch (err) {
       const text = this.failed(err);
-      this.fields = text.fields;
       this.error = text.message;
+      // the form is enabled again first: a disabled field takes no focus
+      this.busy = false;
+      if (Object.keys(text.fields).length > 0) await this.flagFields(text.fields);
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Field errors beside their fields, the banner by the button saying where, focus on the first. */
+  private async flagFields(fields: Record<string, string>) {
+    this.fields = fields;
+    const count = Object.keys(fields).length;
+    this.error = count === 1 ? 'One field above needs a change.' : `${count} fields above need a change.`;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }
 
   private async rotate() {

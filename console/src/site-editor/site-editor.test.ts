@@ -31,15 +31,27 @@ describe('heed-site-editor', () => {
     await waitUntil(() => location.hash === '#/sites/site-new');
   });
 
-  it('shows the server’s field errors beside their fields', async () => {
-    const bad = refusal('BAD_REQUEST', null, 'invalid', { fieldErrors: { accentColor: ['must be #rrggbb'] } });
+  it('shows the server’s field errors beside their fields, focusing the first', async () => {
+    const bad = refusal('BAD_REQUEST', null, 'invalid', { fieldErrors: { model: ['at most 100 characters'] } });
     const { root, field, button } = await editor(null, fakeConsoleApi({ createSite: async () => Promise.reject(bad) }));
+    field('name').value = 'Shop';
+    field('model').value = 'm';
+    button('Create site').click();
+    await waitUntil(() => root.querySelector('.field-error'));
+    expect(root.querySelector('#model-note')!.textContent).to.equal('at most 100 characters');
+    expect(field('model').getAttribute('aria-invalid')).to.equal('true');
+    await waitUntil(() => root.activeElement === field('model'), 'focus on the field');
+    expect(root.querySelector('[role="alert"]')!.textContent).to.equal('One field above needs a change.');
+  });
+
+  it('says what an accent colour must be at the field, before asking the server', async () => {
+    const { root, field, button, fake } = await editor(null);
     field('name').value = 'Shop';
     field('accentColor').value = 'red';
     button('Create site').click();
-    await waitUntil(() => root.querySelector('.field-error'));
-    expect(root.querySelector('#accentColor-note')!.textContent).to.equal('must be #rrggbb');
-    expect(field('accentColor').getAttribute('aria-invalid')).to.equal('true');
+    await waitUntil(() => root.activeElement === field('accentColor'), 'focus on the colour');
+    expect(root.querySelector('#accentColor-note')!.textContent).to.contain('e.g. #1a5fd0');
+    expect(fake.callsOf('createSite')).to.have.length(0);
   });
 
   it('saves only what changed, shows the snippet with a copy button, and a new secret once', async () => {
