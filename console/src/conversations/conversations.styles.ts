@@ -56,6 +56,8 @@ export const styles = [
       margin: 0;
       padding: 0;
       display: grid;
+      /* a row no wider than the list: a long title or excerpt is cut, it does not widen the page */
+      grid-template-columns: minmax(0, 1fr);
       gap: 6px;
     }
     .list li {

@@ -158,6 +158,8 @@ export const base = css`
   }
   .table-wrap {
     overflow-x: auto;
+    /* contains its absolutely placed children too (a header's sr-only label), which otherwise widen the page */
+    position: relative;
   }
   table {
     border-collapse: collapse;
