@@ -171,6 +171,8 @@ export const configSchema = z
     HEED_ADMIN_EMAIL: optional(z.string().regex(/^[^\s@]+@[^\s@.][^\s@]*$/, 'must be an email address')),
     /** the password of HEED_ADMIN_EMAIL's owner (at least 12 characters) */
     HEED_ADMIN_PASSWORD: optional(z.string().min(12, 'use at least 12 characters')),
+    /** the name of the owner HEED_ADMIN_EMAIL creates (visitors see it beside their replies); they can change it in the console. Default: the email's local part */
+    HEED_ADMIN_NAME: optional(z.string().trim().min(1).max(120)),
     /** least severe level written: fatal, error, warn, info (default), debug, trace or silent */
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     /** outside production: '1' prints readable lines even without a terminal, '0' prints JSON on one */

@@ -28,12 +28,13 @@ const errorOf = async (call: Promise<unknown>) => {
 const emailOf = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.test`;
 
 /**
- * What an agent may call: reading the team and the sites (their intent rules, API key names,
+ * What an agent may call: their own profile, reading the team and the sites (their intent rules, API key names,
  * knowledge sources, unanswered questions and proactive figures too), and everything about conversations and the overview. Every other
  * console procedure must be owner-only (what deleting a site would remove, too).
  */
 const AGENT_MAY = [
   /^console\.auth\./,
+  /^console\.profile\./,
   /^console\.conversations\./,
   /^console\.overview\./,
   /^console\.model\.status$/,

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { axeViolations } from '../support/browser.ts';
 import { DemoSite } from '../support/demo-site.ts';
 import { signedInOperator } from '../support/console.ts';
 
@@ -27,6 +28,7 @@ test('every console page fits a 390 px and a 320 px wide screen: no sideways scr
     'site editor': `#/sites/${demo.id}`,
     'new site': '#/sites/new',
     operators: '#/operators',
+    profile: '#/profile',
   };
   const overflowing: string[] = [];
   for (const width of [390, 320]) {
@@ -47,6 +49,7 @@ test('every console page fits a 390 px and a 320 px wide screen: no sideways scr
       });
       const wide = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
       if (wide.scroll > wide.inner) overflowing.push(`${label} at ${width} px: ${wide.scroll} px wide`);
+      if (label === 'profile') expect(await axeViolations(page)).toEqual([]);
     }
     await context.close();
   }

@@ -11,7 +11,7 @@ export const DEV_OWNER_EMAIL = 'admin@localhost';
 /**
  * The first console owner, at API start-up:
  * - `HEED_ADMIN_EMAIL` + `HEED_ADMIN_PASSWORD` set: that owner exists with that password
- *   (created, or updated when the password changed).
+ *   (created, named `HEED_ADMIN_NAME`, or updated when the password changed).
  * - neither, no operator at all, development: `admin@localhost` with a random password,
  *   printed once to `out` (stdout) and never again: the next start finds an operator.
  * - neither, no operator, production: one log line saying how to create one.
@@ -25,7 +25,9 @@ export async function bootstrapOwner(
   const { db, config } = services;
   if (config.HEED_ADMIN_EMAIL && config.HEED_ADMIN_PASSWORD) {
     const email = operatorEmail.parse(config.HEED_ADMIN_EMAIL);
-    const { outcome, signedOut } = await upsertOwner(db, { email, password: config.HEED_ADMIN_PASSWORD });
+    // the name only names a new owner: one they set themselves in the console stays
+    const initialName = config.HEED_ADMIN_NAME;
+    const { outcome, signedOut } = await upsertOwner(db, { email, password: config.HEED_ADMIN_PASSWORD, initialName });
     if (outcome !== 'unchanged') services.log(`console owner from HEED_ADMIN_EMAIL ${outcome}`);
     if (signedOut) await accessChanged(services.bus, [signedOut]);
     return;

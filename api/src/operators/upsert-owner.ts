@@ -10,7 +10,12 @@ import { hashPassword, verifyPassword } from './password.ts';
  */
 export async function upsertOwner(
   db: Db,
-  input: { email: string; name?: string; password: string },
+  input: {
+    email: string;
+    name?: string;
+    password: string /** the name of an owner it creates, never changed afterwards */;
+    initialName?: string;
+  },
 ): Promise<{ outcome: 'created' | 'updated' | 'unchanged'; signedOut: string | null }> {
   const existing = await db.operator.findUnique({
     where: { email: input.email },
@@ -20,7 +25,7 @@ export async function upsertOwner(
     const passwordHash = await hashPassword(input.password);
     try {
       await db.operator.create({
-        data: { email: input.email, name: input.name ?? defaultName(input.email), role: 'owner', passwordHash },
+        data: { email: input.email, name: input.name ?? input.initialName ?? defaultName(input.email), role: 'owner', passwordHash },
         select: { id: true },
       });
       return { outcome: 'created', signedOut: null };

@@ -4,6 +4,7 @@ import { HeedElement } from '../../../widget/src/shared/heed-element.ts';
 import '../accept-invite/accept-invite.ts';
 import '../conversations/conversations.ts';
 import '../operators/operators.ts';
+import '../profile/profile.ts';
 import '../overview/overview.ts';
 import '../sign-in/sign-in.ts';
 import '../site-editor/site-editor.ts';
@@ -51,6 +52,10 @@ export class HeedConsoleApp extends HeedElement {
       this.api.closeChanges();
       this.me = null;
     });
+    // the operator renamed themselves: the header says so at once
+    this.addEventListener('heed-renamed', (e) => {
+      if (this.me) this.me = { ...this.me, name: (e as CustomEvent<{ name: string }>).detail.name };
+    });
     this.addEventListener('heed-signed-in', (e) => this.signedIn((e as CustomEvent<{ operator: Me }>).detail.operator));
     this.addEventListener('heed-title', (e) => {
       this.titleDetail = (e as CustomEvent<{ title: string | null }>).detail.title;
@@ -81,6 +86,7 @@ export class HeedConsoleApp extends HeedElement {
         <header>
           <span class="brand">Heed console</span>
           <span class="who"><span class="sr-only">Signed in as </span>${this.me.name || this.me.email}<span class="sr-only">, </span><span class="role">${this.me.role}</span></span>
+          <a href=${hrefOf({ view: 'profile' })} aria-current=${this.route.view === 'profile' ? 'page' : nothing}>Your profile</a>
           <button type="button" @click=${this.signOut}>Sign out</button>
         </header>
         <nav part="nav" aria-label="Console">
@@ -110,6 +116,8 @@ export class HeedConsoleApp extends HeedElement {
         return html`<heed-site-editor .api=${common.api} .me=${common.me} .siteId=${r.siteId}></heed-site-editor>`;
       case 'operators':
         return html`<heed-console-operators .api=${common.api} .me=${common.me}></heed-console-operators>`;
+      case 'profile':
+        return html`<heed-console-profile .api=${common.api} .me=${common.me}></heed-console-profile>`;
       default:
         return html`<heed-console-conversations .api=${common.api} .me=${common.me}></heed-console-conversations>`;
     }

@@ -65,6 +65,9 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     me: () => query<Me | null>('auth.me'),
     signIn: (input: { email: string; password: string }) => mutate<{ operator: Me }>('auth.signIn', input),
     signOut: () => mutate<unknown>('auth.signOut'),
+    renameSelf: (name: string) => mutate<{ name: string }>('profile.rename', { name }),
+    changePassword: (current: string, next: string) => mutate<{ changed: true }>('profile.changePassword', { current, next }),
+    signOutEverywhere: () => mutate<{ sessions: number }>('profile.signOutEverywhere'),
     acceptInvite: (input: { token: string; name: string; password: string }) => mutate<{ operator: Me }>('auth.acceptInvite', input),
 
     operators: () => query<OperatorRow[]>('operators.list'),

@@ -8,6 +8,8 @@ export interface ErrorText {
   fields: Record<string, string>;
   /** the session is gone: show the sign-in again */
   signedOut: boolean;
+  /** the refusal's machine-readable reason (`wrong_password`…), for a view that places it; absent when none */
+  reason?: string;
 }
 
 const REASONS: Record<string, string> = {
@@ -38,5 +40,5 @@ export function errorText(err: unknown): ErrorText {
     message = `Too many attempts. Try again in ${Math.ceil(data.retryAfterMs / 1000)} s.`;
   if (Object.keys(fields).length > 0 && data.code === 'BAD_REQUEST') message = 'Some fields need a change (see below).';
   if (data.code === 'PAYLOAD_TOO_LARGE') message = 'That is more than the server takes at once: choose a smaller file.';
-  return { message, fields, signedOut };
+  return { message, fields, signedOut, ...(data.reason ? { reason: data.reason } : {}) };
 }

@@ -11,6 +11,7 @@ export type Route =
   | { view: 'sites' }
   | { view: 'site'; siteId: string | null }
   | { view: 'operators' }
+  | { view: 'profile' }
   | { view: 'invite'; token: string };
 
 /** The top-level sections of the navigation, in order. */
@@ -43,6 +44,8 @@ export function parseRoute(hash: string): Route {
       return arg ? { view: 'site', siteId: arg } : { view: 'sites' };
     case 'operators':
       return { view: 'operators' };
+    case 'profile':
+      return { view: 'profile' };
     case 'invite':
       if (arg) return { view: 'invite', token: arg };
       break;
@@ -70,7 +73,7 @@ export function hrefOf(route: Route): string {
 export function sectionOf(route: Route): Section | null {
   if (route.view === 'transcript') return 'conversations';
   if (route.view === 'site') return 'sites';
-  if (route.view === 'invite') return null;
+  if (route.view === 'invite' || route.view === 'profile') return null;
   return route.view;
 }
 
@@ -83,6 +86,7 @@ export function titleOf(route: Route, detail?: string | null): string {
     sites: 'Sites',
     site: route.view === 'site' && !route.siteId ? 'New site' : 'Site settings',
     operators: 'Operators',
+    profile: 'Your profile',
     invite: 'Accept invitation',
   };
   const name = detail ? `${detail} · ${names[route.view]}` : names[route.view];

@@ -7,6 +7,7 @@ import { overviewRouter } from './overview.ts';
 import { sitesRouter } from './sites.ts';
 import { knowledgeRouter } from './knowledge.ts';
 import { proactiveRouter } from './proactive.ts';
+import { profileRouter } from './profile.ts';
 
 /**
  * The console's API (/admin), signed in with an operator session cookie. One router per
@@ -14,6 +15,7 @@ import { proactiveRouter } from './proactive.ts';
  */
 export const consoleRouter = router({
   auth: authRouter,
+  profile: profileRouter,
   sites: sitesRouter,
   knowledge: knowledgeRouter,
   operators: operatorsRouter,
