@@ -78,7 +78,13 @@ test('a launched claim that hangs (its conversation row locked elsewhere) does n
   try {
     await locker.query('BEGIN');
     await locker.query('SELECT 1 FROM "Conversation" WHERE id = $1 FOR UPDATE', [stuck]);
-    await new Promise((r) => setTimeout(r, DEBOUNCE_MS + 300));
+    // the batch fell due and the worker's claim now waits on that row lock
+    await heed.until('the claim waiting on the locked row', async () => {
+      const [row] = await heed.services.db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      return (row?.n ?? 0) > 0;
+    });
     heed.model.script({ text: 'Two working days.' });
     await visitor.send(other, 'How long is delivery?');
     const answered = await events.waitFor((e) => e.type === 'reply.completed' && e.conversationId === other, 10_000);

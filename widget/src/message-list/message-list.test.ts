@@ -34,7 +34,11 @@ describe('heed-message-list', () => {
   it('renders an XSS payload in a reply inert', async () => {
     const el = await list([message({ conversationId, content: XSS })]);
     const md = el.shadowRoot!.querySelector('.md')!;
-    await new Promise((r) => setTimeout(r, 50));
+    // the reply is rendered and every image it kept has loaded or failed: an onerror would have run by now
+    await waitUntil(
+      () => md.textContent!.includes('site') && [...md.querySelectorAll('img')].every((img) => img.complete),
+      'reply rendered',
+    );
     inert(md);
     for (const a of md.querySelectorAll('a')) a.click();
     expect((window as { __xss?: unknown }).__xss).to.be.undefined;
