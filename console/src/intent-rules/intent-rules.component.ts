@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { query, state } from 'lit/decorators.js';
 import '../confirm-dialog/confirm-dialog.ts';
 import type { HeedConfirmDialog } from '../confirm-dialog/confirm-dialog.component.ts';
-import { ConsoleElement } from '../shared/console-element.ts';
+import { SiteListElement } from '../shared/site-list-element.ts';
 import type { IntentRuleView } from '../state/contract.ts';
 import { styles } from './intent-rules.styles.ts';
 
@@ -19,21 +19,14 @@ type Kind = 'instruction' | 'fixed';
  * turn on and off, and delete (after a confirmation); agents read. Field errors from the
  * server show beside their fields.
  */
-export class HeedIntentRules extends ConsoleElement {
+export class HeedIntentRules extends SiteListElement {
   static override styles = styles;
 
-  @property() siteId = '';
   @state() private rules: IntentRuleView[] | null = null;
   @state() private editing: IntentRuleView | 'new' | null = null;
   @state() private kind: Kind = 'instruction';
   @state() private fields: Record<string, string> = {};
-  @state() private error: string | null = null;
-  @state() private busy = false;
   @query('heed-confirm-dialog') private confirmDialog!: HeedConfirmDialog;
-
-  override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('siteId') && this.siteId) void this.load();
-  }
 
   override render() {
     return html`<section aria-labelledby="intents-h">
@@ -114,7 +107,7 @@ export class HeedIntentRules extends ConsoleElement {
     </form>`;
   }
 
-  private async load() {
+  protected async load() {
     try {
       this.rules = await this.api.intentRules(this.siteId);
     } catch (err) {
@@ -185,25 +178,14 @@ export class HeedIntentRules extends ConsoleElement {
     if (yes) await this.call(() => this.api.removeIntentRule(this.siteId, r.id), `Intent ${r.name} deleted.`);
   }
 
-  /** One change, then the list again; field errors go beside their fields. */
-  private async call(change: () => Promise<unknown>, done: string): Promise<boolean> {
-    this.busy = true;
-    this.error = null;
-    try {
-      await change();
-      this.announce(done);
-      await this.load();
-      return true;
-    } catch (err) {
-      const text = this.failed(err);
-      const { instruction, fixedMessage, ...rest } = text.fields;
-      const about = instruction ?? fixedMessage;
-      this.fields = about ? { ...rest, text: about } : rest;
-      this.error = text.message;
-      if (!this.editing) await this.load();
-      return false;
-    } finally {
-      this.busy = false;
-    }
+  /** One change, then the list again; field errors go beside their fields (the text's under one name). */
+  private async call(run: () => Promise<unknown>, done: string): Promise<boolean> {
+    const failure = await this.change(run, done);
+    if (!failure) return true;
+    const { instruction, fixedMessage, ...rest } = failure.fields;
+    const about = instruction ?? fixedMessage;
+    this.fields = about ? { ...rest, text: about } : rest;
+    if (!this.editing) await this.load();
+    return false;
   }
 }

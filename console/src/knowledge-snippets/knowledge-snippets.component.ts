@@ -99,11 +99,7 @@ export class HeedKnowledgeSnippets extends SiteListElement {
     const question = String(data.get('question') ?? '').trim();
     const answer = String(data.get('answer') ?? '').trim();
     this.fields = { question: question ? undefined : 'Write the question.', answer: answer ? undefined : 'Write the answer.' };
-    if (!question || !answer) {
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-      return;
-    }
+    if (!question || !answer) return this.focusFirstInvalid();
     const id = this.editing?.id;
     const failure = await this.change(
       () => this.api.saveSnippet(this.siteId, { ...(id ? { id } : {}), question, answer }),

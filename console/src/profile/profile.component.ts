@@ -85,7 +85,6 @@ export class HeedConsoleProfile extends ConsoleElement {
       return result;
     } catch (err) {
       const failure = this.failed(err);
-      this.busy = false;
       if (failure.reason === 'wrong_password') await this.flag({ current: failure.message });
       else if (Object.keys(failure.fields).length) await this.flag(failure.fields);
       else this.error = failure.message;
@@ -97,8 +96,7 @@ export class HeedConsoleProfile extends ConsoleElement {
 
   private async flag(fields: Record<string, string>) {
     this.fields = fields;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    await this.focusFirstInvalid();
   }
 }
 

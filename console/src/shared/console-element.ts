@@ -27,6 +27,12 @@ export class ConsoleElement extends HeedElement {
     return text;
   }
 
+  /** Once the view shows its field errors, focus moves to the first field marked invalid. */
+  protected async focusFirstInvalid(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }
+
   protected get isOwner(): boolean {
     return this.me?.role === 'owner';
   }

@@ -220,8 +220,7 @@ export class HeedSiteEditor extends ConsoleElement {
     this.fields = fields;
     const count = Object.keys(fields).length;
     this.error = count === 1 ? 'One field above needs a change.' : `${count} fields above need a change.`;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    await this.focusFirstInvalid();
   }
 
   private async rotate() {

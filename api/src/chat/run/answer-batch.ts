@@ -137,7 +137,7 @@ export async function answerBatch(
     await markedStreaming;
     if (abort.signal.aborted) return await afterAbort(deps, batch, abort.signal);
     // what the reply cites of the site's pages it was shown: their addresses, never the model's
-    const sources = citedSources(reply.text, reads.knowledge ?? []);
+    const sources = citedSources(reply.text, reads.knowledge);
     await completeRun(deps, batch, { ...reply, sources, cost: runCost(settings.price, reply, messages), firstTokenAt });
     if (reads.knowledgeMissed) await countUnanswered(deps, batch, reads);
     return reply.question ? 'awaiting_input' : 'completed';
