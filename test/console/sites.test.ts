@@ -67,6 +67,8 @@ describe('creating and reading sites', () => {
       model: 'gpt-4o-mini',
       replyMaxTokens: 512,
       handoffEnabled: false,
+      autoAssign: false,
+      shareVisitorPages: false,
       checkInAfterMinutes: null,
       unsolicitedPerDay: 2,
       snippet: `<script src="${heed.url}/widget.js" data-site="anas-shop" async></script>`,

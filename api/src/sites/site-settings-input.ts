@@ -118,6 +118,10 @@ export const siteSettingsFields = {
   replyMaxTokens: z.union([z.null(), z.number().int().min(16, 'at least 16').max(8192, 'at most 8192')]),
   /** the model may hand a conversation to a person (the `handoff_to_human` tool) */
   handoffEnabled: z.boolean(),
+  /** a hand-off is assigned at once, round-robin among the site's agents who are signed in */
+  autoAssign: z.boolean(),
+  /** the widget reports the visitor's page (address and title) for the console's visitor profile */
+  shareVisitorPages: z.boolean(),
   /** check in after this many minutes of silence (open question or todo); null = never */
   checkInAfterMinutes: z.union([z.null(), z.number().int().min(1, 'at least 1 minute').max(10080, 'at most a week (10080 minutes)')]),
   /** unsolicited messages (intents, check-ins) per visitor per day; 0 turns them off */

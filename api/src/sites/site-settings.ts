@@ -22,6 +22,8 @@ const SETTINGS_SELECT = {
   model: true,
   replyMaxTokens: true,
   handoffEnabled: true,
+  autoAssign: true,
+  shareVisitorPages: true,
   checkInAfterMinutes: true,
   unsolicitedPerDay: true,
   createdAt: true,

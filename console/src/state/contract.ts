@@ -40,6 +40,10 @@ export interface SiteFields {
   replyMaxTokens: number | null;
   /** the assistant may hand a conversation to a person (its `handoff_to_human` tool) */
   handoffEnabled: boolean;
+  /** a hand-off is assigned at once, round-robin among the site's agents who are signed in */
+  autoAssign: boolean;
+  /** the widget reports the visitor's page for the visitor profile */
+  shareVisitorPages: boolean;
   /** check in after this many minutes of silence; null: never */
   checkInAfterMinutes: number | null;
   /** unsolicited messages (intents, check-ins, server) per visitor per day */
@@ -109,6 +113,14 @@ export interface ConversationItem {
   createdAt: string | Date;
   visitor: { id: string; externalId: string | null; name: string | null };
   messageCount: number;
+  /** whose it is in the team's inbox; null: unassigned */
+  assignee: Holder | null;
+  /** the team's status (a snooze that ran out reads `open`) */
+  status: 'open' | 'resolved' | 'snoozed';
+  /** until when it is snoozed */
+  snoozedUntil: string | Date | null;
+  /** when the visitor last wrote; null: never */
+  lastVisitorAt: string | Date | null;
 }
 
 export interface ConversationPage {

@@ -31,6 +31,8 @@ export function siteInput(form: FormData): SiteFields & { key?: string } {
     model: orNull('model'),
     replyMaxTokens: cap === '' ? null : Number(cap),
     handoffEnabled: form.get('handoffEnabled') === 'on',
+    autoAssign: form.get('autoAssign') === 'on',
+    shareVisitorPages: form.get('shareVisitorPages') === 'on',
     // blank: no check-ins
     checkInAfterMinutes: checkIn === '' ? null : Number(checkIn),
     // blank: the default budget

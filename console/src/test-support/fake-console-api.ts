@@ -24,6 +24,10 @@ export function item(over: Partial<ConversationItem> = {}): ConversationItem {
     createdAt: '2026-01-01T09:00:00.000Z',
     visitor: { id: `v-${i}`, externalId: null, name: null },
     messageCount: 1,
+    assignee: null,
+    status: 'open',
+    snoozedUntil: null,
+    lastVisitorAt: null,
     ...over,
   };
 }
@@ -61,6 +65,8 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     model: null,
     replyMaxTokens: null,
     handoffEnabled: false,
+    autoAssign: false,
+    shareVisitorPages: false,
     checkInAfterMinutes: null,
     unsolicitedPerDay: 2,
     snippet: '<script src="http://api.test/widget.js" data-site="shop" async></script>',

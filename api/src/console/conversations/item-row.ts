@@ -39,6 +39,13 @@ export interface ItemRow {
   /** the operator holding it (took it over), or null */
   heldById: string | null;
   heldByName: string | null;
+  /** the operator it is assigned to, or null */
+  assigneeId: string | null;
+  assigneeName: string | null;
+  status: 'open' | 'resolved' | 'snoozed';
+  snoozedUntil: Date | null;
+  /** when the visitor last wrote (null: never) */
+  lastVisitorAt: Date | null;
   /** the database's clock, so a run's lease is judged on the clock that wrote it */
   dbNow: Date;
 }
@@ -69,6 +76,10 @@ export function itemsOfPage(operatorId: string): Prisma.Sql {
       (SELECT count(*)::int FROM "Message" mc WHERE mc."conversationId" = c.id AND ${realMessage('mc')}) AS "messageCount",
       c.private, c."waitingSince", c."heldById",
       (SELECT ho.name FROM "Operator" ho WHERE ho.id = c."heldById") AS "heldByName",
+      c."assigneeId", (SELECT ao.name FROM "Operator" ao WHERE ao.id = c."assigneeId") AS "assigneeName",
+      c.status::text AS status, c."snoozedUntil",
+      (SELECT lv."createdAt" FROM "Message" lv WHERE lv."conversationId" = c.id AND lv.role = 'user'
+        ORDER BY lv.seq DESC LIMIT 1) AS "lastVisitorAt",
       now() AS "dbNow"
     FROM page
     JOIN "Conversation" c ON c.id = page.id

@@ -30,6 +30,14 @@ export interface ConversationItem {
   heldBy: { id: string; name: string } | null;
   /** the visitor marked it private: metadata only, no words (title and excerpt are null) */
   private: boolean;
+  /** whose it is in the team's inbox, or null (unassigned) */
+  assignee: { id: string; name: string } | null;
+  /** the team's status; a snooze that has run out reads `open` */
+  status: 'open' | 'resolved' | 'snoozed';
+  /** until when it is snoozed (null unless `status` is `snoozed`) */
+  snoozedUntil: string | null;
+  /** when the visitor last wrote; null: never */
+  lastVisitorAt: string | null;
 }
 
 /**
@@ -87,5 +95,15 @@ export function toConversationItem(row: ItemRow): ConversationItem {
     waitingSince: row.waitingSince?.toISOString() ?? null,
     heldBy: row.heldById === null ? null : { id: row.heldById, name: row.heldByName ?? '' },
     private: row.private,
+    assignee: row.assigneeId === null ? null : { id: row.assigneeId, name: row.assigneeName ?? '' },
+    ...teamStatus(row),
+    lastVisitorAt: row.lastVisitorAt?.toISOString() ?? null,
   };
+}
+
+/** The status as every surface reads it: a snooze past its time is open again, without a write. */
+function teamStatus(row: Pick<ItemRow, 'status' | 'snoozedUntil' | 'dbNow'>): Pick<ConversationItem, 'status' | 'snoozedUntil'> {
+  if (row.status !== 'snoozed') return { status: row.status, snoozedUntil: null };
+  if (row.snoozedUntil === null || row.snoozedUntil <= row.dbNow) return { status: 'open', snoozedUntil: null };
+  return { status: 'snoozed', snoozedUntil: row.snoozedUntil.toISOString() };
 }
