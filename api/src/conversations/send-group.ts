@@ -252,6 +252,11 @@ interface SendRow {
   waitingSince: Date | null;
   private: boolean;
   heldByName: string | null;
+  status: 'open' | 'resolved' | 'snoozed';
+  snoozedUntil: Date | null;
+  resolvedAt: Date | null;
+  rating: number | null;
+  ratedAt: Date | null;
   runId: string | null;
   runStatus: string | null;
   runLeaseUntil: Date | null;
@@ -303,17 +308,21 @@ async function insertPending(tx: RawSql, config: Config, inputs: SendInput[]): P
     ), touched AS (
       UPDATE "Conversation" AS conv SET
         "updatedAt" = ins."createdAt",
+        -- the visitor wrote: a resolved or snoozed conversation is the team's again
+        status = 'open', "snoozedUntil" = NULL,
         title = coalesce(conv.title, i.title),
         "titleSource" = CASE WHEN conv.title IS NULL THEN 'first_message' ELSE conv."titleSource" END,
         "titleState" = CASE WHEN conv.title IS NULL THEN 'pending' ELSE conv."titleState" END
       FROM inserted AS ins JOIN input AS i ON i.c = ins."conversationId"
       WHERE conv.id = ins."conversationId"
       RETURNING conv.id, conv.title, conv."titleSource"::text AS "titleSource", conv.excerpt, conv."lastAssistantAt", conv."lastReadAt",
-        conv."createdAt", conv."waitingSince", conv.private, conv."heldById"
+        conv."createdAt", conv."waitingSince", conv.private, conv."heldById",
+        conv.status::text AS status, conv."snoozedUntil", conv."resolvedAt", conv.rating, conv."ratedAt"
     )
     SELECT i.n::int AS n, (SELECT id FROM stored WHERE stored.n = i.n) AS "storedId", h.messages, h.chars,
       ins.id, ins.seq::text AS seq, ins."createdAt" AS "sentAt",
       t.title, t."titleSource", t.excerpt, t."lastAssistantAt", t."lastReadAt", t."createdAt", t."waitingSince", t.private,
+      t.status, t."snoozedUntil", t."resolvedAt", t.rating, t."ratedAt",
       (SELECT name FROM "Operator" WHERE id = t."heldById") AS "heldByName",
       run.id AS "runId", run.status::text AS "runStatus", run."leaseUntil" AS "runLeaseUntil", run."proactiveId" AS "runProactiveId",
       request.id AS "requestId", request.question, request.choices, request."allowFreeText", request."createdAt" AS "requestCreatedAt",
@@ -377,6 +386,11 @@ function toStored(config: Config, input: SendInput, row: SendRow): Stored {
     updatedAt: row.sentAt,
     waitingSince: row.waitingSince,
     private: row.private,
+    status: row.status,
+    snoozedUntil: row.snoozedUntil,
+    resolvedAt: row.resolvedAt,
+    rating: row.rating,
+    ratedAt: row.ratedAt,
     heldBy: row.heldByName === null ? null : { name: row.heldByName },
     runs:
       row.runId === null

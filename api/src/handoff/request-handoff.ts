@@ -2,6 +2,7 @@ import type { Tx } from '../db/types.ts';
 import type { DurableEvent } from '../events/event-types.ts';
 import { addNotice } from '../conversations/speak-to-visitor.ts';
 import { toMessageView } from '../conversations/views.ts';
+import { autoAssign } from '../inbox/auto-assign.ts';
 
 /** What the model reads back from `handoff_to_human`, and whether the conversation changed. */
 export interface HandoffOutcome {
@@ -33,6 +34,7 @@ export async function requestHandoff(
   const told = `Tell the visitor in one short sentence that a person from ${conv.site.name} will reply in this conversation, and that they can leave this page meanwhile.`;
   if (conv.waitingSince !== null) return { changed: false, result: { ok: true, note: `A person was already asked to join. ${told}` } };
   await tx.conversation.update({ where: { id: run.conversationId }, data: { waitingSince: new Date() }, select: { id: true } });
+  await autoAssign(tx, run.conversationId);
   const notice = await addNotice(tx, {
     conversationId: run.conversationId,
     visitorId: run.visitorId,

@@ -19,6 +19,7 @@ export interface ActingOperator {
  * hold is a column that `claimBatch` and `dueBatches` test, so every worker and every restart
  * respects it) and the visitor's new messages wait for the operator. In ONE transaction: the
  * compare-and-set hold (free → this operator), `waitingSince` cleared (a person is here), the
+ * conversation assigned to them unless it was someone's already, the
  * notice "Ana joined" and its events for the visitor.
  *
  * A run already streaming FINISHES: cancelling it would make a half-written reply vanish
@@ -43,7 +44,10 @@ export async function takeOver(
       );
     }
     const taken = await tx.$executeRaw`
-      UPDATE "Conversation" SET "heldById" = ${q.operator.id}::uuid, "heldAt" = now(), "waitingSince" = NULL
+      UPDATE "Conversation" SET "heldById" = ${q.operator.id}::uuid, "heldAt" = now(), "waitingSince" = NULL,
+        -- whoever takes an unassigned conversation over is the one it belongs to
+        "assignedAt" = CASE WHEN "assigneeId" IS NULL THEN now() ELSE "assignedAt" END,
+        "assigneeId" = coalesce("assigneeId", ${q.operator.id}::uuid)
       WHERE id = ${conv.id}::uuid AND "heldById" IS NULL`;
     if (taken === 0) {
       if (conv.heldById === q.operator.id) return;

@@ -1,8 +1,13 @@
 import { callProcedure, openStream } from '../../../widget/src/state/trpc-wire.ts';
 import { type ChangeHandlers, sharedChanges } from './shared-changes.ts';
 import type {
+  AlertSettings,
   ApiKeyRow,
+  CannedReply,
   ConversationChange,
+  ConversationItem,
+  Note,
+  StatusChange,
   CreatedApiKey,
   IntentRuleInput,
   IntentRuleView,
@@ -68,6 +73,10 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     renameSelf: (name: string) => mutate<{ name: string }>('profile.rename', { name }),
     changePassword: (current: string, next: string) => mutate<{ changed: true }>('profile.changePassword', { current, next }),
     signOutEverywhere: () => mutate<{ sessions: number }>('profile.signOutEverywhere'),
+    alertSettings: () => query<AlertSettings>('profile.alerts'),
+    /** the channels to change; the others stay */
+    setAlertSettings: (change: Partial<Pick<AlertSettings, 'notify' | 'sound' | 'email'>>) =>
+      mutate<AlertSettings>('profile.setAlerts', change),
     acceptInvite: (input: { token: string; name: string; password: string }) => mutate<{ operator: Me }>('auth.acceptInvite', input),
 
     operators: () => query<OperatorRow[]>('operators.list'),
@@ -99,6 +108,17 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     reply: (input: { conversationId: string; text: string; clientMessageId: string }) =>
       mutate<TranscriptMessage>('conversations.reply', input),
     handBack: (conversationId: string) => mutate<TranscriptHead>('conversations.handBack', { conversationId }),
+    /** gives the conversation to an operator of its site, or to nobody (null) */
+    assign: (conversationId: string, assigneeId: string | null) =>
+      mutate<ConversationItem>('conversations.assign', { conversationId, assigneeId }),
+    setStatus: (conversationId: string, change: StatusChange) =>
+      mutate<ConversationItem>('conversations.setStatus', { conversationId, change }),
+    /** an internal note: the team's only, never the visitor's or the model's */
+    addNote: (conversationId: string, text: string) => mutate<Note>('conversations.addNote', { conversationId, text }),
+    cannedReplies: (siteId: string) => query<CannedReply[]>('cannedReplies.list', { siteId }),
+    saveCannedReply: (siteId: string, reply: { id?: string; shortcut: string; content: string }) =>
+      mutate<CannedReply>('cannedReplies.save', { siteId, ...reply }),
+    removeCannedReply: (siteId: string, id: string) => mutate<{ removed: true }>('cannedReplies.remove', { siteId, id }),
 
     knowledgeSources: (siteId: string) => query<KnowledgeSourceView[]>('knowledge.sources', { siteId }),
     addKnowledgeSource: (siteId: string, url: string) => mutate<{ id: string }>('knowledge.add', { siteId, url }),

@@ -14,6 +14,17 @@ export interface Me {
   role: 'owner' | 'agent';
 }
 
+/**
+ * How the signed-in operator is alerted (console.profile.alerts): a browser notification, a
+ * sound, an email; `emailEnabled` false when this server has no SMTP_URL (nothing is sent).
+ */
+export interface AlertSettings {
+  notify: boolean;
+  sound: boolean;
+  email: boolean;
+  emailEnabled: boolean;
+}
+
 export interface SiteSummary {
   id: string;
   key: string;
@@ -81,7 +92,17 @@ export interface OperatorRow {
   siteIds: string[];
 }
 
-export type ConversationFilter = 'all' | 'live' | 'input_needed' | 'failed' | 'unread' | 'waiting';
+export type ConversationFilter =
+  | 'all'
+  | 'live'
+  | 'input_needed'
+  | 'failed'
+  | 'unread'
+  | 'waiting'
+  | 'mine'
+  | 'unassigned'
+  | 'snoozed'
+  | 'resolved';
 
 /** The operator who took a conversation over. */
 export interface Holder {
@@ -172,6 +193,25 @@ export interface TranscriptRun {
   knowledge?: { n: number; title: string; url: string | null; heading: string; cited: boolean }[];
 }
 
+/** An internal note of the team (never the visitor's, never the model's). */
+export interface Note {
+  id: string;
+  authorName: string;
+  operatorId: string | null;
+  content: string;
+  createdAt: string | Date;
+}
+
+/** A site's saved answer, inserted with `/` and its shortcut. */
+export interface CannedReply {
+  id: string;
+  shortcut: string;
+  content: string;
+  updatedAt: string | Date;
+}
+
+export type StatusChange = { status: 'open' } | { status: 'resolved' } | { status: 'snoozed'; until: string };
+
 export interface Transcript {
   conversation: ConversationItem & { visitorTimeZone: string | null };
   /** the same as `conversation.heldBy` */
@@ -197,6 +237,8 @@ export interface Transcript {
     errorCode: string | null;
     createdAt: string | Date;
   }[];
+  /** the team's internal notes, oldest first */
+  notes: Note[];
 }
 
 export type OverviewRange = '24h' | '7d' | '30d';

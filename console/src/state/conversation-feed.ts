@@ -7,8 +7,13 @@ export function byActivity(a: ConversationItem, b: ConversationItem): number {
   return ms(b.updatedAt) - ms(a.updatedAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
-/** Whether a conversation belongs in a list with this filter (search is the server's to judge). */
-export function matchesFilter(item: ConversationItem, filter: ConversationFilter): boolean {
+/**
+ * Whether a conversation belongs in a list with this filter (search is the server's to judge),
+ * the same rules as the server's list (api/src/console/conversations/list-filter.ts); `meId`
+ * is the signed-in operator, for "Mine".
+ */
+export function matchesFilter(item: ConversationItem, filter: ConversationFilter, meId?: string): boolean {
+  const open = item.status === 'open';
   switch (filter) {
     case 'all':
       return true;
@@ -22,12 +27,22 @@ export function matchesFilter(item: ConversationItem, filter: ConversationFilter
       return item.attention === 'unviewed';
     case 'waiting':
       return item.waitingForPerson;
+    case 'mine':
+      return open && meId !== undefined && item.assignee?.id === meId;
+    case 'unassigned':
+      return open && item.waitingSince != null && item.assignee === null;
+    case 'snoozed':
+      return item.status === 'snoozed';
+    case 'resolved':
+      return item.status === 'resolved';
   }
 }
 
 export interface FeedScope {
   filter: ConversationFilter;
   siteId?: string;
+  /** the signed-in operator, for "Mine" */
+  meId?: string;
   /** with a search, only rows already shown are updated: whether a new one matches is the server's call */
   search?: string;
 }
@@ -48,7 +63,7 @@ export function applyChange(items: readonly ConversationItem[], item: Conversati
   // the waiting list is in wait order, not activity order
   if (scope.filter === 'waiting' && (shown || !scope.search)) return applyWaitingChange(items, item, scope.siteId);
   const rest = items.filter((c) => c.id !== item.id);
-  const inScope = (!scope.siteId || item.siteId === scope.siteId) && matchesFilter(item, scope.filter);
+  const inScope = (!scope.siteId || item.siteId === scope.siteId) && matchesFilter(item, scope.filter, scope.meId);
   if (!inScope || (!shown && scope.search)) return rest;
   return [...rest, item].sort(byActivity);
 }

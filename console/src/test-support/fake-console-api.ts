@@ -131,9 +131,18 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
       runId: null,
     }),
     handBack: async (conversationId) => ({ ...item({ id: conversationId }), visitorTimeZone: null }),
+    assign: async (conversationId, assigneeId) => item({ id: conversationId, assignee: assigneeId ? { id: assigneeId, name: 'Agent' } : null }),
+    setStatus: async (conversationId, change) =>
+      item({ id: conversationId, status: change.status, snoozedUntil: change.status === 'snoozed' ? change.until : null }),
+    addNote: async (_conversationId, text) => ({ id: `note-${++n}`, authorName: owner.name ?? '', operatorId: owner.id, content: text, createdAt: new Date().toISOString() }),
+    cannedReplies: async () => [],
+    saveCannedReply: async (_siteId, reply) => ({ id: reply.id ?? `canned-${++n}`, ...reply, updatedAt: new Date().toISOString() }),
+    removeCannedReply: async () => ({ removed: true }),
     renameSelf: async (name) => ({ name }),
     changePassword: async () => ({ changed: true as const }),
     signOutEverywhere: async () => ({ sessions: 1 }),
+    alertSettings: async () => ({ notify: true, sound: false, email: true, emailEnabled: true }),
+    setAlertSettings: async (change) => ({ notify: true, sound: false, email: true, emailEnabled: true, ...change }),
     knowledgeSources: async () => [],
     addKnowledgeSource: async () => ({ id: 'source-new' }),
     syncKnowledgeSource: async () => ({ started: true as const }),
@@ -271,5 +280,6 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
         createdAt: at(20),
       },
     ],
+    notes: [],
   };
 }

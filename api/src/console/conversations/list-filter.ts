@@ -1,6 +1,6 @@
 import { Prisma } from '../../db/client.ts';
 
-export const LIST_FILTERS = ['all', 'live', 'input_needed', 'failed', 'unread', 'waiting'] as const;
+export const LIST_FILTERS = ['all', 'live', 'input_needed', 'failed', 'unread', 'waiting', 'mine', 'unassigned', 'snoozed', 'resolved'] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 
 /**
@@ -29,6 +29,9 @@ const RUNNING_IDS = Prisma.sql`SELECT "conversationId" FROM "Run" WHERE status I
  */
 const LIVE_IDS = Prisma.sql`${AWAITING_IDS} UNION ${RUNNING_IDS}`;
 
+/** Open for the team: open, or snoozed until a time that has passed (`item.ts` reads it the same way). */
+const OPEN = Prisma.sql`(c.status = 'open' OR (c.status = 'snoozed' AND c."snoozedUntil" <= now()))`;
+
 /** A filter: its rule over `c` and `orr`, and for the narrow ones the small set of conversation ids that may match. */
 export interface FilterSql {
   /** ids of the only conversations that may match (a statement for a MATERIALIZED CTE), or null: any may */
@@ -48,7 +51,11 @@ export interface FilterSql {
  *   read), whatever the higher-priority state;
  * - `waiting`: the item's `waitingForPerson` (the assistant asked for a person, nobody took it
  *   over yet), whatever its attention state: the operators' queue (the list orders it oldest
- *   wait first, see list-query.ts).
+ *   wait first, see list-query.ts);
+ * - `mine`: assigned to this operator and open (a snooze that ran out is open);
+ * - `unassigned`: waiting for a person, open, and given to nobody: the queue nobody picked up
+ *   (the assistant's own conversations are not a person's to take);
+ * - `snoozed`: snoozed until a time still to come; `resolved`: resolved.
  * The narrow filters name their candidates through a small index (messages by state, runs by
  * status) or table (open questions); the list reads those first (a MATERIALIZED CTE, so the
  * planner cannot turn it into a scan of every conversation) and sorts the few that match.
@@ -82,6 +89,24 @@ export function filterSql(filter: ListFilter, operatorId: string): FilterSql {
         candidates: Prisma.sql`SELECT id FROM "Conversation" WHERE "waitingSince" IS NOT NULL`,
         where: Prisma.sql`c."waitingSince" IS NOT NULL`,
       };
+    case 'mine':
+      return {
+        candidates: Prisma.sql`SELECT id FROM "Conversation" WHERE "assigneeId" = ${operatorId}::uuid`,
+        where: Prisma.sql`c."assigneeId" = ${operatorId}::uuid AND ${OPEN}`,
+      };
+    case 'unassigned':
+      return {
+        candidates: Prisma.sql`SELECT id FROM "Conversation" WHERE "waitingSince" IS NOT NULL AND "assigneeId" IS NULL`,
+        where: Prisma.sql`c."waitingSince" IS NOT NULL AND c."assigneeId" IS NULL AND ${OPEN}`,
+      };
+    case 'snoozed':
+      return {
+        candidates: Prisma.sql`SELECT id FROM "Conversation" WHERE status = 'snoozed' AND "snoozedUntil" > now()`,
+        where: Prisma.sql`c.status = 'snoozed' AND c."snoozedUntil" > now()`,
+      };
+    case 'resolved':
+      // resolved conversations pile up: read newest activity first until a page is found
+      return { candidates: null, where: Prisma.sql`c.status = 'resolved'` };
     case 'unread':
       return {
         candidates: null,

@@ -7,6 +7,7 @@ import { itemRowsById } from './items-by-id.ts';
 import { toConversationItem, type ConversationItem } from './item.ts';
 import { titleHistory, type TitleHistoryEntry } from './title-history.ts';
 import { readRetrieved, readSources, type RetrievedExcerpt } from '../../shared/citations.ts';
+import { notesOf, type NoteView } from '../../inbox/notes.ts';
 
 /** Most messages a transcript carries (the newest); longer conversations are rare and still open. */
 export const TRANSCRIPT_MESSAGES_MAX = 1000;
@@ -66,6 +67,8 @@ export interface Transcript {
   titleHistory: TitleHistoryEntry[];
   /** the audit's content-free facts of each title check (`TitleCheckFacts`), with its outcome */
   titleChecks: (TitleCheckFacts & { id: string; outcome: TitleCheckOutcome; createdAt: string })[];
+  /** the team's internal notes, oldest first: the team's own words, shown in private conversations too */
+  notes: NoteView[];
 }
 
 /** The excerpts a run was shown, each marked when one of the run's replies cited it. */
@@ -94,7 +97,7 @@ export async function loadTranscript(
   if (!head) return null;
   const hide = head.private;
   const where = { conversationId: q.conversationId };
-  const [messages, runs, inputRequests, todos, titleChecks, history] = await Promise.all([
+  const [messages, runs, inputRequests, todos, titleChecks, history, notes] = await Promise.all([
     db.message.findMany({
       where,
       orderBy: { seq: 'desc' },
@@ -158,6 +161,7 @@ export async function loadTranscript(
       },
     }),
     titleHistory(db, { id: head.id, visitorId: head.visitor.id, title: head.title, titleSource: head.titleSource }),
+    notesOf(db, q.conversationId),
   ]);
   return {
     conversation: head,
@@ -190,6 +194,7 @@ export async function loadTranscript(
     todos: todos.map((t) => ({ ...t, text: hide ? '' : t.text, createdAt: t.createdAt.toISOString(), completedAt: iso(t.completedAt) })),
     titleHistory: hide ? history.map((h) => ({ ...h, title: null })) : history,
     titleChecks: titleChecks.map((c) => ({ ...c, costUsd: num(c.costUsd), createdAt: c.createdAt.toISOString() })),
+    notes,
   };
 }
 

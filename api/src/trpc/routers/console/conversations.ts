@@ -17,8 +17,11 @@ import { takeOver, type ActingOperator } from '../../../handoff/take-over.ts';
 import type { SiteScope } from '../../../operators/site-access.ts';
 import type { DbLike } from '../../../db/types.ts';
 import { requestRetitle } from '../../../titles/request-title.ts';
+import { assignConversation } from '../../../inbox/assign.ts';
+import { addNote, NOTE_MAX } from '../../../inbox/notes.ts';
+import { setConversationStatus, statusChange } from '../../../inbox/set-status.ts';
 import { consoleProcedure } from '../../console-procedure.ts';
-import { clientMessageId, conversationTitle, eventId, messageContent, timestamp, uuid } from '../../../inputs/fields.ts';
+import { clientMessageId, conversationTitle, eventId, messageContent, noNul, timestamp, uuid } from '../../../inputs/fields.ts';
 import { notFound, refuse } from '../../../errors/refusal.ts';
 import { router } from '../../trpc.ts';
 
@@ -141,13 +144,10 @@ export const conversationsRouter = router({
   rename: consoleProcedure
     .input(z.strictObject({ conversationId: uuid, title: conversationTitle, pin: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
-      const { db } = ctx.services;
       const conv = await inScope(ctx, input.conversationId);
       const renamed = await renameConversation(ctx.services, { ...input, by: { operatorSiteId: conv.siteId } });
       if (!renamed) throw notFound('conversation');
-      const [item] = await conversationItemsById(db, { operatorId: ctx.staff.operatorId, ids: [input.conversationId], sites: ctx.sites });
-      if (!item) throw notFound('conversation');
-      return item;
+      return item(ctx, input.conversationId);
     }),
 
   /**
@@ -183,6 +183,49 @@ export const conversationsRouter = router({
     .mutation(({ ctx, input }) => operatorReply(ctx.services, { ...input, operator: actingOperator(ctx.staff), sites: ctx.sites })),
 
   /**
+   * Gives the conversation to an operator of its site (`assigneeId`), or to nobody (null): the
+   * team's "Mine" and "Unassigned". BAD_REQUEST `not_assignable` for an operator who does not
+   * answer this site's conversations.
+   */
+  assign: consoleProcedure.input(z.strictObject({ conversationId: uuid, assigneeId: uuid.nullable() })).mutation(async ({ ctx, input }) => {
+    if (!(await assignConversation(ctx.services, { ...input, sites: ctx.sites }))) throw notFound('conversation');
+    return item(ctx, input.conversationId);
+  }),
+
+  /** Resolves, snoozes until a time, or reopens the conversation (a visitor's message reopens it too). */
+  setStatus: consoleProcedure.input(z.strictObject({ conversationId: uuid, change: statusChange })).mutation(async ({ ctx, input }) => {
+    if (!(await setConversationStatus(ctx.services, { ...input, sites: ctx.sites }))) throw notFound('conversation');
+    return item(ctx, input.conversationId);
+  }),
+
+  /**
+   * Adds an internal note for the team: never shown to the visitor, never sent to a model,
+   * never in titles or recall. Shown in the transcript with its author.
+   */
+  addNote: consoleProcedure
+    .input(
+      z.strictObject({
+        conversationId: uuid,
+        text: z
+          .string()
+          .max(NOTE_MAX, `at most ${NOTE_MAX} characters`)
+          .refine((s) => s.trim().length > 0, 'must not be empty')
+          .refine(noNul, 'must not contain NUL characters'),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const operator = { id: ctx.staff.operatorId, name: ctx.staff.name ?? ctx.staff.email };
+      const note = await addNote(ctx.services, {
+        conversationId: input.conversationId,
+        operator,
+        content: input.text.trim(),
+        sites: ctx.sites,
+      });
+      if (!note) throw notFound('conversation');
+      return note;
+    }),
+
+  /**
    * Hands the conversation back to the assistant ("Ana left"): the visitor messages the operator
    * did not answer are the next pending batch right away. The holder or an owner; CONFLICT
    * `not_holding` otherwise. Nobody holding it: nothing changes.
@@ -199,6 +242,17 @@ async function head(
   conversationId: string,
 ): Promise<TranscriptHead> {
   const found = await loadTranscriptHead(ctx.services.db, { operatorId: ctx.staff.operatorId, conversationId, sites: ctx.sites });
+  if (!found) throw notFound('conversation');
+  return found;
+}
+
+/** The conversation's row as this operator's list shows it after an action. */
+async function item(ctx: { services: { db: DbLike }; staff: { operatorId: string }; sites: SiteScope }, conversationId: string) {
+  const [found] = await conversationItemsById(ctx.services.db, {
+    operatorId: ctx.staff.operatorId,
+    ids: [conversationId],
+    sites: ctx.sites,
+  });
   if (!found) throw notFound('conversation');
   return found;
 }

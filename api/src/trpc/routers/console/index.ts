@@ -8,6 +8,8 @@ import { sitesRouter } from './sites.ts';
 import { knowledgeRouter } from './knowledge.ts';
 import { proactiveRouter } from './proactive.ts';
 import { profileRouter } from './profile.ts';
+import { cannedRepliesRouter } from './canned-replies.ts';
+import { visitorsRouter } from './visitors.ts';
 
 /**
  * The console's API (/admin), signed in with an operator session cookie. One router per
@@ -20,7 +22,9 @@ export const consoleRouter = router({
   knowledge: knowledgeRouter,
   operators: operatorsRouter,
   conversations: conversationsRouter,
+  cannedReplies: cannedRepliesRouter,
   overview: overviewRouter,
   model: modelRouter,
   proactive: proactiveRouter,
+  visitors: visitorsRouter,
 });
