@@ -114,6 +114,12 @@ export const configSchema = z
     EMAIL_FROM: z.string().max(320).default('Heed <heed@localhost>'),
     /** how long an operator alert waits before it is emailed: a conversation seen in the console meanwhile sends nothing (at most 15 minutes) */
     EMAIL_ALERT_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(180_000),
+    /** how often a worker process looks for alerts to queue and emails due to send (with SMTP_URL) */
+    EMAIL_PASS_MS: z.coerce.number().int().min(50).default(2000),
+    /** a claimed email is its sender's this long (a crashed sender's is taken again after it); a send is given up after half of it */
+    EMAIL_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+    /** wait before the first retry of an email the SMTP server did not take; each next one waits twice as long (5 attempts, then failed) */
+    EMAIL_RETRY_MS: z.coerce.number().int().min(0).default(30_000),
     /** model for titles; empty means OPENAI_MODEL */
     TITLE_MODEL: optional(z.string()),
     TITLE_MAX_TOKENS: int(60),

@@ -7,6 +7,7 @@ import { createHttpServer } from './http/server.ts';
 import { siteRoutes } from './http/site-routes.ts';
 import { requestHostname } from './http/request-host.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
+import { startEmailTimers } from './email/email-timers.ts';
 import { bootstrapOwner } from './operators/bootstrap-owner.ts';
 import { createDemoShop } from '../../demo/server.ts';
 
@@ -27,6 +28,7 @@ const server = await createHttpServer(services, siteRoutes({ demoPort, productio
 await worker?.start();
 const titles = withWorker ? startTitleTimer(services) : null;
 const knowledge = withWorker ? startSyncTimer(services) : null;
+const email = withWorker ? startEmailTimers(services) : null;
 if (!withWorker) services.logger.info('HEED_WORKER=0: no reply worker in this process; run `npm run worker` beside it');
 server.listen(PORT, HOST, () => services.logger.info(`API listening on http://${HOST}:${PORT}/`));
 
@@ -49,7 +51,7 @@ onShutdown(async () => {
     s?.close();
     s?.closeAllConnections();
   }
-  await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop()]);
+  await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop(), email?.stop()]);
   await close();
 }, services.logger);
 

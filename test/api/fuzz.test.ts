@@ -184,6 +184,9 @@ const fieldValues: Record<string, { valid: fc.Arbitrary<unknown>; aimed?: fc.Arb
   clientMessageId: { valid: fc.uuid() },
   content: { valid: fc.constantFrom('Hello there', 'Where is my order?') },
   title: { valid: fc.constantFrom('A title', 'Order 1234') },
+  // session.start's referrer (no `url` here: console.knowledge.add would fetch a valid one)
+  referrer: { valid: fc.constantFrom('https://search.example/?q=boots'), aimed: fc.webUrl() },
+  language: { valid: fc.constantFrom('en-US', 'pt-BR', 'de') },
   lastAssistantAt: { valid: late(() => new Date().toISOString()), aimed: anyDate },
   since: { valid: late(() => new Date(Date.now() - 3600_000).toISOString()), aimed: anyDate },
   lastEventId: { valid: fc.constantFrom('0', '1'), aimed: anyEventId },
@@ -381,6 +384,8 @@ describe('fuzzing the API', () => {
       'events.subscribe',
       'admin.renameConversation',
       'admin.titleChecks',
+      'visitor.page',
+      'console.visitors.profile',
     ]) {
       expect(paths).toContain(known);
     }

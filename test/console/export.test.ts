@@ -133,6 +133,14 @@ test('the overview export has one row per bucket and a column per failure kind',
     'completion_tokens',
     'reply_cost_usd',
     'title_cost_usd',
+    'first_responses',
+    'first_response_p50_s',
+    'first_response_p90_s',
+    'resolutions',
+    'resolution_p50_s',
+    'resolution_p90_s',
+    'ratings_helpful',
+    'ratings_not_helpful',
   ]);
   const sum = (key: string) => rows.reduce((n, r) => n + Number(r[key]), 0);
   expect(sum('conversations')).toBe(4);

@@ -98,6 +98,7 @@ const CALLS: Record<string, (ids: Ids) => unknown> = {
   }),
   'console.knowledge.unanswered': ({ siteId }) => ({ siteId }),
   'console.knowledge.dismissUnanswered': ({ unansweredId }) => ({ id: unansweredId }),
+  'console.visitors.profile': ({ conversationId }) => ({ conversationId }),
 };
 
 /** Words only site B's data holds: none may reach the agent. */

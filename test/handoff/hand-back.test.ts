@@ -146,20 +146,27 @@ test("the holder's reply is the visitor's unread reply, answers the messages tha
   events.close();
 });
 
-test('an owner may hand back an agent’s conversation (the notice names the agent who left); nobody holding it changes nothing', async () => {
+test('an owner may hand back an agent’s conversation (the notice credits the owner who did it, not "Ana left"); nobody holding it changes nothing', async () => {
   const visitor = await heed.visitor();
   const conversationId = await visitor.conversation();
   await ana.api.console.conversations.takeOver.mutate({ conversationId });
+  const events = visitor.subscribe((await visitor.api.conversation.list.query()).cursor);
   expect(await owner.api.console.conversations.handBack.mutate({ conversationId })).toMatchObject({ heldBy: null });
   expect(await owner.api.console.conversations.handBack.mutate({ conversationId })).toMatchObject({ heldBy: null });
-  const notices = await heed.services.db.message.findMany({
-    where: { conversationId, role: 'notice' },
-    orderBy: { seq: 'asc' },
-    select: { provenance: true, provenanceLabel: true },
-  });
-  expect(notices).toEqual([
-    { provenance: 'operator_joined', provenanceLabel: 'Ana' },
-    { provenance: 'operator_left', provenanceLabel: 'Ana' },
+  // the visitor's thread gets the line live: Ana did not leave, Olga handed the conversation back
+  const created = await events.waitFor((e) => e.type === 'message.created' && e.message.role === 'notice');
+  expect(created.type === 'message.created' && created.message).toMatchObject({ provenance: 'handed_back', provenanceLabel: 'Olga' });
+  events.close();
+  const thread = await visitor.api.conversation.get.query({ conversationId });
+  expect(thread.messages.map((m) => [m.role, m.provenance, m.provenanceLabel])).toEqual([
+    ['notice', 'operator_joined', 'Ana'],
+    ['notice', 'handed_back', 'Olga'],
+  ]);
+  // the console's transcript reads the same notice
+  const transcript = await ana.api.console.conversations.transcript.query({ conversationId });
+  expect(transcript.messages.map((m) => [m.provenance, m.provenanceLabel])).toEqual([
+    ['operator_joined', 'Ana'],
+    ['handed_back', 'Olga'],
   ]);
   // a reply after hand back is refused: take it over again first
   expect(

@@ -64,6 +64,17 @@ test('the view a send emits equals the view read back: first message (fallback t
     where: { id: conversationId },
     data: { heldById: operator.id, waitingSince: new Date(), lastReadAt: new Date(Date.now() - 60_000) },
   });
+  // the team's status and the visitor's rating ride every view too (whatever a send does to them)
+  await db.conversation.update({
+    where: { id: conversationId },
+    data: {
+      status: 'snoozed',
+      snoozedUntil: new Date(Date.now() + 3_600_000),
+      resolvedAt: new Date(Date.now() - 120_000),
+      rating: 1,
+      ratedAt: new Date(Date.now() - 60_000),
+    },
+  });
 
   const second = await visitor.send(conversationId, 'The work one, please');
   expect((await lastEvent(visitor.visitorId, 'message.created')).message).toEqual(second);

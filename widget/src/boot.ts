@@ -8,6 +8,8 @@ import type { HeedCommand } from './host/host-api.ts';
 import { wireHost } from './host/wire-host.ts';
 import type { HeedWidget } from './widget/widget.component.ts';
 import { followBranding } from './widget/branding.ts';
+import { takeResumeToken } from './host/resume-link.ts';
+import { followPages } from './host/page-reports.ts';
 
 /** What the `<script>` tag (or a `<heed-widget>` element's attributes) configures. */
 export interface EmbedConfig {
@@ -26,7 +28,9 @@ export interface EmbedConfig {
 /**
  * The first chunk's work: find or create `<heed-widget>`, start the store (session,
  * conversations, event stream), install `window.Heed` and replay the calls queued before
- * load, and publish the counts to the host page. The panel loads on first open; the send
+ * load, and publish the counts to the host page. A reply email's link (`#heed-resume=…`) is
+ * taken out of the address first; its visitor's session starts, and its conversation opens
+ * (`host/resume-link.ts`). The panel loads on first open; the send
  * queue (`ThreadSync`) loads earlier when storage holds sends an earlier page left unsent.
  */
 export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as never): HeedWidget | null {
@@ -35,11 +39,23 @@ export function boot(config: EmbedConfig, w: { Heed?: HeedCommand } = window as 
     return null;
   }
   const outboxKey = storageKey('outbox', config.site, config.api);
-  const store = new HeedStore({ api: createTrpcApi(config.api), siteKey: config.site, tokens: tokenStorage(config.api), outboxKey });
+  // first: a reply email's token leaves the address before anything reads or reports it
+  const resumeToken = takeResumeToken();
+  const store = new HeedStore({
+    api: createTrpcApi(config.api),
+    siteKey: config.site,
+    tokens: tokenStorage(config.api),
+    outboxKey,
+    contactKey: storageKey('contact', config.site, config.api),
+    resumeToken,
+    // the link's conversation opens once the resumed visitor's conversations are in
+    onResumed: (conversationId) => void widget.openConversation(conversationId),
+  });
   const positionFixed = !!(config.position || document.querySelector('heed-widget')?.hasAttribute('position'));
   const widget = mount(config);
   widget.store = store;
   followBranding(store, widget, { key: storageKey('brand', config.site, config.api), positionFixed });
+  followPages(store);
 
   wireHost({ store, widget, signals: { documentTitle: config.documentTitle, appBadge: config.appBadge }, w });
   void store.start();

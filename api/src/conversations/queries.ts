@@ -41,6 +41,7 @@ export function conversationViewSql(conversationId: string): Prisma.Sql {
   return Prisma.sql`
     SELECT c.id, c.title, c."titleSource"::text AS "titleSource", c.excerpt, c."lastAssistantAt", c."lastReadAt",
       c."createdAt", c."updatedAt", c."waitingSince", c.private, o.name AS "heldByName",
+      c.status::text AS status, c."snoozedUntil", c."resolvedAt", c.rating, c."ratedAt",
       r.id AS "runId", r.status::text AS "runStatus", r."leaseUntil" AS "runLeaseUntil", r."proactiveId" AS "runProactiveId",
       q.id AS "requestId", q.question AS "requestQuestion", q.choices AS "requestChoices",
       q."allowFreeText" AS "requestAllowFreeText", q."createdAt" AS "requestCreatedAt",
@@ -79,6 +80,11 @@ export interface ViewRow {
   waitingSince: Date | null;
   private: boolean;
   heldByName: string | null;
+  status: NonNullable<ConversationRow['status']>;
+  snoozedUntil: Date | null;
+  resolvedAt: Date | null;
+  rating: number | null;
+  ratedAt: Date | null;
   runId: string | null;
   runStatus: ConversationRow['runs'][number]['status'] | null;
   runLeaseUntil: Date | null;
@@ -104,6 +110,11 @@ function fromViewRow(r: ViewRow): ConversationRow {
     updatedAt: r.updatedAt,
     waitingSince: r.waitingSince,
     private: r.private,
+    status: r.status,
+    snoozedUntil: r.snoozedUntil,
+    resolvedAt: r.resolvedAt,
+    rating: r.rating,
+    ratedAt: r.ratedAt,
     heldBy: r.heldByName === null ? null : { name: r.heldByName },
     runs: r.runId === null ? [] : [{ id: r.runId, status: r.runStatus!, leaseUntil: r.runLeaseUntil!, proactiveId: r.runProactiveId }],
     inputRequest:

@@ -72,7 +72,7 @@ export async function addNotice(
   n: {
     conversationId: string;
     visitorId: string;
-    provenance: 'operator_joined' | 'operator_left' | 'handoff_requested';
+    provenance: 'operator_joined' | 'operator_left' | 'handed_back' | 'handoff_requested';
     provenanceLabel: string | null;
     operatorId?: string | null;
   },

@@ -2,6 +2,7 @@ import { attentionOf, isInputNeeded, isUnread, type Attention } from '../shared/
 import type { Prisma } from '../db/client.ts';
 import { asProvenance, type Provenance } from '../shared/provenance.ts';
 import { readSources, type CitedSource } from '../shared/citations.ts';
+import { currentRating, visibleStatus, type Rating, type TeamStatus } from './status-view.ts';
 
 /**
  * A message's own columns a visitor may see: what a message just stored reads back in its
@@ -108,6 +109,11 @@ export const conversationSelect = {
   updatedAt: true,
   waitingSince: true,
   private: true,
+  status: true,
+  snoozedUntil: true,
+  resolvedAt: true,
+  rating: true,
+  ratedAt: true,
   heldBy: { select: { name: true } },
   runs: {
     orderBy: { fence: 'desc' },
@@ -144,13 +150,17 @@ export interface OpenItems {
 }
 
 type SelectedConversation = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }>;
+/** The team's columns: status, snooze, resolution and the visitor's rating of it. */
+type TeamColumns = 'status' | 'snoozedUntil' | 'resolvedAt' | 'rating' | 'ratedAt';
 /**
  * A conversation row as `toConversationView` takes it: `conversationSelect` plus `OpenItems`.
- * `proactiveId` is optional so rows read with older selects still fit (they read as not proactive).
+ * `proactiveId` and the team's columns are optional so rows read with older selects still fit
+ * (they read as not proactive, `open` and unrated).
  */
-export type ConversationRow = Omit<SelectedConversation, 'runs'> & {
-  runs: (Omit<SelectedConversation['runs'][number], 'proactiveId'> & { proactiveId?: string | null })[];
-} & OpenItems;
+export type ConversationRow = Omit<SelectedConversation, 'runs' | TeamColumns> &
+  Partial<Pick<SelectedConversation, TeamColumns>> & {
+    runs: (Omit<SelectedConversation['runs'][number], 'proactiveId'> & { proactiveId?: string | null })[];
+  } & OpenItems;
 
 export interface ConversationView {
   id: string;
@@ -190,6 +200,13 @@ export interface ConversationView {
   heldBy: string | null;
   /** the visitor marked it private (never recalled elsewhere, never model-titled, words hidden from the console) */
   private: boolean;
+  /**
+   * where it stands for the site's team: `resolved` by an operator (the visitor's next message
+   * reopens it), `snoozed` until a time; a snooze whose time has passed reads `open`
+   */
+  status: TeamStatus;
+  /** the visitor's rating of the latest resolution (`conversation.rate`): 1 helpful, -1 not, null not rated */
+  rating: Rating | null;
 }
 
 export function toConversationView(c: ConversationRow, now = new Date()): ConversationView {
@@ -232,5 +249,7 @@ export function toConversationView(c: ConversationRow, now = new Date()): Conver
     waitingForPerson: base.waitingForPerson,
     heldBy: c.heldBy?.name ?? null,
     private: c.private,
+    status: visibleStatus(c, now),
+    rating: currentRating(c),
   };
 }

@@ -5,12 +5,13 @@ import { addNotice } from '../conversations/speak-to-visitor.ts';
 import { toMessageView } from '../conversations/views.ts';
 import type { SiteScope } from '../operators/site-access.ts';
 import { refuse } from '../errors/refusal.ts';
-import { lockConversation, operatorName } from './held-conversation.ts';
+import { lockConversation } from './held-conversation.ts';
 import type { ActingOperator } from './take-over.ts';
 
 /**
- * Returns a held conversation to the assistant: the hold is cleared, the notice "Ana left"
- * (the holder's name) is stored, and the workers are woken so the visitor messages the
+ * Returns a held conversation to the assistant: the hold is cleared, a notice naming who did it
+ * is stored ("Ana left" when the holder hands back; "Olga handed the conversation back to the
+ * assistant" when an owner does it for them: provenance `handed_back`), and the workers are woken so the visitor messages the
  * operator did not answer are claimed right away as the next pending batch (they are older
  * than the debounce, so due at once). That run's context holds the operator's messages as
  * assistant-side history labelled as theirs (build-context.ts), so the model neither repeats
@@ -34,13 +35,14 @@ export async function handBack(
     await tx.$executeRaw`
       UPDATE "Conversation" SET "heldById" = NULL, "heldAt" = NULL
       WHERE id = ${conv.id}::uuid AND "heldById" = ${holderId}::uuid`;
-    const name = holderId === q.operator.id ? q.operator.name : await operatorName(tx, holderId);
+    // the notice credits who did it: the holder left, or an owner handed it back for them
+    const own = holderId === q.operator.id;
     const notice = await addNotice(tx, {
       conversationId: conv.id,
       visitorId: conv.visitorId,
-      provenance: 'operator_left',
-      provenanceLabel: name,
-      operatorId: holderId,
+      provenance: own ? 'operator_left' : 'handed_back',
+      provenanceLabel: q.operator.name,
+      operatorId: q.operator.id,
     });
     emit(conv.visitorId, { type: 'message.created', conversationId: conv.id, message: toMessageView(notice) });
     emit(conv.visitorId, { type: 'conversation.updated', conversationId: conv.id, conversation: await loadConversationView(tx, conv.id) });

@@ -6,6 +6,7 @@ import { answerClientError } from './client-errors.ts';
 import { consoleExports } from './console-export.ts';
 import { consolePage } from './console-page.ts';
 import { cronTitles } from './cron-titles.ts';
+import { emailUnsubscribe } from './email-unsubscribe.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { healthRoutes } from './health-routes.ts';
 import { assignRequestId } from './request-id.ts';
@@ -26,6 +27,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  * The one HTTP server of an API process, on Fastify: /trpc (visitor API, SSE included),
  * /healthz (liveness), /readyz (readiness: stores reachable, migrations current), /metrics
  * (Prometheus, token-protected), /api/cron/titles (a title pass, secret-protected),
+ * /email/unsubscribe (the link in every email),
  * /api/v1/sites/:siteKey/messages (server-to-server), /admin (the console and its CSV
  * exports), and `extraRoutes` (the widget bundle, the demo redirects: `siteRoutes`).
  * Answers the Node server, ready to `listen`; closing it (and its connections) ends every SSE
@@ -67,6 +69,7 @@ export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes, t
   await app.register(consolePage({ production: s.config.NODE_ENV === 'production' }));
   await app.register(consoleExports(s));
   await app.register(siteMessages(s));
+  await app.register(emailUnsubscribe(s));
   if (extraRoutes) await app.register(extraRoutes);
   await app.ready();
   return app.server;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { macMatches } from '../auth/signing-keys.ts';
 import { refuse } from '../errors/refusal.ts';
 import { noNul } from '../inputs/fields.ts';
+import { readAttributes, type IdentityAttributes } from './identity-attributes.ts';
 
 /** Longest a host-signed identity token may live: a stolen one is useless within a day. */
 export const IDENTITY_MAX_TTL_S = 24 * 60 * 60;
@@ -20,7 +21,8 @@ export const hostUserId = z
 /**
  * What the host page passes to `Heed('identify', …)`: the user id and either a JWT its
  * backend signed (HS256 with the site's identity secret; `sub` = the user id, `exp`
- * required, at most 24 h away; optional `name`, `email`) or, for sites migrating from an
+ * required, at most 24 h away; optional `name`, `email`, and `attributes` for the console's
+ * visitor profile: identity-attributes.ts) or, for sites migrating from an
  * Intercom-style setup, the static `userHash` = hex HMAC-SHA256(secret, userId) (weaker:
  * it never expires, so a leaked hash works until the secret is rotated).
  */
@@ -41,6 +43,8 @@ export interface VerifiedIdentity {
   userId: string;
   name: string | null;
   email: string | null;
+  /** the signed `attributes` claim, bounded (invalid ones dropped); null: none signed */
+  attributes: IdentityAttributes | null;
   method: 'jwt' | 'user_hash';
 }
 
@@ -63,7 +67,7 @@ export async function verifyIdentity(secrets: readonly string[], identity: Ident
     const given = identity.userHash.toLowerCase();
     const ok = secrets.some((secret) => macMatches(given, createHmac('sha256', secret).update(identity.userId).digest('hex')));
     if (!ok) throw refuse('unauthorized', 'identity_invalid', 'The userHash does not match this user id.');
-    return { userId: identity.userId, name: null, email: null, method: 'user_hash' };
+    return { userId: identity.userId, name: null, email: null, attributes: null, method: 'user_hash' };
   }
   let expired = false;
   for (const secret of secrets) {
@@ -79,7 +83,8 @@ export async function verifyIdentity(secrets: readonly string[], identity: Ident
         throw refuse('unauthorized', 'identity_invalid', 'The token expires more than 24 hours from now: sign short-lived tokens.');
       }
       const profile = signedProfile.parse(payload);
-      return { userId: identity.userId, name: profile.name ?? null, email: profile.email ?? null, method: 'jwt' };
+      const attributes = readAttributes(payload.attributes);
+      return { userId: identity.userId, name: profile.name ?? null, email: profile.email ?? null, attributes, method: 'jwt' };
     } catch (err) {
       if (err instanceof errors.JWTExpired) expired = true;
       else if (!(err instanceof errors.JOSEError)) throw err;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { VisitorClaims } from '../auth/visitor-token.ts';
 import type { VerifiedIdentity } from './verify-identity.ts';
+import { arrivalData, type VisitorArrival } from '../visitors/page-fields.ts';
 
 export interface SessionVisitor {
   id: string;
@@ -22,13 +23,17 @@ const SELECT = { id: true, timeZone: true, externalId: true } as const;
  * - anonymous: the token's visitor if it is anonymous too, else a new one. The token of an
  *   identified visitor is not resumed without the identity (a shared computer after
  *   sign-out must not show the previous user's conversations).
+ *
+ * `arrival` (referrer, language, user agent) is stored on the row either way; what it does
+ * not carry stays as it was. Signed `attributes` replace the stored ones; none signed keeps them.
  */
 export async function sessionVisitor(
   db: Db,
-  input: { siteId: string; claims: VisitorClaims | null; identity: VerifiedIdentity | null; timeZone?: string },
+  input: { siteId: string; claims: VisitorClaims | null; identity: VerifiedIdentity | null; timeZone?: string; arrival?: VisitorArrival },
 ): Promise<SessionVisitor> {
   const now = new Date();
   const tz = input.timeZone ? { timeZone: input.timeZone } : {};
+  const arrived = arrivalData(input.arrival);
   const presented =
     input.claims && input.claims.siteId === input.siteId
       ? await db.visitor.findUnique({ where: { id: input.claims.visitorId }, select: SELECT })
@@ -36,15 +41,20 @@ export async function sessionVisitor(
 
   if (!input.identity) {
     if (presented && presented.externalId === null) {
-      const v = await db.visitor.update({ where: { id: presented.id }, data: { lastSeenAt: now, ...tz }, select: SELECT });
+      const v = await db.visitor.update({ where: { id: presented.id }, data: { lastSeenAt: now, ...tz, ...arrived }, select: SELECT });
       return { id: v.id, timeZone: v.timeZone, resumed: true, userId: null };
     }
-    const v = await db.visitor.create({ data: { siteId: input.siteId, timeZone: input.timeZone ?? 'UTC' }, select: SELECT });
+    const v = await db.visitor.create({ data: { siteId: input.siteId, timeZone: input.timeZone ?? 'UTC', ...arrived }, select: SELECT });
     return { id: v.id, timeZone: v.timeZone, resumed: false, userId: null };
   }
 
-  const { userId, name, email } = input.identity;
-  const profile = { ...(name !== null ? { name } : {}), ...(email !== null ? { email } : {}) };
+  const { userId, name, email, attributes } = input.identity;
+  const profile = {
+    ...(name !== null ? { name } : {}),
+    ...(email !== null ? { email } : {}),
+    ...(attributes !== null ? { attributes } : {}),
+    ...arrived,
+  };
   const user = await db.visitor.upsert({
     where: { siteId_externalId: { siteId: input.siteId, externalId: userId } },
     create: {

@@ -35,6 +35,16 @@ export async function limitSend(ctx: VisitorCaller): Promise<void> {
 }
 
 /**
+ * `visitor.page`: the visitor's page reports in their window. Run before the input is read, so
+ * invalid reports count too.
+ * @example await limitPageReport(ctx)
+ */
+export async function limitPageReport(ctx: VisitorCaller): Promise<void> {
+  const over = await ctx.services.limits.pageReport(ctx.visitor);
+  if (over) throw tooManyRequests(over);
+}
+
+/**
  * An event stream's slot, per visitor and per client address; release it when the stream
  * ends (a slot that is never released expires after a minute).
  * @example const slot = await openStreamSlot(ctx); try { … } finally { await slot.release() }

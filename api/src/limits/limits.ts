@@ -16,6 +16,7 @@ export type OverLimitReason =
   | 'send_burst_limit'
   | 'send_sustained_limit'
   | 'send_ip_limit'
+  | 'page_report_limit'
   | 'streams_per_visitor_limit'
   | 'streams_per_ip_limit';
 
@@ -69,6 +70,12 @@ export class Limits {
       this.windows.consume('sendsPerIp', sendsPerIp, `${visitor.siteId}:${ip}`),
     ]);
     return over('send_sustained_limit', sustained) ?? over('send_ip_limit', address) ?? over('send_burst_limit', burst);
+  }
+
+  /** One report of the host page (`visitor.page`) by the visitor. */
+  async pageReport(visitor: VisitorOf): Promise<OverLimit | null> {
+    const { pageReports } = await this.sites.forSite(visitor.siteId);
+    return over('page_report_limit', await this.windows.consume('pageReports', pageReports, visitor.visitorId));
   }
 
   /** One model run (a reply) for the visitor; a refused run waits `retryAfterMs` and asks again. */

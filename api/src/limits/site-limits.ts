@@ -21,6 +21,8 @@ export const siteLimitsSchema = z.strictObject({
   sendsPerIp: windowRule,
   /** model runs (replies) per visitor; a run over it waits, it never fails */
   modelRuns: windowRule,
+  /** `visitor.page` (the widget's reports of the host page) per visitor */
+  pageReports: windowRule,
   /** event streams open at once per visitor */
   streamsPerVisitor: concurrent,
   /** event streams open at once per client address (per site) */
@@ -50,6 +52,9 @@ export type LimitOverrides = z.infer<typeof limitOverrides>;
  *   and are answered later), so the window also bounds the wait. On gpt-4o-mini that is at
  *   most ≈ $0.90 an hour per visitor (4 rounds of ~8k prompt and 1k output tokens a run),
  *   ≈ $0.08 for typical one-round replies; the daily spend cap bounds the sum of all visitors.
+ * - pageReports 30 / min: the widget reports a page only when its address or title changed,
+ *   a second after the last change, so this is a new page every two seconds for a minute; a
+ *   script filling the visitor's row is held there, and a refused report is sent again later.
  * - streamsPerVisitor 5: one stream per open tab; five tabs of one shop is already many.
  * - streamsPerIp 50: an office or a mobile carrier's NAT, at ≈ 53 KB of memory a stream.
  */
@@ -59,6 +64,7 @@ export const DEFAULT_LIMITS: SiteLimits = {
   sendSustained: { points: 120, seconds: 3600 },
   sendsPerIp: { points: 60, seconds: 60 },
   modelRuns: { points: 20, seconds: 600 },
+  pageReports: { points: 30, seconds: 60 },
   streamsPerVisitor: 5,
   streamsPerIp: 50,
 };

@@ -10,7 +10,7 @@ import { siteChoiceData, type SiteChoice } from './site-access.ts';
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
 /** Only a hash of the invitation token is stored, like session tokens: a database leak holds no usable link. */
-const inviteHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+export const inviteHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Invites an operator: a row without a password and a fresh token, returned once (it goes

@@ -15,8 +15,13 @@ export const PROVENANCES = [
   'server',
   /** role notice: an operator took the conversation over ("Ana joined") */
   'operator_joined',
-  /** role notice: the operator handed the conversation back to the assistant */
+  /** role notice: the operator handed the conversation back to the assistant ("Ana left") */
   'operator_left',
+  /**
+   * role notice: an owner handed back a conversation another operator held (the label is the
+   * owner's name: "Olga handed the conversation back to the assistant"), so the words credit who did it
+   */
+  'handed_back',
   /** role notice: the assistant asked for a person ("A person from <site> will reply here") */
   'handoff_requested',
   /**

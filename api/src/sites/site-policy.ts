@@ -56,6 +56,8 @@ const POLICY = {
   greetings: true,
   accentColor: true,
   launcherPosition: true,
+  /** page reports are stored, and the widget told to send them, only when the owner turned this on */
+  shareVisitorPages: true,
   systemPrompt: true,
   model: true,
   replyMaxTokens: true,

@@ -2,14 +2,15 @@ import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../../../widget/src/shared/heed-element.ts';
 import '../accept-invite/accept-invite.ts';
-import '../conversations/conversations.ts';
+import '../inbox/inbox.ts';
 import '../operators/operators.ts';
 import '../profile/profile.ts';
 import '../overview/overview.ts';
 import '../sign-in/sign-in.ts';
 import '../site-editor/site-editor.ts';
 import '../sites/sites.ts';
-import '../transcript/transcript.ts';
+import { AlertsController } from '../alerts/alerts-controller.ts';
+import { countedTitle } from '../alerts/needs-me.ts';
 import { createConsoleApi, type ConsoleApi } from '../state/console-api.ts';
 import type { Me } from '../state/contract.ts';
 import { errorText } from '../state/error-text.ts';
@@ -20,9 +21,10 @@ import { styles } from './console-app.styles.ts';
  * The console: asks who is signed in, then shows the sign-in (or an invitation's form) or
  * the layout — a header with the operator and "Sign out", the navigation (Overview,
  * Conversations, Sites, Operators) and the open view, chosen by the location hash. The
- * document title names the open view. One polite live region speaks what views announce
- * (`heed-announce`); after a navigation, focus moves to the new view's heading area so a
- * keyboard or screen reader user lands on it.
+ * document title names the open view, after the count of conversations needing the operator
+ * (alerts/needs-me.ts). The alerts run here, once, whatever the view (alerts/alerts-controller.ts).
+ * One polite live region speaks what views announce (`heed-announce`); after a navigation,
+ * focus moves to the new view's heading area so a keyboard or screen reader user lands on it.
  *
  * @csspart nav - The navigation.
  */
@@ -37,10 +39,14 @@ export class HeedConsoleApp extends HeedElement {
   @state() private loadError: string | null = null;
   @query('main') private main?: HTMLElement;
   private titleDetail: string | null = null;
+  private readonly alerts = new AlertsController(this);
 
   private readonly onHash = () => {
+    const before = this.route;
     this.route = parseRoute(location.hash);
     this.titleDetail = null;
+    // within the inbox (another filter, another conversation) the inbox moves focus itself
+    if (inInbox(before) && inInbox(this.route)) return;
     this.updateComplete.then(() => this.main?.focus({ preventScroll: false }));
   };
 
@@ -67,6 +73,11 @@ export class HeedConsoleApp extends HeedElement {
   override disconnectedCallback() {
     removeEventListener('hashchange', this.onHash);
     super.disconnectedCallback();
+  }
+
+  override willUpdate() {
+    // before rendering, so a count the sync changes lands in this update, not another one
+    this.alerts.sync(this.api, this.me, this.route.view === 'transcript' ? this.route.conversationId : null);
   }
 
   override updated() {
@@ -109,7 +120,7 @@ export class HeedConsoleApp extends HeedElement {
       case 'overview':
         return html`<heed-console-overview .api=${common.api} .me=${common.me}></heed-console-overview>`;
       case 'transcript':
-        return html`<heed-console-transcript .api=${common.api} .me=${common.me} .conversationId=${r.conversationId}></heed-console-transcript>`;
+        return html`<heed-console-inbox .api=${common.api} .me=${common.me} .conversationId=${r.conversationId} .list=${r.list ?? {}}></heed-console-inbox>`;
       case 'sites':
         return html`<heed-console-sites .api=${common.api} .me=${common.me}></heed-console-sites>`;
       case 'site':
@@ -119,7 +130,7 @@ export class HeedConsoleApp extends HeedElement {
       case 'profile':
         return html`<heed-console-profile .api=${common.api} .me=${common.me}></heed-console-profile>`;
       default:
-        return html`<heed-console-conversations .api=${common.api} .me=${common.me}></heed-console-conversations>`;
+        return html`<heed-console-inbox .api=${common.api} .me=${common.me} .conversationId=${null} .list=${r.view === 'conversations' ? (r.list ?? {}) : {}}></heed-console-inbox>`;
     }
   }
 
@@ -136,7 +147,7 @@ export class HeedConsoleApp extends HeedElement {
 
   private updateTitle() {
     const route = this.me ? this.route : this.route.view === 'invite' ? this.route : null;
-    document.title = route ? titleOf(route, this.titleDetail) : 'Sign in · Heed console';
+    document.title = route ? countedTitle(titleOf(route, this.titleDetail), this.alerts.count) : 'Sign in · Heed console';
   }
 
   private async whoAmI() {
@@ -164,3 +175,6 @@ export class HeedConsoleApp extends HeedElement {
     this.say('Signed out.');
   }
 }
+
+/** The list and the open conversation are one view, the inbox. */
+const inInbox = (r: Route) => r.view === 'conversations' || r.view === 'transcript';

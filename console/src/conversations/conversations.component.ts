@@ -1,10 +1,11 @@
-import { html, nothing } from 'lit';
-import { state } from 'lit/decorators.js';
+import { html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import '../../../widget/src/conversation-row/conversation-row.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { ConversationFilter, ConversationItem, SiteSummary } from '../state/contract.ts';
 import { applyChange, applyWaitingChange } from '../state/conversation-feed.ts';
-import { hrefOf } from '../state/route.ts';
+import { hrefOf, type ListState } from '../state/route.ts';
+import { isTyping, nextRowKey } from '../state/list-keys.ts';
 import { rowViewOf } from '../state/row-view.ts';
 import { visitorLabel } from '../state/visitor-label.ts';
 import { styles } from './conversations.styles.ts';
@@ -12,11 +13,15 @@ import { counted } from '../state/plural.ts';
 
 export const FILTERS: { value: ConversationFilter; label: string }[] = [
   { value: 'all', label: 'All' },
+  { value: 'mine', label: 'Mine' },
+  { value: 'unassigned', label: 'Unassigned' },
+  { value: 'waiting', label: 'Waiting for a person' },
+  { value: 'unread', label: 'Unread' },
   { value: 'live', label: 'Live' },
   { value: 'input_needed', label: 'Input needed' },
   { value: 'failed', label: 'Failed' },
-  { value: 'unread', label: 'Unread' },
-  { value: 'waiting', label: 'Waiting for a person' },
+  { value: 'snoozed', label: 'Snoozed' },
+  { value: 'resolved', label: 'Resolved' },
 ];
 
 /** How many waiting conversations the queue at the top shows (oldest wait first). */
@@ -24,8 +29,8 @@ const WAITING_MAX = 50;
 
 /**
  * Every conversation of the operator's sites, newest activity first: a site selector, the
- * filters (All, Live, Input needed, Failed, Unread — unread for this operator — and Waiting
- * for a person), a search
+ * filters (All, Mine, Unassigned, Waiting for a person, Unread — unread for this operator —,
+ * Live, Input needed, Failed, Snoozed, Resolved), a search
  * over message text, "Load more" pages (cursor), and "Export CSV" of the same list. Rows are
  * the widget's own `heed-conversation-row` (the four attention states look the same
  * everywhere), with the site, the visitor and the latest excerpt beside them, who holds it
@@ -38,6 +43,10 @@ const WAITING_MAX = 50;
  * Live without polling: `console.conversations.changes` (SSE) upserts rows — a new
  * conversation appears, one with new activity moves to the top, a state changes in place.
  * Changes that arrive while a page loads are applied after it.
+ *
+ * The list's state lives in the URL (`list`, from the route): choosing a filter, a site or a
+ * search navigates, so a reload or a shared link shows the same list. Keyboard: j / k or the
+ * arrow keys move between rows, Enter opens one (the open one is `selectedId`).
  */
 export class HeedConsoleConversations extends ConsoleElement {
   static override styles = styles;
@@ -46,6 +55,10 @@ export class HeedConsoleConversations extends ConsoleElement {
   @state() private waiting: ConversationItem[] = [];
   @state() private nextCursor: string | null = null;
   @state() private sites: SiteSummary[] = [];
+  /** the list's filter, search and site, as the URL says */
+  @property({ attribute: false }) list: ListState = {};
+  /** the conversation open beside the list */
+  @property() selectedId: string | null = null;
   @state() private siteId = '';
   @state() private filter: ConversationFilter = 'all';
   @state() private search = '';
@@ -60,12 +73,26 @@ export class HeedConsoleConversations extends ConsoleElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    this.emit('heed-title', { title: null });
+    this.addEventListener('keydown', this.onKey);
     void this.api
       .sites()
       .then((s) => (this.sites = s))
       .catch((err) => this.failed(err));
+    this.adopt(this.list);
     this.reload();
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    // the URL changed the list (back button, a link): load what it names
+    if (changed.has('list') && changed.get('list') !== undefined && this.adopt(this.list)) this.reload();
+  }
+
+  /** Takes the URL's list state; true when it differs from what is shown. */
+  private adopt(list: ListState): boolean {
+    const next = { filter: list.filter ?? 'all', search: list.search ?? '', siteId: list.siteId ?? '' };
+    if (next.filter === this.filter && next.search === this.search && next.siteId === this.siteId) return false;
+    Object.assign(this, next);
+    return true;
   }
 
   override disconnectedCallback() {
@@ -74,7 +101,7 @@ export class HeedConsoleConversations extends ConsoleElement {
   }
 
   override render() {
-    return html`<div class="head">
+    return html`<div class="head" part="head">
         <h1>Conversations</h1>
         <span class="connection" data-state=${this.connection}>${this.connection === 'connected' ? 'Live updates on' : this.connection === 'off' ? 'Live updates off' : 'Connecting…'}</span>
       </div>
@@ -96,16 +123,16 @@ export class HeedConsoleConversations extends ConsoleElement {
       </div>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.queue()}
-      <ul class="list" aria-label="Conversations" aria-busy=${this.loading ? 'true' : 'false'} @heed-select=${this.open}>
+      <ul class="list main-list" aria-label="Conversations" aria-busy=${this.loading ? 'true' : 'false'} @heed-select=${this.open}>
         ${this.items.map((c) => this.row(c))}
       </ul>
       ${!this.loading && this.items.length === 0 ? html`<p class="muted">${this.emptyText()}</p>` : nothing}
       ${this.nextCursor ? html`<button type="button" class="more" ?disabled=${this.loading} @click=${this.loadMore}>Load more</button>` : nothing}`;
   }
 
-  /** The queue at the top; the Waiting filter lists the same conversations, so it hides there. */
+  /** The queue at the top of the whole list (a narrower filter is what the operator asked to see). */
   private queue() {
-    if (this.waiting.length === 0 || this.filter === 'waiting') return nothing;
+    if (this.waiting.length === 0 || this.filter !== 'all') return nothing;
     return html`<section class="queue" aria-labelledby="waiting-h">
       <h2 id="waiting-h">Waiting for a person (${this.waiting.length})</h2>
       <ul class="list" aria-labelledby="waiting-h" @heed-select=${this.open}>
@@ -115,18 +142,42 @@ export class HeedConsoleConversations extends ConsoleElement {
   }
 
   private row(c: ConversationItem) {
-    return html`<li data-id=${c.id} data-attention=${c.attention} data-waiting=${c.waitingForPerson ? 'true' : 'false'}>
-      <heed-conversation-row .conversation=${rowViewOf(c)}></heed-conversation-row>
+    return html`<li data-id=${c.id} data-attention=${c.attention} data-waiting=${c.waitingForPerson ? 'true' : 'false'} data-selected=${c.id === this.selectedId ? 'true' : 'false'}>
+      <heed-conversation-row .conversation=${rowViewOf(c)} .selected=${c.id === this.selectedId}></heed-conversation-row>
       <p class="meta">
         ${c.failed ? html`<span class="failed">Failed</span>` : nothing}
         ${c.waitingForPerson && c.attention !== 'waiting' ? html`<span class="waiting">Waiting for a person</span>` : nothing}
+        ${c.status === 'resolved' ? html`<span class="status">Resolved</span>` : c.status === 'snoozed' ? html`<span class="status">Snoozed</span>` : nothing}
         ${c.heldBy ? html`<span class="held">Held by ${c.heldBy.name || 'an operator'}</span>` : nothing}
+        ${c.assignee && c.assignee.id !== c.heldBy?.id ? html`<span class="assignee">Assigned to ${c.assignee.id === this.me?.id ? 'you' : c.assignee.name}</span>` : nothing}
         <span>${c.siteName}</span>
         <span>${visitorLabel(c.visitor)}</span>
         <span>${counted(c.messageCount, 'message')}</span>
         ${c.excerpt && !c.private ? html`<span class="excerpt">${c.excerpt}</span>` : nothing}
       </p>
     </li>`;
+  }
+
+  /** j / k and the arrow keys move between rows (not while typing in a field). */
+  private readonly onKey = (e: KeyboardEvent) => {
+    if (isTyping(e)) return;
+    const step = nextRowKey(e);
+    if (step === 0) return;
+    const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('.main-list heed-conversation-row')];
+    if (rows.length === 0) return;
+    e.preventDefault();
+    const at = rows.indexOf(this.renderRoot instanceof ShadowRoot ? (this.renderRoot.activeElement as HTMLElement) : rows[0]!);
+    const from = at >= 0 ? at : rows.findIndex((r) => r.closest('li')?.dataset.selected === 'true');
+    const to = from < 0 ? 0 : Math.min(rows.length - 1, Math.max(0, from + step));
+    rows[to]!.focus();
+    rows[to]!.scrollIntoView({ block: 'nearest' });
+  };
+
+  /** Focuses the open conversation's row (or the first): where Escape from the conversation lands. */
+  focusSelected() {
+    const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('.main-list li')];
+    const li = rows.find((r) => r.dataset.selected === 'true') ?? rows[0];
+    li?.querySelector<HTMLElement>('heed-conversation-row')?.focus();
   }
 
   private emptyText() {
@@ -145,19 +196,37 @@ export class HeedConsoleConversations extends ConsoleElement {
 
   private pickSite(e: Event) {
     this.siteId = (e.target as HTMLSelectElement).value;
-    this.reload();
+    this.navigated();
   }
 
   private pickFilter(filter: ConversationFilter) {
     if (filter === this.filter) return;
     this.filter = filter;
-    this.reload();
+    this.navigated();
   }
 
   private submitSearch(e: SubmitEvent) {
     e.preventDefault();
     this.search = String(new FormData(e.target as HTMLFormElement).get('q') ?? '').trim();
+    this.navigated();
+  }
+
+  /** The list state as the URL writes it. */
+  private get listState(): ListState {
+    return {
+      ...(this.filter !== 'all' ? { filter: this.filter } : {}),
+      ...(this.search ? { search: this.search } : {}),
+      ...(this.siteId ? { siteId: this.siteId } : {}),
+    };
+  }
+
+  /** The operator changed the list: load it, and put it in the URL (the open conversation stays open). */
+  private navigated() {
     this.reload();
+    const list = this.listState;
+    location.hash = hrefOf(
+      this.selectedId ? { view: 'transcript', conversationId: this.selectedId, list } : { view: 'conversations', list },
+    );
   }
 
   /** A new scope: the first page again, and a subscription for the new site scope. */
@@ -234,7 +303,12 @@ export class HeedConsoleConversations extends ConsoleElement {
 
   private upsert(item: ConversationItem) {
     const isNew = !this.items.some((c) => c.id === item.id);
-    this.items = applyChange(this.items, item, { filter: this.filter, siteId: this.siteId || undefined, search: this.search || undefined });
+    this.items = applyChange(this.items, item, {
+      filter: this.filter,
+      siteId: this.siteId || undefined,
+      search: this.search || undefined,
+      meId: this.me?.id,
+    });
     if (isNew && this.items.some((c) => c.id === item.id)) this.announce(`New conversation: ${item.title ?? 'New conversation'}.`);
   }
 
@@ -246,6 +320,6 @@ export class HeedConsoleConversations extends ConsoleElement {
   }
 
   private open(e: CustomEvent<{ conversationId: string }>) {
-    location.hash = hrefOf({ view: 'transcript', conversationId: e.detail.conversationId });
+    location.hash = hrefOf({ view: 'transcript', conversationId: e.detail.conversationId, list: this.listState });
   }
 }

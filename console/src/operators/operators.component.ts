@@ -4,11 +4,13 @@ import { ConsoleElement } from '../shared/console-element.ts';
 import type { OperatorRow, SiteSummary } from '../state/contract.ts';
 import { styles } from './operators.styles.ts';
 import { describeSiteChoice, readSiteChoice, siteChooser, type SiteMode } from './site-chooser.ts';
+import { ROLE_LABELS } from './roles.ts';
 
 /**
- * The console's operators: who they are, their role, whether their invitation is still
- * pending, and the sites they work on. Owners invite (the link is shown once, to pass on by
- * hand), remove (never themselves; the server also keeps the last owner), and choose an
+ * The console's operators: who they are, their role (with what it may do), whether their
+ * invitation is still pending, and the sites they work on. Owners invite (the server emails
+ * the link when it sends email, and says so; either way the link is shown once, to pass on by
+ * hand when email is off), remove (never themselves; the server also keeps the last owner), and choose an
  * agent's sites when inviting and with "Change sites": all sites (an explicit choice) or the
  * ones checked, none meaning no site; owners act on every site.
  */
@@ -18,7 +20,8 @@ export class HeedConsoleOperators extends ConsoleElement {
   @state() private operators: OperatorRow[] | null = null;
   @state() private error: string | null = null;
   @state() private fields: Record<string, string> = {};
-  @state() private inviteUrl: string | null = null;
+  /** the invitation just made: its link (shown once) and whether the server emails it */
+  @state() private invited: { email: string; url: string; emailed: boolean } | null = null;
   @state() private busy = false;
   @state() private sites: SiteSummary[] = [];
   /** the agent whose sites the form below the table edits */
@@ -53,7 +56,7 @@ export class HeedConsoleOperators extends ConsoleElement {
               (o) => html`<tr>
                 <td>${o.name ?? '—'}</td>
                 <td>${o.email}</td>
-                <td>${o.role}</td>
+                <td>${ROLE_LABELS[o.role]}</td>
                 <td>${o.pending ? 'Invited' : 'Active'}</td>
                 <td class="sites">${this.sitesOf(o)}</td>
                 ${
@@ -80,7 +83,7 @@ export class HeedConsoleOperators extends ConsoleElement {
                 ${f.name ? html`<span class="field-error">${f.name}</span>` : nothing}</label>
               <label>Role
                 <select name="role" @change=${(e: Event) => (this.inviteRole = (e.target as HTMLSelectElement).value === 'owner' ? 'owner' : 'agent')}>
-                  <option value="agent">Agent (reads, retries, renames)</option><option value="owner">Owner (also sites and operators)</option>
+                  <option value="agent">${ROLE_LABELS.agent}</option><option value="owner">${ROLE_LABELS.owner}</option>
                 </select>
               </label>
               ${
@@ -99,10 +102,16 @@ export class HeedConsoleOperators extends ConsoleElement {
               <button type="submit" class="primary" ?disabled=${this.busy}>Invite</button>
             </form>
             ${
-              this.inviteUrl
+              this.invited
                 ? html`<div class="invite" role="group" aria-label="Invitation link">
-                  <p><strong>Send this link to them yourself: it is shown only once and works for 7 days.</strong></p>
-                  <pre>${this.inviteUrl}</pre>
+                  ${
+                    this.invited.emailed
+                      ? html`<p><strong>Invitation emailed to ${this.invited.email}.</strong></p>
+                        <p>The link also works from here: it is shown only once and works for 7 days.</p>`
+                      : html`<p><strong>Email is off on this server: copy the link and send it yourself.</strong></p>
+                        <p>It is shown only once and works for 7 days.</p>`
+                  }
+                  <pre>${this.invited.url}</pre>
                   <button type="button" @click=${this.copyInvite}>Copy link</button>
                 </div>`
                 : nothing
@@ -194,12 +203,12 @@ export class HeedConsoleOperators extends ConsoleElement {
     this.busy = true;
     this.error = null;
     try {
-      const { inviteUrl } = await this.api.invite({ email, name, role, sites });
-      this.inviteUrl = inviteUrl;
+      const { inviteUrl, emailed } = await this.api.invite({ email, name, role, sites });
+      this.invited = { email, url: inviteUrl, emailed };
       formEl.reset();
       this.inviteRole = 'agent';
       this.inviteMode = null;
-      this.announce(`Invitation for ${email} created. Copy the link now.`);
+      this.announce(emailed ? `Invitation emailed to ${email}.` : `Invitation for ${email} created. Email is off: copy the link now.`);
       await this.load();
     } catch (err) {
       const text = this.failed(err);
@@ -223,7 +232,7 @@ export class HeedConsoleOperators extends ConsoleElement {
 
   private async copyInvite() {
     try {
-      await navigator.clipboard.writeText(this.inviteUrl ?? '');
+      await navigator.clipboard.writeText(this.invited?.url ?? '');
       this.announce('Link copied.');
     } catch {
       this.announce('Copying is blocked here: select the link and press Control+C.');

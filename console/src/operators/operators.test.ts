@@ -69,6 +69,45 @@ describe('heed-console-operators', () => {
     await waitUntil(() => root.querySelector('[aria-label="Invitation link"] pre'));
     expect(fake.callsOf('invite')[0]).to.deep.equal([{ email: 'new@example.test', name: 'Nia', role: 'agent', sites: ['site-1'] }]);
     expect(root.querySelector('[aria-label="Invitation link"] pre')!.textContent).to.equal('http://api.test/admin/#/invite/t0k3n');
+    // this server sends no email: the owner is told to pass the link on
+    expect(root.querySelector('[aria-label="Invitation link"] strong')!.textContent).to.equal(
+      'Email is off on this server: copy the link and send it yourself.',
+    );
+  });
+
+  it('says the invitation was emailed when the server sends email', async () => {
+    const fake = fakeConsoleApi({
+      operators: async () => team,
+      sites: async () => sites,
+      invite: async ({ email, name, role }) => ({
+        operator: { id: 'op-2', email, name, role, pending: true, createdAt: '2026-01-01T00:00:00Z', allSites: false, siteIds: [] },
+        inviteUrl: 'http://api.test/admin/#/invite/t0k3n',
+        emailed: true,
+      }),
+    });
+    const el = await fixture<HeedConsoleOperators>(html`<heed-console-operators .api=${fake.api} .me=${owner}></heed-console-operators>`);
+    const root = el.shadowRoot!;
+    await waitUntil(() => root.querySelector('tbody tr'), 'team shown');
+    const form = root.querySelector<HTMLFormElement>('section form')!;
+    root.querySelector<HTMLInputElement>('input[name=email]')!.value = 'boss@example.test';
+    root.querySelector<HTMLInputElement>('input[name=name]')!.value = 'Bo';
+    const role = form.querySelector<HTMLSelectElement>('select[name=role]')!;
+    role.value = 'owner';
+    role.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    form.requestSubmit();
+    await waitUntil(() => root.querySelector('[aria-label="Invitation link"] strong'), 'the invitation shown');
+    expect(root.querySelector('[aria-label="Invitation link"] strong')!.textContent).to.equal('Invitation emailed to boss@example.test.');
+    expect(root.querySelector('[aria-label="Invitation link"] pre')!.textContent).to.equal('http://api.test/admin/#/invite/t0k3n');
+    await expect(el).shadowDom.to.be.accessible();
+  });
+
+  it('says what each role may do, in the team and in the invite form', async () => {
+    const { root } = await operators();
+    const roles = [...root.querySelectorAll('tbody tr')].map((tr) => tr.querySelectorAll('td')[2]!.textContent);
+    expect(roles).to.deep.equal(['Owner — sites, operators and settings', 'Agent — answers conversations of their sites']);
+    const options = [...root.querySelectorAll<HTMLOptionElement>('select[name=role] option')].map((o) => o.textContent);
+    expect(options).to.deep.equal(['Agent — answers conversations of their sites', 'Owner — sites, operators and settings']);
   });
 
   it('invites an owner without asking for sites', async () => {

@@ -5,6 +5,7 @@ import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import { HeedElement } from '../../../widget/src/shared/heed-element.ts';
 import { base } from '../shared/styles.ts';
 import { type ChartSpec, formatValue } from '../state/overview-charts.ts';
+import { yAxis } from './y-axis.ts';
 
 /** Colours with ≥3:1 contrast on white, told apart also by dash (not by colour alone). */
 const LINES = [
@@ -115,7 +116,7 @@ export class HeedOverviewChart extends HeedElement {
             value: (_u: uPlot, v: number | null) => formatValue(v, l.unit),
           })),
         ],
-        axes: [{}, { values: (_u: uPlot, ticks: number[]) => ticks.map((v) => formatValue(v, unit)), size: 70 }],
+        axes: [{}, yAxis(unit)],
         scales: { y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, unit === 'usd' ? 0.001 : 1)] } },
       },
       [s.x, ...s.lines.map((l) => l.values)] as uPlot.AlignedData,

@@ -6,6 +6,7 @@ import { chartsOf, totalsOf } from '../state/overview-charts.ts';
 import { usd } from '../state/times.ts';
 import { styles } from './overview.styles.ts';
 import '../model-status/model-status.ts';
+import '../overview-people/overview-people.ts';
 import { counted } from '../state/plural.ts';
 
 const RANGES: { value: OverviewRange; label: string }[] = [
@@ -21,7 +22,8 @@ const loadCharts = () => (chartModule ??= import('../overview-chart/overview-cha
 /**
  * The overview: for 24 hours, 7 days or 30 days (and all sites or one), the totals and
  * five charts — conversations and replies, time to first token p50/p95, failures by kind,
- * model tokens, title and reply cost — plus "Export CSV" of the same series, and the model
+ * model tokens, title and reply cost — the team's figures ("People": first response and
+ * resolution times, visitors' ratings), plus "Export CSV" of the same series, and the model
  * server's status (which features are off for which model).
  */
 export class HeedConsoleOverview extends ConsoleElement {
@@ -80,6 +82,7 @@ export class HeedConsoleOverview extends ConsoleElement {
           ? html`<div class="charts">${chartsOf(this.series).map((spec) => html`<heed-overview-chart data-chart=${spec.id} .spec=${spec} .bucket=${this.series!.bucket}></heed-overview-chart>`)}</div>`
           : nothing
       }
+      ${this.series ? html`<heed-overview-people .people=${this.series.people} .bucket=${this.series.bucket}></heed-overview-people>` : nothing}
       <heed-model-status .api=${this.api} .me=${this.me}></heed-model-status>`;
   }
 

@@ -1,12 +1,13 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
+import '../alert-settings/alert-settings.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import { styles } from './profile.styles.ts';
 
 /**
  * "Your profile": the signed-in operator's own name (what visitors see beside their replies),
- * password (given the current one; their other browsers are signed out) and "Sign out
- * everywhere". Any role.
+ * password (given the current one; their other browsers are signed out), their alerts
+ * (`heed-alert-settings`) and "Sign out everywhere". Any role.
  *
  * @event heed-renamed - The operator's name changed. `detail: { name }`.
  * @event heed-signed-out - After "Sign out everywhere".
@@ -34,6 +35,7 @@ export class HeedConsoleProfile extends ConsoleElement {
         ${this.field('new-password', 'next', 'New password', 'password', 'new-password', '', f.next ?? 'At least 12 characters. Your other browsers are signed out.')}
         <button type="submit" class="primary" ?disabled=${this.busy}>Change password</button>
       </form>
+      <heed-alert-settings .api=${this.api} .me=${this.me}></heed-alert-settings>
       <section aria-labelledby="sessions-h">
         <h2 id="sessions-h">Sessions</h2>
         <p>Signed in on a computer you no longer use, or lost a phone? End every session of yours, this one too.</p>

@@ -11,6 +11,7 @@ import type {
   CreatedApiKey,
   IntentRuleInput,
   IntentRuleView,
+  Invitation,
   KnowledgeSourceView,
   UnansweredQuestions,
   ConversationFilter,
@@ -28,6 +29,7 @@ import type {
   Transcript,
   TranscriptHead,
   TranscriptMessage,
+  VisitorProfile,
 } from './contract.ts';
 
 export type { ChangeHandlers };
@@ -82,7 +84,7 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     operators: () => query<OperatorRow[]>('operators.list'),
     /** an agent's `sites`: 'all' (explicitly), or the sites they work on (none: no site) */
     invite: (input: { email: string; name: string; role: 'owner' | 'agent'; sites: 'all' | string[] }) =>
-      mutate<{ operator: OperatorRow; inviteUrl: string }>('operators.invite', input),
+      mutate<Invitation>('operators.invite', input),
     removeOperator: (operatorId: string) => mutate<{ removed: true }>('operators.remove', { operatorId }),
     /** an agent's sites: 'all' (explicitly), or a list (none: no site) */
     setOperatorSites: (operatorId: string, sites: 'all' | string[]) => mutate<OperatorRow>('operators.setSites', { operatorId, sites }),
@@ -119,6 +121,9 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     saveCannedReply: (siteId: string, reply: { id?: string; shortcut: string; content: string }) =>
       mutate<CannedReply>('cannedReplies.save', { siteId, ...reply }),
     removeCannedReply: (siteId: string, id: string) => mutate<{ removed: true }>('cannedReplies.remove', { siteId, id }),
+
+    /** who the conversation's visitor is: page, referrer, browser, identity, earlier conversations */
+    visitorProfile: (conversationId: string) => query<VisitorProfile>('visitors.profile', { conversationId }),
 
     knowledgeSources: (siteId: string) => query<KnowledgeSourceView[]>('knowledge.sources', { siteId }),
     addKnowledgeSource: (siteId: string, url: string) => mutate<{ id: string }>('knowledge.add', { siteId, url }),

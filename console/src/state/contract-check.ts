@@ -6,10 +6,12 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../api/src/trpc/app-router.ts';
 import type {
+  AlertSettings,
   ApiKeyRow,
   ConversationChange,
   CreatedApiKey,
   IntentRuleView,
+  Invitation,
   ConversationPage,
   Me,
   OperatorRow,
@@ -22,6 +24,7 @@ import type {
   Transcript,
   TranscriptHead,
   TranscriptMessage,
+  VisitorProfile,
 } from './contract.ts';
 
 type Out = inferRouterOutputs<AppRouter>['console'];
@@ -34,7 +37,7 @@ export type ContractChecks = [
   Fits<Out['auth']['signIn'], { operator: Me }>,
   Fits<Out['auth']['acceptInvite'], { operator: Me }>,
   Fits<Out['operators']['list'][number], OperatorRow>,
-  Fits<Out['operators']['invite'], { operator: OperatorRow; inviteUrl: string }>,
+  Fits<Out['operators']['invite'], Invitation>,
   Fits<Out['operators']['setSites'], OperatorRow>,
   Fits<Out['sites']['list'][number], SiteSummary>,
   Fits<Out['sites']['get'], SiteSettings>,
@@ -56,4 +59,7 @@ export type ContractChecks = [
   Fits<Out['proactive']['apiKeys']['create'], CreatedApiKey>,
   Fits<Out['proactive']['stats'], ProactiveStats>,
   Fits<Out['model']['status'], ModelStatus>,
+  Fits<Out['visitors']['profile'], VisitorProfile>,
+  Fits<Out['profile']['alerts'], AlertSettings>,
+  Fits<Out['profile']['setAlerts'], AlertSettings>,
 ];

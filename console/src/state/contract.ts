@@ -92,6 +92,14 @@ export interface OperatorRow {
   siteIds: string[];
 }
 
+/** What inviting answers: the link (shown once), and whether the server also emails it to the invitee. */
+export interface Invitation {
+  operator: OperatorRow;
+  inviteUrl: string;
+  /** false: this server sends no email (no SMTP_URL), the owner passes the link on */
+  emailed: boolean;
+}
+
 export type ConversationFilter =
   | 'all'
   | 'live'
@@ -260,6 +268,43 @@ export interface OverviewPoint {
 export interface OverviewSeries {
   bucket: 'hour' | 'day';
   points: OverviewPoint[];
+  people: OverviewPeople;
+}
+
+/** The team's figures of one group: times in whole seconds (null: nothing timed), rating counts. */
+export interface PeopleCounts {
+  firstResponses: number;
+  firstResponseP50S: number | null;
+  firstResponseP90S: number | null;
+  resolutions: number;
+  resolutionP50S: number | null;
+  resolutionP90S: number | null;
+  helpful: number;
+  notHelpful: number;
+  /** 👍 among the ratings, 0 to 1; null without ratings */
+  helpfulShare: number | null;
+}
+
+/** A visitor's comment with their rating (never a private conversation's). */
+export interface RatingCommentView {
+  conversationId: string;
+  siteName: string;
+  rating: 1 | -1;
+  comment: string;
+  ratedAt: string;
+  operatorName: string | null;
+}
+
+/** First response and resolution times and ratings: per bucket, per operator, over the range. */
+export interface OverviewPeople {
+  points: ({ t: string } & PeopleCounts)[];
+  /** `operator` null: removed, or nobody answered nor was assigned */
+  operators: ({ operator: { id: string; name: string } | null } & PeopleCounts)[];
+  sites: ({ site: { id: string; name: string } } & PeopleCounts)[];
+  total: PeopleCounts;
+  /** newest first, at most 50 */
+  comments: RatingCommentView[];
+  commentCount: number;
 }
 
 /** What takeOver and handBack answer: the transcript's head, the conversation as the list shows it. */
@@ -364,4 +409,35 @@ export interface ModelFlag {
 export interface ModelStatus {
   server: string;
   models: { model: string; usedBy: string[]; flags: ModelFlag[] }[];
+}
+
+/** One of a visitor's other conversations on the site (console.visitors.profile). */
+export interface EarlierConversation {
+  id: string;
+  /** null for a private conversation, or one without a title yet */
+  title: string | null;
+  private: boolean;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+  status: 'open' | 'resolved' | 'snoozed';
+}
+
+/** Who the visitor of a conversation is (console.visitors.profile). */
+export interface VisitorProfile {
+  visitorId: string;
+  /** what the host signed about an identified user; null: anonymous */
+  identified: { userId: string; name: string | null; email: string | null; attributes: Record<string, string | number | boolean> } | null;
+  /** the site shares visitor pages; off: `page` is always null */
+  pagesShared: boolean;
+  page: { url: string; title: string | null } | null;
+  referrer: string | null;
+  /** "Chrome 131 on macOS"; null when the user agent could not be read */
+  browser: string | null;
+  userAgent: string | null;
+  language: string | null;
+  timeZone: string;
+  firstSeenAt: string | Date;
+  lastSeenAt: string | Date;
+  /** newest activity first, at most 20 */
+  earlier: EarlierConversation[];
 }

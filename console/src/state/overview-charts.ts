@@ -37,7 +37,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
  *
  * @example chartsOf(series).map((c) => c.title) // ['Conversations and replies', …]
  */
-export function chartsOf(series: OverviewSeries): ChartSpec[] {
+export function chartsOf(series: Pick<OverviewSeries, 'points'>): ChartSpec[] {
   const p = series.points;
   const x = p.map((pt) => Math.floor(new Date(pt.t).getTime() / 1000));
   const kinds = [...new Set(p.flatMap((pt) => Object.keys(pt.failuresByKind)))].sort();
@@ -90,7 +90,7 @@ export function chartsOf(series: OverviewSeries): ChartSpec[] {
 }
 
 /** Sums over the range. */
-export function totalsOf(series: OverviewSeries): OverviewTotals {
+export function totalsOf(series: Pick<OverviewSeries, 'points'>): OverviewTotals {
   const p = series.points;
   return {
     conversations: sum(p.map((pt) => pt.conversations)),

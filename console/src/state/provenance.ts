@@ -28,8 +28,8 @@ export function provenanceLabel(m: Labelled, siteName = 'the site'): string {
 }
 
 /**
- * The line a notice shows, centred in the transcript: "Ana joined", "Ana left",
- * "Waiting for a person".
+ * The line a notice shows, centred in the transcript: "Ana joined", "Ana left", "Olga handed
+ * the conversation back to the assistant" (an owner did it for the holder), "Waiting for a person".
  * @example noticeText({ role: 'notice', provenance: 'operator_joined', provenanceLabel: 'Ana' }) // 'Ana joined'
  */
 export function noticeText(m: Labelled): string {
@@ -39,6 +39,8 @@ export function noticeText(m: Labelled): string {
       return `${who} joined`;
     case 'operator_left':
       return `${who} left`;
+    case 'handed_back':
+      return `${who} handed the conversation back to the assistant`;
     case 'handoff_requested':
       return 'Waiting for a person';
     default:

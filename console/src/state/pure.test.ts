@@ -80,8 +80,9 @@ describe('console helpers', () => {
     expect([
       noticeText(m('notice', 'operator_joined', 'Ana')),
       noticeText(m('notice', 'operator_left', 'Ana')),
+      noticeText(m('notice', 'handed_back', 'Olga')),
       noticeText(m('notice', 'handoff_requested')),
-    ]).to.deep.equal(['Ana joined', 'Ana left', 'Waiting for a person']);
+    ]).to.deep.equal(['Ana joined', 'Ana left', 'Olga handed the conversation back to the assistant', 'Waiting for a person']);
   });
 
   it('say why an unsolicited message was refused', () => {

@@ -17,6 +17,17 @@ describe('console routes', () => {
     for (const r of routes) expect(parseRoute(hrefOf(r))).to.deep.equal(r);
   });
 
+  it("keeps the list's filter, search and site in the URL, with or without an open conversation", () => {
+    const list = { filter: 'mine' as const, search: 'refund & return', siteId: 's-1' };
+    for (const r of [
+      { view: 'conversations', list },
+      { view: 'transcript', conversationId: 'c-1', list },
+    ] as Route[])
+      expect(parseRoute(hrefOf(r))).to.deep.equal(r);
+    expect(hrefOf({ view: 'conversations', list: { filter: 'all' } })).to.equal('#/conversations');
+    expect(parseRoute('#/conversations?filter=bogus&q=%20%20')).to.deep.equal({ view: 'conversations' });
+  });
+
   it('opens the conversation list for an empty, unknown or malformed hash', () => {
     for (const hash of ['', '#', '#/', '#/nope', '#/invite', '#/conversations/'])
       expect(parseRoute(hash)).to.deep.equal({ view: 'conversations' });

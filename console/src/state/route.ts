@@ -1,13 +1,25 @@
+import type { ConversationFilter } from './contract.ts';
+
 /**
  * The console's views and their hash URLs (`/admin/#/conversations/<id>`). Hash routing
  * because the console is one static `index.html` served at `/admin/`: every view is a
  * bookmarkable URL without the server knowing any of them, and an invitation link
  * (`/admin/#/invite/<token>`) never sends its token to the server in a request line.
  */
+/**
+ * What the inbox's list shows, kept in the URL so a reload, a bookmark or a colleague's link
+ * opens the same list (`#/conversations?filter=mine&q=refund&site=<id>`). Absent: all.
+ */
+export interface ListState {
+  filter?: ConversationFilter;
+  search?: string;
+  siteId?: string;
+}
+
 export type Route =
   | { view: 'overview' }
-  | { view: 'conversations' }
-  | { view: 'transcript'; conversationId: string }
+  | { view: 'conversations'; list?: ListState }
+  | { view: 'transcript'; conversationId: string; list?: ListState }
   | { view: 'sites' }
   | { view: 'site'; siteId: string | null }
   | { view: 'operators' }
@@ -30,7 +42,8 @@ export type Section = (typeof SECTIONS)[number]['view'];
  * @example parseRoute('#/conversations/abc') // { view: 'transcript', conversationId: 'abc' }
  */
 export function parseRoute(hash: string): Route {
-  const parts = hash
+  const [path = '', query = ''] = hash.split('?', 2);
+  const parts = path
     .replace(/^#\/?/, '')
     .split('/')
     .filter(Boolean)
@@ -49,17 +62,58 @@ export function parseRoute(hash: string): Route {
     case 'invite':
       if (arg) return { view: 'invite', token: arg };
       break;
-    case 'conversations':
-      if (arg) return { view: 'transcript', conversationId: arg };
+    case 'conversations': {
+      const list = listStateOf(query);
+      if (arg) return { view: 'transcript', conversationId: arg, ...list };
+      return { view: 'conversations', ...list };
+    }
   }
   return { view: 'conversations' };
+}
+
+const FILTER_NAMES: readonly ConversationFilter[] = [
+  'all',
+  'live',
+  'input_needed',
+  'failed',
+  'unread',
+  'waiting',
+  'mine',
+  'unassigned',
+  'snoozed',
+  'resolved',
+];
+
+/** The list state a query string names (unknown filters and empty values dropped), as `{ list }` or nothing. */
+function listStateOf(query: string): { list?: ListState } {
+  const q = new URLSearchParams(query);
+  const list: ListState = {};
+  const filter = q.get('filter') as ConversationFilter | null;
+  if (filter && filter !== 'all' && FILTER_NAMES.includes(filter)) list.filter = filter;
+  const search = q.get('q')?.trim();
+  if (search) list.search = search.slice(0, 200);
+  const site = q.get('site');
+  if (site) list.siteId = site;
+  return Object.keys(list).length > 0 ? { list } : {};
+}
+
+/** The query string of a list state ('' for the whole list). */
+function queryOf(list: ListState | undefined): string {
+  const q = new URLSearchParams();
+  if (list?.filter && list.filter !== 'all') q.set('filter', list.filter);
+  if (list?.search) q.set('q', list.search);
+  if (list?.siteId) q.set('site', list.siteId);
+  const text = q.toString();
+  return text ? `?${text}` : '';
 }
 
 /** The hash of a route (what links and `location.hash` use). */
 export function hrefOf(route: Route): string {
   switch (route.view) {
     case 'transcript':
-      return `#/conversations/${encodeURIComponent(route.conversationId)}`;
+      return `#/conversations/${encodeURIComponent(route.conversationId)}${queryOf(route.list)}`;
+    case 'conversations':
+      return `#/conversations${queryOf(route.list)}`;
     case 'site':
       return `#/sites/${route.siteId ? encodeURIComponent(route.siteId) : 'new'}`;
     case 'invite':

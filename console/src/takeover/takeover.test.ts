@@ -18,10 +18,14 @@ async function takeover(heldBy: Holder | null, over: Parameters<typeof fakeConso
   return { el, root, fake, changed, button };
 }
 
+const boxLabel = (root: ShadowRoot) => root.querySelector('label[for=compose]')?.textContent ?? null;
+
 describe('heed-console-takeover', () => {
   it('offers "Take over" while the assistant answers, and asks for a reload once taken', async () => {
     const { root, fake, changed, button } = await takeover(null);
-    expect(root.querySelector('textarea')).to.equal(null);
+    // no reply before the hold: the box writes a note
+    expect(boxLabel(root)).to.equal('Note');
+    expect(button('Send')).to.equal(null);
     button('Take over')!.click();
     await waitUntil(() => changed.length === 1);
     expect(fake.callsOf('takeOver')).to.deep.equal([['c-1']]);
@@ -86,16 +90,17 @@ describe('heed-console-takeover', () => {
     expect(root.activeElement).to.equal(button('Take over'));
   });
 
-  it('shows who holds it when another operator does, with no reply box, and only an owner may hand it back', async () => {
+  it('shows who holds it when another operator does, with a note box but no reply box, and only an owner may hand it back', async () => {
     const { root, button } = await takeover({ id: 'op-7', name: 'Ben' });
     expect(root.querySelector('.held')!.textContent!.trim()).to.equal('Held by Ben');
-    expect(root.querySelector('textarea')).to.equal(null);
+    expect(boxLabel(root)).to.equal('Note');
+    expect(root.querySelector('[role=radiogroup]')).to.equal(null);
     expect(button('Take over')).to.equal(null);
     expect(button('Hand back')).to.exist;
     const agent = await fixture<HeedConsoleTakeover>(
       html`<heed-console-takeover .api=${fakeConsoleApi().api} .me=${{ ...owner, role: 'agent' }} conversationId="c-1" .heldBy=${{ id: 'op-7', name: 'Ben' }}></heed-console-takeover>`,
     );
-    expect(agent.shadowRoot!.querySelector('button')).to.equal(null);
+    expect(agent.shadowRoot!.querySelector('button:not([type=submit])')).to.equal(null);
   });
 
   it('shows held_by_other and not_holding inline, and asks for a reload', async () => {
@@ -116,10 +121,51 @@ describe('heed-console-takeover', () => {
     expect(lost.root.querySelector('textarea')!.value).to.equal('Still there?');
   });
 
-  it('offers nothing on a private conversation', async () => {
-    const { root } = await takeover(null, {}, true);
-    expect(root.querySelector('button')).to.equal(null);
+  it('offers no take-over on a private conversation, only a note', async () => {
+    const { root, button } = await takeover(null, {}, true);
+    expect(button('Take over')).to.equal(null);
     expect(root.textContent).to.contain('cannot be taken over');
+    expect(boxLabel(root)).to.equal('Note');
+  });
+
+  it('adds an internal note, and the holder switches between reply and note', async () => {
+    const { root, fake, button, changed } = await takeover(ana);
+    expect(boxLabel(root)).to.equal('Reply');
+    root.querySelector<HTMLInputElement>('input[value=note]')!.click();
+    await waitUntil(() => boxLabel(root) === 'Note');
+    root.querySelector('textarea')!.value = 'Wholesale customer';
+    button('Add note')!.click();
+    await waitUntil(() => changed.length === 1);
+    expect(fake.callsOf('addNote')).to.deep.equal([['c-1', 'Wholesale customer']]);
+    expect(fake.callsOf('reply')).to.deep.equal([]);
+    expect(root.querySelector('textarea')!.value).to.equal('');
+  });
+
+  it('inserts a canned reply from the list that / opens, chosen with the arrow keys', async () => {
+    const canned = [
+      { id: 'r1', shortcut: 'refund', content: 'Refunds take 5 days.', updatedAt: '2026-01-01T00:00:00Z' },
+      { id: 'r2', shortcut: 'returns', content: 'Send it back within 30 days.', updatedAt: '2026-01-01T00:00:00Z' },
+    ];
+    const fake = fakeConsoleApi({ cannedReplies: async () => canned });
+    const el = await fixture<HeedConsoleTakeover>(
+      html`<heed-console-takeover .api=${fake.api} .me=${owner} conversationId="c-1" siteId="site-1" .heldBy=${ana}></heed-console-takeover>`,
+    );
+    const root = el.shadowRoot!;
+    const box = root.querySelector('textarea')!;
+    box.focus();
+    box.value = 'Hello! /re';
+    box.setSelectionRange(10, 10);
+    box.dispatchEvent(new InputEvent('input'));
+    await waitUntil(() => root.querySelectorAll('[role=option]').length === 2, 'the list of matches');
+    expect(fake.callsOf('cannedReplies')).to.deep.equal([['site-1']]);
+    expect(box.getAttribute('aria-activedescendant')).to.equal('canned-0');
+    box.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect(box.getAttribute('aria-activedescendant')).to.equal('canned-1');
+    box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true, cancelable: true }));
+    await el.updateComplete;
+    expect(box.value).to.equal('Hello! Send it back within 30 days.');
+    expect(root.querySelector('[role=listbox]')).to.equal(null);
   });
 
   it('is accessible', async () => {

@@ -1,6 +1,7 @@
 import { ServerError } from '../../../widget/src/state/trpc-wire.ts';
 import type { ChangeHandlers, ConsoleApi } from '../state/console-api.ts';
-import type { ConversationItem, Me, SiteSettings, Transcript } from '../state/contract.ts';
+import { people } from './fake-people.ts';
+import type { ConversationItem, Me, SiteSettings, Transcript, VisitorProfile } from '../state/contract.ts';
 
 let n = 0;
 
@@ -88,6 +89,7 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
         siteIds: sites === 'all' ? [] : sites,
       },
       inviteUrl: 'http://api.test/admin/#/invite/t0k3n',
+      emailed: false,
     }),
     removeOperator: async () => ({ removed: true }),
     setOperatorSites: async (operatorId, sites) => ({
@@ -108,6 +110,7 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     deleteSite: async () => ({ deleted: { conversations: 12, visitors: 5, messages: 140 } }),
     rotateIdentitySecret: async () => ({ secret: 'sec_once' }),
     conversations: async () => ({ items: [], nextCursor: null }),
+    visitorProfile: async () => visitorProfile(),
     transcript: async () => {
       throw refusal('NOT_FOUND', null, 'No such conversation.');
     },
@@ -131,10 +134,17 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
       runId: null,
     }),
     handBack: async (conversationId) => ({ ...item({ id: conversationId }), visitorTimeZone: null }),
-    assign: async (conversationId, assigneeId) => item({ id: conversationId, assignee: assigneeId ? { id: assigneeId, name: 'Agent' } : null }),
+    assign: async (conversationId, assigneeId) =>
+      item({ id: conversationId, assignee: assigneeId ? { id: assigneeId, name: 'Agent' } : null }),
     setStatus: async (conversationId, change) =>
       item({ id: conversationId, status: change.status, snoozedUntil: change.status === 'snoozed' ? change.until : null }),
-    addNote: async (_conversationId, text) => ({ id: `note-${++n}`, authorName: owner.name ?? '', operatorId: owner.id, content: text, createdAt: new Date().toISOString() }),
+    addNote: async (_conversationId, text) => ({
+      id: `note-${++n}`,
+      authorName: owner.name ?? '',
+      operatorId: owner.id,
+      content: text,
+      createdAt: new Date().toISOString(),
+    }),
     cannedReplies: async () => [],
     saveCannedReply: async (_siteId, reply) => ({ id: reply.id ?? `canned-${++n}`, ...reply, updatedAt: new Date().toISOString() }),
     removeCannedReply: async () => ({ removed: true }),
@@ -169,7 +179,7 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     }),
     revokeApiKey: async () => ({ ok: true }),
     proactiveStats: async () => ({ delivered: [], refused: [] }),
-    overview: async () => ({ bucket: 'day', points: [] }),
+    overview: async () => ({ bucket: 'day', points: [], people: people() }),
     modelStatus: async () => ({
       server: 'http://127.0.0.1:11434/v1',
       models: [{ model: 'llama3', usedBy: ['Replies (deployment default)', 'Titles'], flags: [] }],
@@ -281,5 +291,33 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
       },
     ],
     notes: [],
+  };
+}
+
+/** A visitor's profile as the server sends it: an identified customer on a site that shares pages, with one earlier conversation. */
+export function visitorProfile(over: Partial<VisitorProfile> = {}): VisitorProfile {
+  return {
+    visitorId: 'v-1',
+    identified: { userId: 'customer-42', name: 'Ines Costa', email: 'ines@example.test', attributes: { plan: 'pro', seats: 12 } },
+    pagesShared: true,
+    page: { url: 'https://shop.example/boots/trail-runner?size=42', title: 'Trail runner — Outdoor shop' },
+    referrer: 'https://search.example/',
+    browser: 'Chrome 131 on macOS',
+    userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    language: 'pt-BR',
+    timeZone: 'Europe/Lisbon',
+    firstSeenAt: '2025-12-01T09:00:00.000Z',
+    lastSeenAt: '2026-01-01T10:00:00.000Z',
+    earlier: [
+      {
+        id: '00000000-0000-4000-8000-0000000000e1',
+        title: 'Return of a jacket',
+        private: false,
+        createdAt: '2025-12-02T09:00:00.000Z',
+        updatedAt: '2025-12-02T09:30:00.000Z',
+        status: 'resolved',
+      },
+    ],
+    ...over,
   };
 }

@@ -1,12 +1,12 @@
-import { html, nothing } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import '../takeover/takeover.ts';
+import '../team-bar/team-bar.ts';
 import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
-import type { Transcript, TranscriptMessage, TranscriptRun } from '../state/contract.ts';
+import type { Note, Transcript, TranscriptMessage, TranscriptRun } from '../state/contract.ts';
 import { noticeText, provenanceLabel } from '../state/provenance.ts';
 import { stateLabel } from '../state/attention-label.ts';
-import { hrefOf } from '../state/route.ts';
 import { between, bothTimes, duration, exactTime, usd } from '../state/times.ts';
 import { visitorLabel } from '../state/visitor-label.ts';
 import { styles } from './transcript.styles.ts';
@@ -43,6 +43,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
   @state() private renameError: string | null = null;
   private unsubscribe?: () => void;
   private reloadTimer?: ReturnType<typeof setTimeout>;
+  private loadSeq = 0;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -65,15 +66,13 @@ export class HeedConsoleTranscript extends ConsoleElement {
   }
 
   override render() {
-    const back = html`<a href=${hrefOf({ view: 'conversations' })}>← Conversations</a>`;
-    if (this.error && !this.data) return html`${back}<p class="error" role="alert">${this.error}</p>`;
+    if (this.error && !this.data) return html`<p class="error" role="alert">${this.error}</p>`;
     const d = this.data;
-    if (!d) return html`${back}<p class="muted">Loading the transcript…</p>`;
+    if (!d) return html`<p class="muted">Loading the transcript…</p>`;
     const c = d.conversation;
     const number = new Map(d.messages.map((m, i) => [m.id, i + 1]));
     const superseded = supersededFailures(d.messages);
-    return html`${back}
-      <h1>${c.title ?? 'New conversation'}</h1>
+    return html`<h1>${c.title ?? 'New conversation'}</h1>
       <p class="facts">
         <span>${c.siteName}</span>
         <span>${visitorLabel(c.visitor)}</span>
@@ -82,16 +81,20 @@ export class HeedConsoleTranscript extends ConsoleElement {
         ${c.waitingForPerson ? html`<span class="waiting">Waiting for a person${this.waitingSince(d)}</span>` : nothing}
       </p>
       ${c.private ? html`<p class="private" role="note">Private — the visitor's words are hidden</p>` : nothing}
+      <heed-console-team-bar .api=${this.api} .me=${this.me} .conversation=${c} @heed-conversation-changed=${this.changedHere}></heed-console-team-bar>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing} ${this.actions(d)}
       <section aria-labelledby="messages-h">
         <h2 id="messages-h">Messages</h2>
         <ol class="messages" aria-label="Messages">
-          ${d.messages.map((m, i) => this.message(m, i + 1, c.visitorTimeZone, d, superseded.has(m.id)))}
+          ${withNotes(d.messages, d.notes).map((m) =>
+            'authorName' in m ? this.note(m) : this.message(m, number.get(m.id)!, c.visitorTimeZone, d, superseded.has(m.id)),
+          )}
         </ol>
         <heed-console-takeover
           .api=${this.api}
           .me=${this.me}
           .conversationId=${this.conversationId}
+          .siteId=${c.siteId}
           .heldBy=${c.heldBy ?? null}
           .isPrivate=${c.private}
           .waiting=${c.waitingForPerson}
@@ -153,6 +156,18 @@ export class HeedConsoleTranscript extends ConsoleElement {
       ${m.cutShort ? html`<p class="cut">Cut short at the model's length limit.</p>` : nothing}
       ${failed ? this.failure(m, superseded) : nothing}
       ${lastFailed ? html`<button type="button" ?disabled=${this.busy !== null} @click=${this.retry}>Retry</button>` : nothing}
+    </li>`;
+  }
+
+  /** The team's note, between the messages at its time; never the visitor's or the model's. */
+  private note(n: Note) {
+    return html`<li class="note" data-role="note">
+      <div class="who">
+        <strong>Internal note — ${n.authorName}</strong>
+        <time datetime=${new Date(n.createdAt).toISOString()}>${exactTime(n.createdAt)}</time>
+        <span class="muted">only your team sees this</span>
+      </div>
+      <div class="content">${n.content}</div>
     </li>`;
   }
 
@@ -224,16 +239,29 @@ export class HeedConsoleTranscript extends ConsoleElement {
     void this.load(false);
   }
 
-  private async load(first: boolean) {
-    try {
-      this.data = await this.api.transcript(this.conversationId);
+  override willUpdate(changed: PropertyValues<this>) {
+    // the inbox opened another conversation in this pane
+    if (changed.has('conversationId') && changed.get('conversationId') !== undefined) {
+      this.data = null;
       this.error = null;
-      this.emit('heed-title', { title: this.data.conversation.title ?? 'New conversation' });
-      if (first || this.data.conversation.attention === 'unviewed' || this.data.conversation.attention === 'input_needed') {
-        await this.api.markRead(this.conversationId).catch((err) => this.failed(err));
+      void this.load(true);
+    }
+  }
+
+  private async load(first: boolean) {
+    const seq = ++this.loadSeq;
+    const id = this.conversationId;
+    try {
+      const data = await this.api.transcript(id);
+      if (seq !== this.loadSeq) return;
+      this.data = data;
+      this.error = null;
+      this.emit('heed-title', { title: data.conversation.title ?? 'New conversation' });
+      if (first || data.conversation.attention === 'unviewed' || data.conversation.attention === 'input_needed') {
+        await this.api.markRead(id).catch((err) => this.failed(err));
       }
     } catch (err) {
-      this.error = this.failed(err).message;
+      if (seq === this.loadSeq) this.error = this.failed(err).message;
     }
   }
 
@@ -309,4 +337,11 @@ function finishLabel(reason: string | null): string {
   if (reason === 'length') return 'cut short (length)';
   if (reason === 'content_filter') return 'filtered (content_filter)';
   return reason ?? '—';
+}
+
+/** Messages and notes in one time order (a note after the message written at the same instant). */
+function withNotes(messages: readonly TranscriptMessage[], notes: readonly Note[]): (TranscriptMessage | Note)[] {
+  if (notes.length === 0) return [...messages];
+  const at = (x: { createdAt: string | Date }) => new Date(x.createdAt).getTime();
+  return [...messages, ...notes].sort((a, b) => at(a) - at(b) || ('authorName' in a ? 1 : 0) - ('authorName' in b ? 1 : 0));
 }

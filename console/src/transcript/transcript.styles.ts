@@ -68,6 +68,32 @@ export const styles = [
     .message[data-provenance='server'] {
       border-inline-start-style: dashed;
     }
+    /* the team's own words: a paper-yellow card, never mistaken for what the visitor reads */
+    .note {
+      background: #fff8e1;
+      border: 1px dashed #a16207;
+      border-radius: 10px;
+      padding: 10px 12px;
+    }
+    .note strong {
+      color: #854d0e;
+    }
+    .note .who {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 4px 10px;
+      align-items: baseline;
+    }
+    .note .content {
+      white-space: pre-wrap;
+      margin-top: 4px;
+    }
+    heed-console-takeover {
+      position: sticky;
+      bottom: 0;
+      z-index: 1;
+      margin-top: 10px;
+    }
     .notice {
       text-align: center;
       color: var(--c-muted);

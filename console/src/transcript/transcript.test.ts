@@ -199,7 +199,7 @@ describe('heed-console-transcript', () => {
     const takeover = () => root.querySelector('heed-console-takeover')!.shadowRoot!;
     const button = (text: string) => [...takeover().querySelectorAll('button')].find((b) => b.textContent!.trim() === text);
     button('Take over')!.click();
-    await waitUntil(() => takeover().querySelector('textarea'), 'reply box shown');
+    await waitUntil(() => button('Send'), 'reply box shown');
     expect(takeover().querySelector('.held')!.textContent).to.contain('Held by Ana');
     expect([...root.querySelectorAll('.notice span')].map((n) => n.textContent)).to.deep.equal(['Ana joined']);
     takeover().querySelector('textarea')!.value = 'Hi, Ana here.';
@@ -235,7 +235,21 @@ describe('heed-console-transcript', () => {
       'Words hidden',
     ]);
     const takeover = root.querySelector('heed-console-takeover')!.shadowRoot!;
-    expect(takeover.querySelector('button')).to.equal(null);
+    expect([...takeover.querySelectorAll('button')].map((b) => b.textContent!.trim())).to.deep.equal(['Add note']);
+  });
+
+  it("shows the team's notes between the messages at their time, marked as the team's only", async () => {
+    const data = transcript();
+    data.notes = [
+      { id: 'n1', authorName: 'Ana', operatorId: owner.id, content: 'Wholesale customer', createdAt: '2026-01-01T10:00:02.500Z' },
+    ];
+    const { root } = await open(false, { transcript: async () => data });
+    const items = [...root.querySelectorAll('.messages > li')];
+    const note = root.querySelector('.messages li.note')!;
+    expect(note.querySelector('strong')!.textContent).to.equal('Internal note — Ana');
+    expect(note.textContent).to.contain('only your team sees this');
+    expect(note.querySelector('.content')!.textContent).to.equal('Wholesale customer');
+    expect(items.indexOf(note)).to.be.greaterThan(0);
   });
 
   it('shows a takeover refusal inline', async () => {

@@ -79,6 +79,7 @@ export const en = {
   // why a message appeared when it does not answer the visitor (provenance labels and notices)
   operatorJoined: (name: string) => `${name} joined`,
   operatorLeft: (name: string) => `${name} left — the assistant is back`,
+  handedBack: (name: string) => `${name} handed the conversation back to the assistant`,
   handoffRequested: (site: string) => `A person from ${site} will reply here — you can leave this page.`,
   becauseYou: (label: string) => `Because you ${label}`,
   checkIn: 'Check-in',
@@ -87,6 +88,21 @@ export const en = {
   orAnswerBelow: 'Or type your answer below: your next message answers this question.',
   message: 'Message',
   send: 'Send',
+  // the prompt after a person resolved the conversation
+  didThisHelp: 'Did this help?',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  ratingComment: 'Anything to add? (optional)',
+  ratingThanks: 'Thank you for your feedback.',
+  ratingFailed: 'Your answer could not be sent. Try again.',
+  // the offer to hear back by email while a person is to reply (contact-email/)
+  contactPrompt: 'Leave your email to hear back if you leave this page.',
+  contactLabel: 'Your email',
+  contactSave: 'Email me',
+  contactSkip: 'No thanks',
+  contactSaved: (email: string) => `We will email ${email} when someone replies.`,
+  contactInvalid: 'Enter an email address, like name@example.com.',
+  contactFailed: 'Your address could not be saved. Try again.',
 };
 
 /** The shape every language file fills in. */

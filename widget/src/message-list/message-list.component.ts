@@ -56,6 +56,9 @@ export const greetingBubble = (g: Greeting) =>
  * A reply that answers from the site's own pages lists the pages it cites under it ("Sources",
  * `[n]` as in its text, title and host), each opening in a new tab; only http(s) addresses.
  *
+ * The `end` slot takes what follows the last message: the panel's "Did this help?" prompt.
+ *
+ * @slot end - After the last message, inside the thread.
  * @event heed-retry - The visitor asked to retry a failed reply: `detail: { conversationId }`.
  * @event heed-continue - The visitor asked for the rest of a reply cut short: `detail: { conversationId, messageId }`.
  * @event heed-answer - The visitor picked a choice: `detail: { conversationId, requestId, content }`.
@@ -127,6 +130,7 @@ export class HeedMessageList extends HeedElement {
       this.messages[0]?.conversationId ?? '',
       html`<div class="list" role="log" aria-label=${t.thread} aria-busy=${this.loading ? 'true' : 'false'}>
         ${greeting}${repeat(items, key, (item) => this.item(item))}
+        <slot name="end" @slotchange=${this.onEndChange}></slot>
       </div>`,
     );
   }
@@ -206,6 +210,11 @@ export class HeedMessageList extends HeedElement {
     }
     ${open && request.allowFreeText ? html`<p class="hint">${request.choices.length ? t.orAnswerBelow : t.answerBelow}</p>` : nothing}`;
   }
+
+  /** What the panel puts at the thread's end ("Did this help?") stays in view while the visitor is at the bottom. */
+  private readonly onEndChange = () => {
+    if (this.pinned) this.scrollTop = this.scrollHeight;
+  };
 
   private readonly onScroll = () => {
     this.pinned = this.scrollHeight - this.scrollTop - this.clientHeight < 40;

@@ -46,6 +46,8 @@ export function noticeText(m: Labelled, strings: Messages, siteName: string | nu
       return strings.operatorJoined(label ?? strings.operator);
     case 'operator_left':
       return strings.operatorLeft(label ?? strings.operator);
+    case 'handed_back':
+      return strings.handedBack(label ?? strings.operator);
     case 'handoff_requested': {
       const site = label ?? siteName;
       return site ? strings.handoffRequested(site) : null;

@@ -86,6 +86,7 @@ describe('heed-message-list provenance', () => {
       message({ conversationId, role: 'notice', provenance: 'handoff_requested', provenanceLabel: 'Acme Store', content: '' }),
       message({ conversationId, role: 'notice', provenance: 'operator_joined', provenanceLabel: 'Ana', content: '' }),
       message({ conversationId, role: 'notice', provenance: 'operator_left', provenanceLabel: 'Ana', content: '' }),
+      message({ conversationId, role: 'notice', provenance: 'handed_back', provenanceLabel: 'Olga', content: '' }),
       message({ conversationId, role: 'notice', provenance: 'handoff_requested', content: '' }),
     ]);
     const lines = [...el.shadowRoot!.querySelectorAll('.notice')];
@@ -93,6 +94,7 @@ describe('heed-message-list provenance', () => {
       'A person from Acme Store will reply here — you can leave this page.',
       'Ana joined',
       'Ana left — the assistant is back',
+      'Olga handed the conversation back to the assistant',
       'A person from Acme will reply here — you can leave this page.',
     ]);
     expect(el.shadowRoot!.querySelectorAll('.message')).to.have.length(1);

@@ -11,6 +11,8 @@ import { replyComing } from '../state/reply-coming.ts';
 import { openQuestion } from '../state/open-question.ts';
 import { renameConversation } from '../state/rename.ts';
 import { setConversationPrivate } from '../state/private.ts';
+import { contactOffered } from '../contact-email/contact-choice.ts';
+import { ratingAsked } from '../state/rate.ts';
 import { headingLabel } from '../heading/heading-label.ts';
 import { provenanceText } from '../message-list/provenance-text.ts';
 import type { HeedComposer } from '../composer/composer.component.ts';
@@ -41,7 +43,8 @@ type Layout = 'wide' | 'narrow';
  * 400 px, the list behind ☰) unless the list is shown beside the thread: by default only for a
  * visitor with several conversations, else when they open it (and until they close it). It marks the open thread read only while the panel
  * is open and the page visible. Full screen on a phone, Tab and Shift+Tab go round inside it. While the thread's question allows free text, the
- * composer's next message answers it.
+ * composer's next message answers it. While a person is to reply, an offer to hear back by email sits above the composer
+ * (`contact-email/`).
  *
  * @event heed-close - The visitor closed the chat (Escape or the close button).
  *
@@ -223,7 +226,11 @@ export class HeedPanel extends HeedElement {
               @heed-retry=${this.onRetry}
               @heed-continue=${this.onContinue}
               @heed-answer=${this.onAnswer}
-            ></heed-message-list>`
+            >${
+              ratingAsked(active, thread)
+                ? html`<heed-rating-prompt slot="end" .store=${store} .conversationId=${active.id} .rating=${active.rating ?? null}></heed-rating-prompt>`
+                : nothing
+            }</heed-message-list>`
             : greeting && s.ready && s.conversations.length === 0
               ? html`<heed-message-list class="body" .greeting=${greeting}></heed-message-list>`
               : html`<heed-inbox
@@ -236,6 +243,7 @@ export class HeedPanel extends HeedElement {
                 @heed-new-conversation=${this.onNew}
               ></heed-inbox>`
         }
+        ${active && contactOffered(store, active) ? html`<heed-contact-email .store=${store} @heed-contact-skip=${this.onContactSkip}></heed-contact-email>` : nothing}
         <heed-composer
           placeholder=${question?.allowFreeText && !question.answering ? t.typeAnswer : t.writeMessage}
           @heed-send=${this.onSend}
@@ -359,6 +367,13 @@ export class HeedPanel extends HeedElement {
   private readonly onPrivate = (e: CustomEvent<{ private: boolean }>) => {
     // a refused change puts the old state back (setConversationPrivate does); the toggle shows it
     if (this.store && this.activeId) setConversationPrivate(this.store, this.activeId, e.detail.private).catch(() => {});
+  };
+
+  /** "No thanks" to the email offer: it goes, and the composer takes the focus the offer had. */
+  private readonly onContactSkip = async () => {
+    this.requestUpdate();
+    await this.updateComplete;
+    this.composer?.focus();
   };
 
   private readonly onAnswer = (e: CustomEvent<{ conversationId: string; requestId: string; content: string }>) => {

@@ -5,6 +5,8 @@ import '../live-banner/live-banner.ts';
 import '../message-list/message-list.ts';
 import '../inbox/inbox.ts';
 import '../composer/composer.ts';
+import '../contact-email/contact-email.ts';
+import '../rating-prompt/rating-prompt.ts';
 import { HeedPanel } from './panel.component.ts';
 
 export { HeedPanel };

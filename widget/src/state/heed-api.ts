@@ -1,4 +1,4 @@
-import type { ConversationView, MessageView, Session, VisitorEvent } from './types.ts';
+import type { ConversationView, MessageView, ResumedSession, Session, VisitorEvent } from './types.ts';
 
 /** What `Heed('identify', …)` passes: a user id and the host backend's JWT (or static userHash). */
 export interface Identity {
@@ -24,7 +24,23 @@ export interface SubscriptionHandlers {
  */
 export interface HeedApi {
   /** with `identity`, the session is the host-verified user's (anonymous conversations join it) */
-  startSession(input: { siteKey: string; visitorToken?: string; timeZone?: string; identity?: Identity }): Promise<Session>;
+  /** `referrer` and `language` go to the console's visitor profile (`arrival.ts`) */
+  startSession(input: {
+    siteKey: string;
+    visitorToken?: string;
+    timeZone?: string;
+    identity?: Identity;
+    referrer?: string;
+    language?: string;
+  }): Promise<Session>;
+  /**
+   * The token of a reply email's link (`#heed-resume=…`) exchanged for that visitor's session,
+   * with the conversation to open; refused (RefusedError `resume_token_invalid`) when forged,
+   * altered or expired.
+   */
+  resumeSession(input: { siteKey: string; resumeToken: string; timeZone?: string; identity?: Identity }): Promise<ResumedSession>;
+  /** Leaves the address to hear back by email while away (`null` forgets it), with the page the visitor is on. */
+  setContactEmail(email: string | null, pageUrl: string): Promise<{ contactEmail: string | null }>;
   /** called once a session exists; later calls carry this token */
   setToken(token: string | null): void;
   listConversations(): Promise<{ cursor: string; conversations: ConversationView[] }>;
@@ -42,8 +58,12 @@ export interface HeedApi {
   rename(conversationId: string, title: string): Promise<ConversationView>;
   /** Marks a conversation private (never recalled elsewhere, never model-titled, its words hidden from the console) or not. */
   setPrivate(conversationId: string, value: boolean): Promise<ConversationView>;
+  /** "Did this help?" after a person resolved the conversation: 1 or -1, with an optional comment (omitted: the one given stays). */
+  rate(input: { conversationId: string; rating: 1 | -1; comment?: string }): Promise<ConversationView>;
   /** `Heed('intent', name, data?)`: the site's intent rules decide whether a message follows; unknown names are `ignored`, not errors. */
   fireIntent(name: string, data?: unknown): Promise<{ status: 'queued' | 'ignored' }>;
+  /** The host page the visitor is on, for the console's visitor profile (sites that share visitor pages only). */
+  reportPage(page: { url: string; title: string }): Promise<unknown>;
   /** Subscribes from `lastEventId`; reconnects resume by themselves. Returns an unsubscribe. */
   subscribe(lastEventId: string | null, handlers: SubscriptionHandlers): () => void;
 }

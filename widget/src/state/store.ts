@@ -2,7 +2,16 @@ import { countAttention, type AttentionCounts } from '../../../api/src/shared/at
 import { AuthError, OfflineError, RefusedError, type HeedApi, type Identity, type SubscriptionState } from './heed-api.ts';
 import { applyDelta, applySnapshot } from './reply-text.ts';
 import { upsertConversation } from './conversation-list.ts';
-import type { ConnectionStatus, ConversationView, SiteBranding, StreamingReply, ThreadMessage, VisitorEvent } from './types.ts';
+import { arrival } from './arrival.ts';
+import type {
+  ConnectionStatus,
+  ConversationView,
+  ResumedSession,
+  SiteBranding,
+  StreamingReply,
+  ThreadMessage,
+  VisitorEvent,
+} from './types.ts';
 
 /** Everything the widget renders, replaced (never mutated) on every change. */
 export interface StoreState {
@@ -19,6 +28,8 @@ export interface StoreState {
   ready: boolean;
   /** the session's visitor (known once it started; another after `identify`) */
   visitorId: string | null;
+  /** the server emails a visitor who left an address when a person replies (contact-email/) */
+  emailReplies: boolean;
 }
 
 export interface StoreOptions {
@@ -28,6 +39,12 @@ export interface StoreOptions {
   tokens?: { read(siteKey: string): string | undefined; write(siteKey: string, token: string): void };
   /** where unacknowledged sends wait across reloads (a localStorage key, see `OutboxStorage`); without it they live in memory */
   outboxKey?: string;
+  /** where the visitor's answer to the email offer is kept (a localStorage key, contact-email/contact-choice.ts) */
+  contactKey?: string;
+  /** a reply email's link token (`#heed-resume=…`): the first session is its visitor's, if the server takes it */
+  resumeToken?: string;
+  /** called once the resumed session's conversations are in, with the conversation the link opens */
+  onResumed?: (conversationId: string) => void;
 }
 
 /** Longest wait between two attempts to start a session that failed. */
@@ -55,6 +72,7 @@ export class HeedStore {
     site: null,
     ready: false,
     visitorId: null,
+    emailReplies: false,
   };
   readonly api: HeedApi;
   /** set by ThreadSync: whether an unacknowledged send would be lost on unload (storage could not keep it) */
@@ -70,12 +88,15 @@ export class HeedStore {
   private attempts = 0;
   private stopped = true;
   private identity: Identity | null = null;
+  /** a reply email's link token not exchanged yet */
+  private resumeToken: string | undefined;
   private readonly told = new Set<string>();
   /** runs that completed, failed or were superseded: their late deltas are ignored */
   private readonly ended = new Set<string>();
 
   constructor(readonly opts: StoreOptions) {
     this.api = opts.api;
+    this.resumeToken = opts.resumeToken;
   }
 
   /** Calls `fn` after every change; returns the unsubscribe. */
@@ -226,18 +247,24 @@ export class HeedStore {
     const { api, siteKey, tokens } = this.opts;
     try {
       const identity = this.identity ? { identity: this.identity } : {};
-      const session = await api.startSession({
-        siteKey,
-        visitorToken: tokens?.read(siteKey),
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-        ...identity,
-      });
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const resumed = await this.resume(timeZone);
+      const session =
+        resumed ??
+        (await api.startSession({
+          siteKey,
+          visitorToken: tokens?.read(siteKey),
+          timeZone,
+          ...arrival(),
+          ...identity,
+        }));
       tokens?.write(siteKey, session.visitorToken);
       api.setToken(session.visitorToken);
       const { cursor, conversations } = await api.listConversations();
       if (this.stopped) return;
       this.attempts = 0;
-      this.set({ conversations, site: session.site, ready: true, visitorId: session.visitorId });
+      this.set({ conversations, site: session.site, ready: true, visitorId: session.visitorId, emailReplies: !!session.emailReplies });
+      if (resumed) this.opts.onResumed?.(resumed.conversationId);
       this.unsubscribe?.();
       this.unsubscribe = api.subscribe(cursor, {
         onEvent: (e) => this.apply(e),
@@ -251,6 +278,26 @@ export class HeedStore {
       if (err instanceof OfflineError) this.online = navigator.onLine;
       this.setSubscription('reconnecting');
       this.scheduleConnect();
+    }
+  }
+
+  /**
+   * The first session from a reply email's link (`resumeToken`): that visitor's, with the
+   * conversation to open. The token is spent on its first answer; a refused one (forged,
+   * altered, expired) leaves the usual session to start (null); offline, it waits for the next try.
+   */
+  private async resume(timeZone: string): Promise<ResumedSession | null> {
+    const resumeToken = this.resumeToken;
+    if (!resumeToken) return null;
+    try {
+      const identity = this.identity ? { identity: this.identity } : {};
+      const session = await this.api.resumeSession({ siteKey: this.opts.siteKey, resumeToken, timeZone, ...identity });
+      this.resumeToken = undefined;
+      return session;
+    } catch (err) {
+      if (err instanceof OfflineError) throw err;
+      this.resumeToken = undefined;
+      return null;
     }
   }
 

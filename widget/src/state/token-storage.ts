@@ -5,7 +5,7 @@
  *
  * @example storageKey('visitor', 'demo', 'https://chat.example/') === 'heed:visitor:demo@https://chat.example/'
  */
-export const storageKey = (kind: 'visitor' | 'view' | 'outbox' | 'brand', siteKey: string, apiBase: string) =>
+export const storageKey = (kind: 'visitor' | 'view' | 'outbox' | 'brand' | 'contact', siteKey: string, apiBase: string) =>
   `heed:${kind}:${siteKey}@${apiBase}`;
 
 /**

@@ -33,6 +33,12 @@ export function createTrpcApi(apiBase: string): HeedApi {
   return {
     setToken: (t) => void (token = t),
     startSession: (input: In['session']['start']) => call<string, Out['session']['start']>('session.start', 'mutation', input),
+    resumeSession: (input: In['session']['resume']) => call<string, Out['session']['resume']>('session.resume', 'mutation', input),
+    setContactEmail: (email, pageUrl) =>
+      call<string, Out['session']['contactEmail']>('session.contactEmail', 'mutation', {
+        email,
+        pageUrl,
+      } satisfies In['session']['contactEmail']),
     listConversations: () => query('list'),
     getConversation: (conversationId) => query('get', { conversationId }),
     createConversation: () => call<string, Out['conversation']['create']>('conversation.create', 'mutation'),
@@ -57,6 +63,8 @@ export function createTrpcApi(apiBase: string): HeedApi {
         conversationId,
         private: value,
       } satisfies In['conversation']['setPrivate']),
+    rate: (input: In['conversation']['rate']) => call<string, Out['conversation']['rate']>('conversation.rate', 'mutation', input),
+    reportPage: (page: In['visitor']['page']) => call<string, Out['visitor']['page']>('visitor.page', 'mutation', page),
     fireIntent: (name, data) =>
       call<string, Out['intent']['fire']>('intent.fire', 'mutation', { name, data } satisfies In['intent']['fire']),
     subscribe(lastEventId, handlers) {

@@ -17,21 +17,30 @@ export type { MessageInputRequest } from '../../../api/src/conversations/views.t
 
 /*
  * The input-request fields (and the people-and-intents ones: `waitingForPerson`, `heldBy`,
- * `private`, a message's `provenanceLabel`) are optional here although the server always
- * sends them: a widget can meet an API deployed before they existed. Read them as
- * `c.inputRequest ?? null`, `c.openTodos ?? []`, `!!c.private`; the compiler insists.
+ * `private`, a message's `provenanceLabel`; the team's `status` and the visitor's `rating`) are
+ * optional here although the server always sends them: a widget can meet an API deployed before
+ * they existed. Read them as `c.inputRequest ?? null`, `c.openTodos ?? []`, `!!c.private`,
+ * `c.status ?? 'open'`; the compiler insists.
  */
 type Lenient<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
 /** A conversation as the server describes it (title, unread metadata, live state, open question, todos). */
-export type ConversationView = Lenient<ServerConversation, 'inputRequest' | 'openTodos' | 'waitingForPerson' | 'heldBy' | 'private'>;
+export type ConversationView = Lenient<
+  ServerConversation,
+  'inputRequest' | 'openTodos' | 'waitingForPerson' | 'heldBy' | 'private' | 'status' | 'rating'
+>;
 /** A stored message as the server describes it. */
 export type MessageView = Lenient<ServerMessage, 'inputRequest' | 'provenanceLabel'>;
 type ServerSession = Outputs['session']['start'];
-/** The site as the widget shows it: its name, and the branding an API older than branding omits. */
-export type SiteBranding = Lenient<ServerSession['site'], 'assistantName' | 'greeting' | 'greetings' | 'accentColor' | 'launcherPosition'>;
-/** What `session.start` answers. */
-export type Session = Omit<ServerSession, 'site'> & { site: SiteBranding };
+/** The site as the widget shows it: its name, and the branding (and `shareVisitorPages`) an older API omits. */
+export type SiteBranding = Lenient<
+  ServerSession['site'],
+  'assistantName' | 'greeting' | 'greetings' | 'accentColor' | 'launcherPosition' | 'shareVisitorPages'
+>;
+/** What `session.start` answers (`emailReplies` is absent from an API older than email). */
+export type Session = Lenient<Omit<ServerSession, 'site'>, 'emailReplies'> & { site: SiteBranding };
+/** What `session.resume` answers: a session, and the conversation the email's link opens. */
+export type ResumedSession = Session & { conversationId: string };
 
 /**
  * A message the thread shows: a stored one, or the visitor's own optimistic copy that the

@@ -30,6 +30,8 @@ export function conversation(over: Partial<FullConversation> = {}): FullConversa
     waitingForPerson: false,
     heldBy: null,
     private: false,
+    status: 'open' as const,
+    rating: null,
   };
   const asked =
     over.inputNeeded && over.inputRequest === undefined
@@ -108,7 +110,39 @@ export class FakeApi implements HeedApi {
       site: this.site,
       resumed: !!input.visitorToken,
       userId: input.identity?.userId ?? null,
+      emailReplies: this.emailReplies,
     };
+  }
+
+  /** what `resumeSession` does: the visitor and conversation the link names, or a refusal (the default) */
+  resumeAnswer: (input: { resumeToken: string }) => Promise<{ visitorId: string; conversationId: string }> = async () => {
+    const { RefusedError } = await import('../state/heed-api.ts');
+    throw new RefusedError('resume_token_invalid', 'This link is not valid any more.');
+  };
+
+  async resumeSession(input: { siteKey: string; resumeToken: string; identity?: { userId: string } }) {
+    this.record('resumeSession', input);
+    const { visitorId, conversationId } = await this.resumeAnswer(input);
+    return {
+      visitorToken: `token-${visitorId}`,
+      visitorId,
+      timeZone: 'UTC',
+      site: this.site,
+      resumed: true,
+      userId: null,
+      emailReplies: true,
+      conversationId,
+    };
+  }
+
+  /** whether this server emails replies (what `startSession` says), and what `setContactEmail` does */
+  emailReplies = false;
+  contactAnswer: (email: string | null) => Promise<{ contactEmail: string | null }> = async (email) => ({ contactEmail: email });
+
+  async setContactEmail(email: string | null, pageUrl: string) {
+    this.record('setContactEmail', email, pageUrl);
+    await this.hold;
+    return this.contactAnswer(email);
   }
 
   async listConversations() {
@@ -187,6 +221,26 @@ export class FakeApi implements HeedApi {
     const c = { ...this.conversations.find((x) => x.id === conversationId)!, private: value };
     this.conversations = this.conversations.map((x) => (x.id === conversationId ? c : x));
     return c;
+  }
+
+  /** make the next `rate` calls fail as the server would refuse them */
+  refuseRating = false;
+
+  async rate(input: { conversationId: string; rating: 1 | -1; comment?: string }) {
+    this.record('rate', input);
+    await this.hold;
+    if (this.refuseRating) throw new Error('Internal server error');
+    const c = { ...this.conversations.find((x) => x.id === input.conversationId)!, rating: input.rating };
+    this.conversations = this.conversations.map((x) => (x.id === input.conversationId ? c : x));
+    return c;
+  }
+
+  /** what `reportPage` does: answer (the default: stored) or fail */
+  pageAnswer: () => Promise<unknown> = async () => ({ stored: true });
+
+  async reportPage(page: { url: string; title: string }) {
+    this.record('reportPage', page);
+    return this.pageAnswer();
   }
 
   /** what `fireIntent` does: answer (the default: queued) or fail */

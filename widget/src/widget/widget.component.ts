@@ -202,15 +202,15 @@ export class HeedWidget extends HeedElement {
 
   private previewCard(p: ReplyPreview) {
     return html`<div class="preview" part="preview">
-      <button class="preview-text" dir="auto" @click=${() => this.openPreview(p.conversationId)}>
+      <button class="preview-text" dir="auto" @click=${() => this.openConversation(p.conversationId)}>
         <span class="sr-only">${t.newReply}: </span>${p.text}
       </button>
       <button class="preview-dismiss" @click=${() => (this.preview = null)}>${closeIcon()}<span class="sr-only">${t.dismiss}</span></button>
     </div>`;
   }
 
-  /** Opens the chat on the conversation a preview came from. */
-  private async openPreview(conversationId: string) {
+  /** Opens the chat on a conversation: the one a preview came from, or a reply email's link names. */
+  async openConversation(conversationId: string): Promise<void> {
     await this.show();
     await this.renderRoot.querySelector<HeedPanel>('heed-panel')?.openConversation(conversationId);
   }

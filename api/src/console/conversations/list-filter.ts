@@ -1,6 +1,17 @@
 import { Prisma } from '../../db/client.ts';
 
-export const LIST_FILTERS = ['all', 'live', 'input_needed', 'failed', 'unread', 'waiting', 'mine', 'unassigned', 'snoozed', 'resolved'] as const;
+export const LIST_FILTERS = [
+  'all',
+  'live',
+  'input_needed',
+  'failed',
+  'unread',
+  'waiting',
+  'mine',
+  'unassigned',
+  'snoozed',
+  'resolved',
+] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 
 /**

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { SiteScope } from '../../operators/site-access.ts';
+import { overviewPeople, type PeopleFigures } from './people.ts';
 import { type BucketUnit, type OverviewRange, planBuckets } from './range.ts';
 import { querySeries, type SeriesRow } from './series-query.ts';
 
@@ -21,10 +22,14 @@ export interface SeriesPoint {
   replyCostUsd: number;
 }
 
-/** `console.overview.series`: the range's bucket width and its points, oldest first, zero-filled. */
+/**
+ * `console.overview.series`: the range's bucket width and its points, oldest first, zero-filled,
+ * and the team's figures over the same buckets (first response and resolution times, ratings).
+ */
 export interface OverviewSeries {
   bucket: BucketUnit;
   points: SeriesPoint[];
+  people: PeopleFigures;
 }
 
 /**
@@ -40,8 +45,8 @@ export async function overviewSeries(
   const plan = planBuckets(opts.range, opts.now);
   const { scope } = opts;
   const sites = opts.siteId ? (scope === null || scope.includes(opts.siteId) ? [opts.siteId] : []) : scope;
-  const rows = await querySeries(db, plan, sites);
-  return { bucket: plan.bucket, points: rows.map(toPoint) };
+  const [rows, people] = await Promise.all([querySeries(db, plan, sites), overviewPeople(db, plan, sites)]);
+  return { bucket: plan.bucket, points: rows.map(toPoint), people };
 }
 
 /** Percentiles come back with float noise (1234.5000000001); whole milliseconds are what a chart shows. */

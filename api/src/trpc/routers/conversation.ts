@@ -3,6 +3,7 @@ import { transactWithEvents } from '../../events/append-events.ts';
 import { getConversation, listConversations, loadConversationView } from '../../conversations/queries.ts';
 import { markRead } from '../../conversations/mark-read.ts';
 import { renameConversation } from '../../conversations/rename.ts';
+import { rateConversation, rating, ratingComment } from '../../conversations/rate.ts';
 import { dropTitleRequest } from '../../titles/request-title.ts';
 import { router, visitorProcedure } from '../trpc.ts';
 import { notFound, refuse } from '../../errors/refusal.ts';
@@ -90,4 +91,13 @@ export const conversationRouter = router({
       return conversation;
     });
   }),
+
+  /**
+   * "Did this help?": the visitor rates their own conversation once a person from the team
+   * resolved it (1 helpful, -1 not), with an optional comment of at most 1000 characters; they
+   * may change it while it stays resolved. CONFLICT `not_resolved` / `no_person` otherwise.
+   */
+  rate: visitorProcedure
+    .input(z.strictObject({ conversationId: uuid, rating, comment: ratingComment.optional() }))
+    .mutation(({ ctx, input }) => rateConversation(ctx.services, { ...input, visitorId: ctx.visitor.visitorId })),
 });

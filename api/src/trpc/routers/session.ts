@@ -9,7 +9,10 @@ import type { SitePolicy } from '../../sites/site-policy.ts';
 import { limitSessionStart } from '../../limits/guards.ts';
 import { refuse } from '../../errors/refusal.ts';
 import { assertOriginAllowed, publicProcedure, router, visitorProcedure } from '../trpc.ts';
-import { siteKey, timeZone, visitorToken } from '../../inputs/fields.ts';
+import { noNul, siteKey, timeZone, visitorToken } from '../../inputs/fields.ts';
+import { contactEmail, contactPage, setContactEmail } from '../../email/contact-email.ts';
+import { resumeVisitor } from '../../email/resume-session.ts';
+import { language, referrer, userAgentOf } from '../../visitors/page-fields.ts';
 
 export const sessionRouter = router({
   /**
@@ -20,10 +23,19 @@ export const sessionRouter = router({
    * the site does not list (403 `origin_not_allowed`), an anonymous session on a site that
    * requires identity (401 `identity_required`), a wrong, expired or forged identity (401
    * `identity_invalid` / `identity_expired`).
+   * `referrer` (the page on another site that sent the visitor) and `language` go to the
+   * console's visitor profile with the request's User-Agent; odd ones are dropped, never refused.
    */
   start: publicProcedure
     .input(
-      z.strictObject({ siteKey, visitorToken: visitorToken.optional(), timeZone: timeZone.optional(), identity: identityInput.optional() }),
+      z.strictObject({
+        siteKey,
+        visitorToken: visitorToken.optional(),
+        timeZone: timeZone.optional(),
+        identity: identityInput.optional(),
+        referrer,
+        language,
+      }),
     )
     .mutation(async ({ ctx, input }) => {
       await limitSessionStart(ctx, input.siteKey);
@@ -34,7 +46,8 @@ export const sessionRouter = router({
       if (!identity && site.requireIdentity)
         throw refuse('unauthorized', 'identity_required', 'This site only talks to signed-in users: identify the user first.');
       const claims = input.visitorToken ? verifyVisitorToken(signingKeys(ctx.services.config), input.visitorToken, { legacy: true }) : null;
-      const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims, identity, timeZone: input.timeZone });
+      const arrival = { referrer: input.referrer, language: input.language, userAgent: userAgentOf(ctx.req.headers['user-agent']) };
+      const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims, identity, timeZone: input.timeZone, arrival });
       return sessionOf(ctx.services.config, site, visitor);
     }),
 
@@ -52,6 +65,50 @@ export const sessionRouter = router({
       const visitor = await sessionVisitor(ctx.services.db, { siteId: site.id, claims: ctx.visitor, identity, timeZone: input.timeZone });
       return sessionOf(ctx.services.config, site, visitor);
     }),
+
+  /**
+   * Exchanges the token of a reply email's link (`<page>#heed-resume=<token>`, 7 days) for a
+   * session of that token's visitor, and names the conversation to open. A forged, altered or
+   * expired token, or one for another site, is refused (401 `resume_token_invalid`): the widget
+   * then starts its session as usual. A visitor the host identified needs that user's `identity`
+   * (401 `identity_required`). The origin and rate limits are session.start's.
+   */
+  resume: publicProcedure
+    .input(
+      z.strictObject({
+        siteKey,
+        resumeToken: z.string().max(300).refine(noNul, 'must not contain NUL characters'),
+        timeZone: timeZone.optional(),
+        identity: identityInput.optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      await limitSessionStart(ctx, input.siteKey);
+      const site = await ctx.services.sites.byKey(input.siteKey);
+      if (!site) throw refuse('not_found', 'site_unknown', 'unknown site key');
+      await assertOriginAllowed(ctx, site.id);
+      const identity = input.identity ? await verifyIdentity(site.identitySecrets, input.identity) : null;
+      const { visitor, conversationId } = await resumeVisitor(ctx.services.db, ctx.services.config, {
+        siteId: site.id,
+        token: input.resumeToken,
+        identity,
+        requireIdentity: site.requireIdentity,
+        timeZone: input.timeZone,
+      });
+      return { ...sessionOf(ctx.services.config, site, visitor), conversationId };
+    }),
+
+  /**
+   * The address the visitor leaves to hear back by email while they are away (`null` forgets
+   * it), with the page they are on, where the email's link leads back (an http(s) address on an
+   * origin the site allows). Refused when the server sends no email (400 `email_off`) or the page
+   * is not the site's (400 `page_not_allowed`).
+   */
+  contactEmail: visitorProcedure
+    .input(z.strictObject({ email: contactEmail.nullable(), pageUrl: contactPage }))
+    .mutation(({ ctx, input }) =>
+      setContactEmail(ctx.services, { ...input, visitorId: ctx.visitor.visitorId, siteId: ctx.visitor.siteId, origin: ctx.origin }),
+    ),
 });
 
 function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
@@ -66,6 +123,8 @@ function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
     site: siteBranding(site),
     resumed: visitor.resumed,
     userId: visitor.userId,
+    /** this server emails replies to a visitor who leaves an address (the widget offers it only then) */
+    emailReplies: !!config.SMTP_URL,
   };
 }
 
@@ -85,5 +144,7 @@ function siteBranding(site: SitePolicy) {
     greetings: readGreetings(site.greetings),
     accentColor: site.accentColor,
     launcherPosition: site.launcherPosition === 'bottom_left' ? ('bottom-left' as const) : ('bottom-right' as const),
+    /** the widget reports the host page's address and title as the visitor navigates (`visitor.page`) */
+    shareVisitorPages: site.shareVisitorPages,
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accessChanged } from '../../../operators/access-changed.ts';
 import { inviteOperator } from '../../../operators/invites.ts';
+import { queueInvitation } from '../../../email/invitation.ts';
 import { operatorEmail, operatorName } from '../../../operators/operator-inputs.ts';
 import { removeOperator } from '../../../operators/remove-operator.ts';
 import { siteChoiceData, visibleSiteIds, type SiteChoice, type SiteScope } from '../../../operators/site-access.ts';
@@ -60,9 +61,10 @@ export const operatorsRouter = router({
 
   /**
    * Invites an operator: answers the invitation link, valid 7 days, shown this once (only
-   * its token's hash is stored). An email whose invitation is pending gets a new link. An
-   * agent's `sites` are named here: `'all'`, or the sites they will work on (left out: none,
-   * until an owner sets them).
+   * its token's hash is stored), and `emailed`: whether the server emails it to them too (with
+   * SMTP_URL; the link then also rides in the queued email until it is sent). An email whose
+   * invitation is pending gets a new link. An agent's `sites` are named here: `'all'`, or the
+   * sites they will work on (left out: none, until an owner sets them).
    */
   invite: ownerProcedure
     .input(z.strictObject({ email: operatorEmail, name: operatorName, role: z.enum(['owner', 'agent']), sites: siteChoice.default([]) }))
@@ -70,7 +72,9 @@ export const operatorsRouter = router({
       await assertSitesExist(ctx.services.db, input.sites);
       const { id, token } = await inviteOperator(ctx.services.db, { ...input, sites: input.role === 'owner' ? [] : input.sites });
       const row = await ctx.services.db.operator.findUniqueOrThrow({ where: { id }, select: LIST_SELECT });
-      return { operator: toItem(row, ctx), inviteUrl: `${consoleBaseUrl(ctx)}admin/#/invite/${token}` };
+      const consoleUrl = consoleBaseUrl(ctx);
+      const emailed = await queueInvitation(ctx.services.db, ctx.services.config, { operatorId: id, email: row.email, token, consoleUrl });
+      return { operator: toItem(row, ctx), inviteUrl: `${consoleUrl}admin/#/invite/${token}`, emailed };
     }),
 
   /** Removes an operator and signs them out everywhere, open streams included; not yourself (`remove_self`), never the last owner (`last_owner`). */
