@@ -109,7 +109,12 @@ export const configSchema = z
         .transform((u) => (u.endsWith('/') ? u : `${u}/`)),
     ),
     /** an SMTP server to send email through (`smtp://user:pass@host:587`, `smtps://…:465`); unset: Heed sends no email and the console says so */
-    SMTP_URL: optional(z.string().url().refine((u) => /^smtps?:$/.test(new URL(u).protocol), 'must start with smtp:// or smtps://')),
+    SMTP_URL: optional(
+      z
+        .string()
+        .url()
+        .refine((u) => /^smtps?:$/.test(new URL(u).protocol), 'must start with smtp:// or smtps://'),
+    ),
     /** the From of Heed's emails */
     EMAIL_FROM: z.string().max(320).default('Heed <heed@localhost>'),
     /** how long an operator alert waits before it is emailed: a conversation seen in the console meanwhile sends nothing (at most 15 minutes) */
