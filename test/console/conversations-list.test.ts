@@ -236,7 +236,8 @@ test("an operator's read marker and the visitor's are independent, in both direc
   const marker = await heed.services.db.operatorRead.findUniqueOrThrow({
     where: { operatorId_conversationId: { operatorId: agent.id, conversationId: id } },
   });
-  expect(marker.lastReadAt).toEqual(lastAssistantAt);
+  // read up to when it was marked: the reply and anything the visitor wrote before
+  expect(marker.lastReadAt.getTime()).toBeGreaterThanOrEqual(lastAssistantAt!.getTime());
   await expect(agent.api.console.conversations.markRead.mutate({ conversationId: randomUUID() })).rejects.toMatchObject({
     data: { code: 'NOT_FOUND' },
   });

@@ -161,8 +161,7 @@ test('sign in, create a site, copy its snippet; a visitor’s three quick messag
   expect(await messages.first().textContent()).toContain('Visitor');
   expect(await messages.last().textContent()).toContain('AI');
 
-  // opened: read for this operator (not for the visitor)
-  await operator.getByRole('link', { name: '← Conversations' }).click();
+  // opened: read for this operator (not for the visitor), in the list beside it
   await expect.poll(() => rowState('Ridge 40'), { timeout: 10_000 }).toBe('default');
 
   // a scripted model failure shows as failed; Retry from the console answers it

@@ -116,11 +116,14 @@ export class HeedConsoleApp extends HeedElement {
   private view() {
     const r = this.route;
     const common = { api: this.api, me: this.me };
+    // one template for the list and an open conversation: the inbox stays, its list keeps its place
+    if (inInbox(r)) {
+      const conversationId = r.view === 'transcript' ? r.conversationId : null;
+      return html`<heed-console-inbox .api=${common.api} .me=${common.me} .conversationId=${conversationId} .list=${r.list ?? {}}></heed-console-inbox>`;
+    }
     switch (r.view) {
       case 'overview':
         return html`<heed-console-overview .api=${common.api} .me=${common.me}></heed-console-overview>`;
-      case 'transcript':
-        return html`<heed-console-inbox .api=${common.api} .me=${common.me} .conversationId=${r.conversationId} .list=${r.list ?? {}}></heed-console-inbox>`;
       case 'sites':
         return html`<heed-console-sites .api=${common.api} .me=${common.me}></heed-console-sites>`;
       case 'site':
@@ -130,7 +133,7 @@ export class HeedConsoleApp extends HeedElement {
       case 'profile':
         return html`<heed-console-profile .api=${common.api} .me=${common.me}></heed-console-profile>`;
       default:
-        return html`<heed-console-inbox .api=${common.api} .me=${common.me} .conversationId=${null} .list=${r.view === 'conversations' ? (r.list ?? {}) : {}}></heed-console-inbox>`;
+        return html`<heed-console-inbox .api=${common.api} .me=${common.me} .conversationId=${null} .list=${{}}></heed-console-inbox>`;
     }
   }
 

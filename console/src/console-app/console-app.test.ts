@@ -32,7 +32,7 @@ describe('heed-console-app', () => {
 
   it('navigates by hash, marks the current section and names the view in the document title', async () => {
     const { el, root } = await app();
-    await waitUntil(() => root.querySelector('heed-console-conversations'), 'conversations by default');
+    await waitUntil(() => root.querySelector('heed-console-inbox'), 'conversations by default');
     expect(document.title).to.equal('Conversations · Heed console');
     const links = [...root.querySelectorAll('nav a')];
     expect(links.map((a) => a.textContent)).to.deep.equal(['Overview', 'Conversations', 'Sites', 'Operators']);
@@ -49,19 +49,19 @@ describe('heed-console-app', () => {
     const { root } = await app(fakeConsoleApi({ transcript: async () => transcript({ ...c }) }));
     location.hash = `#/conversations/${c.id}`;
     await waitUntil(() => document.title === 'Boots in green · Transcript · Heed console', `title was ${document.title}`);
-    expect(root.querySelector('heed-console-transcript')).to.exist;
+    expect(root.querySelector('heed-console-inbox')!.shadowRoot!.querySelector('heed-console-transcript')).to.exist;
   });
 
   it('goes back to the sign-in when a view finds the session gone', async () => {
     const { root } = await app();
-    await waitUntil(() => root.querySelector('heed-console-conversations'));
-    root.querySelector('heed-console-conversations')!.dispatchEvent(new CustomEvent('heed-signed-out', { bubbles: true, composed: true }));
+    await waitUntil(() => root.querySelector('heed-console-inbox'));
+    root.querySelector('heed-console-inbox')!.dispatchEvent(new CustomEvent('heed-signed-out', { bubbles: true, composed: true }));
     await waitUntil(() => root.querySelector('heed-sign-in'), 'sign-in shown');
   });
 
   it('has one live region and no serious accessibility violations', async () => {
     const { el, root } = await app();
-    await waitUntil(() => root.querySelector('heed-console-conversations'));
+    await waitUntil(() => root.querySelector('heed-console-inbox'));
     expect(root.querySelectorAll('[aria-live]')).to.have.length(1);
     await expect(el).shadowDom.to.be.accessible();
   });

@@ -10,6 +10,8 @@ import { rowViewOf } from '../state/row-view.ts';
 import { visitorLabel } from '../state/visitor-label.ts';
 import { styles } from './conversations.styles.ts';
 import { counted } from '../state/plural.ts';
+import { SHORT_LABELS } from '../state/attention-label.ts';
+import { relativeTime } from '../../../widget/src/shared/relative-time.ts';
 
 export const FILTERS: { value: ConversationFilter; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -105,6 +107,11 @@ export class HeedConsoleConversations extends ConsoleElement {
         <h1>Conversations</h1>
         <span class="connection" data-state=${this.connection}>${this.connection === 'connected' ? 'Live updates on' : this.connection === 'off' ? 'Live updates off' : 'Connecting…'}</span>
       </div>
+      <form role="search" class="search" @submit=${this.submitSearch}>
+        <label for="q" class="sr-only">Search messages</label>
+        <input id="q" type="search" name="q" .value=${this.search} placeholder="Search messages" />
+        <button type="submit">Search</button>
+      </form>
       <div class="toolbar">
         <label class="site">Site
           <select @change=${this.pickSite} .value=${this.siteId}>
@@ -112,10 +119,6 @@ export class HeedConsoleConversations extends ConsoleElement {
             ${this.sites.map((s) => html`<option value=${s.id} ?selected=${s.id === this.siteId}>${s.name}</option>`)}
           </select>
         </label>
-        <form role="search" class="search" @submit=${this.submitSearch}>
-          <label>Search <input type="search" name="q" .value=${this.search} placeholder="Words in messages" /></label>
-          <button type="submit">Search</button>
-        </form>
         <a class="button" href=${this.csvHref()} download>Export CSV</a>
       </div>
       <div class="filters" role="group" aria-label="Filter">
@@ -145,6 +148,7 @@ export class HeedConsoleConversations extends ConsoleElement {
     return html`<li data-id=${c.id} data-attention=${c.attention} data-waiting=${c.waitingForPerson ? 'true' : 'false'} data-selected=${c.id === this.selectedId ? 'true' : 'false'}>
       <heed-conversation-row .conversation=${rowViewOf(c)} .selected=${c.id === this.selectedId}></heed-conversation-row>
       <p class="meta">
+        ${this.when(c)}
         ${c.failed ? html`<span class="failed">Failed</span>` : nothing}
         ${c.waitingForPerson && c.attention !== 'waiting' ? html`<span class="waiting">Waiting for a person</span>` : nothing}
         ${c.status === 'resolved' ? html`<span class="status">Resolved</span>` : c.status === 'snoozed' ? html`<span class="status">Snoozed</span>` : nothing}
@@ -156,6 +160,15 @@ export class HeedConsoleConversations extends ConsoleElement {
         ${c.excerpt && !c.private ? html`<span class="excerpt">${c.excerpt}</span>` : nothing}
       </p>
     </li>`;
+  }
+
+  /**
+   * The row's state in its colour, or when it last moved: the first fact of the line under the
+   * title (the widget's row shows it under the title; here that line carries the facts too).
+   */
+  private when(c: ConversationItem) {
+    if (c.attention !== 'default') return html`<span class="state" data-state=${c.attention}>${SHORT_LABELS[c.attention]}</span>`;
+    return html`<span class="state">${relativeTime(new Date(c.updatedAt).toISOString())}</span>`;
   }
 
   /** j / k and the arrow keys move between rows (not while typing in a field). */

@@ -55,7 +55,7 @@ export class HeedConsoleInbox extends ConsoleElement {
       <section class="conversation-pane" tabindex="-1" aria-label="Conversation">
         ${
           open
-            ? html`<a class="back" href=${hrefOf({ view: 'conversations', list: this.list })}>← Conversations</a>
+            ? html`<a class="back" href=${hrefOf({ view: 'conversations', list: this.list })}>← Back to the list</a>
                 <heed-console-transcript .api=${this.api} .me=${this.me} .conversationId=${this.conversationId!}></heed-console-transcript>`
             : html`<p class="muted choose">Choose a conversation to read it here.</p>`
         }

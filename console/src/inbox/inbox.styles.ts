@@ -12,6 +12,13 @@ export const styles = [
       display: block;
       min-width: 0;
     }
+    @media (min-width: 1100px) {
+      /* the panes use the whole main area: the app's padding would only cost rows */
+      :host {
+        margin: -12px -20px -20px;
+        padding: 8px 12px 0;
+      }
+    }
     .panes {
       display: grid;
       grid-template-columns: minmax(0, 1fr);
@@ -41,8 +48,8 @@ export const styles = [
       .panes[data-open] {
         grid-template-columns: minmax(280px, 340px) minmax(0, 1fr) minmax(220px, 280px);
         gap: 0;
-        /* the window less the console's header and the main area's padding */
-        height: calc(100dvh - 90px);
+        /* the window less the console's header and the main area's padding (see :host below) */
+        height: calc(100dvh - 60px);
       }
       .panes[data-open] .list-pane,
       .panes[data-open] .conversation-pane {

@@ -14,3 +14,11 @@ const LABELS: Record<Attention, string> = {
  * @example stateLabel({ failed: false, attention: 'input_needed' }) // 'Waiting for the visitor’s answer to a question'
  */
 export const stateLabel = (c: { failed: boolean; attention: Attention }): string => (c.failed ? 'Reply failed' : LABELS[c.attention]);
+
+/** Each state in a word or two, as the widget's rows say it (a list row's status). */
+export const SHORT_LABELS: Record<Exclude<Attention, 'default'>, string> = {
+  live: 'Live',
+  input_needed: 'Input needed',
+  unviewed: 'New response',
+  waiting: 'Waiting for a person',
+};

@@ -28,7 +28,8 @@ const RELOAD_DEBOUNCE_MS = 150;
  * "Because you viewed Pricing", "Check-in", "From Shop"). A private conversation shows its
  * metadata and says its words are hidden (the server sends none of them).
  *
- * Opening it marks the conversation read for this operator (never for the visitor). It
+ * While it is on screen in a visible tab (and when the tab comes back into view), what it shows
+ * is read for this operator (never for the visitor), a visitor's new messages included. It
  * follows `console.conversations.changes` for this conversation, reloading once per burst
  * of changes, so a reply, a failure, or a visitor's message while an operator holds the
  * conversation shows without a refresh and without polling.
@@ -47,12 +48,13 @@ export class HeedConsoleTranscript extends ConsoleElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    void this.load(true);
+    document.addEventListener('visibilitychange', this.onVisible);
+    void this.load();
     this.unsubscribe = this.api.changes(undefined, {
       onChange: (c) => {
         if (c.item.id !== this.conversationId) return;
         clearTimeout(this.reloadTimer);
-        this.reloadTimer = setTimeout(() => void this.load(false), RELOAD_DEBOUNCE_MS);
+        this.reloadTimer = setTimeout(() => void this.load(), RELOAD_DEBOUNCE_MS);
       },
       onState: () => {},
       onError: (err) => this.failed(err),
@@ -60,6 +62,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
   }
 
   override disconnectedCallback() {
+    document.removeEventListener('visibilitychange', this.onVisible);
     clearTimeout(this.reloadTimer);
     this.unsubscribe?.();
     super.disconnectedCallback();
@@ -236,7 +239,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
   /** The takeover changed the conversation here: show it now, not after the stream's echo. */
   private changedHere() {
     clearTimeout(this.reloadTimer);
-    void this.load(false);
+    void this.load();
   }
 
   override willUpdate(changed: PropertyValues<this>) {
@@ -244,11 +247,16 @@ export class HeedConsoleTranscript extends ConsoleElement {
     if (changed.has('conversationId') && changed.get('conversationId') !== undefined) {
       this.data = null;
       this.error = null;
-      void this.load(true);
+      void this.load();
     }
   }
 
-  private async load(first: boolean) {
+  /** The tab came back into view: what it shows is read now. */
+  private readonly onVisible = () => {
+    if (document.visibilityState === 'visible' && this.data) void this.api.markRead(this.conversationId).catch((err) => this.failed(err));
+  };
+
+  private async load() {
     const seq = ++this.loadSeq;
     const id = this.conversationId;
     try {
@@ -257,7 +265,8 @@ export class HeedConsoleTranscript extends ConsoleElement {
       this.data = data;
       this.error = null;
       this.emit('heed-title', { title: data.conversation.title ?? 'New conversation' });
-      if (first || data.conversation.attention === 'unviewed' || data.conversation.attention === 'input_needed') {
+      // read only while it is on screen: a visitor's message seen here sends no email alert
+      if (document.visibilityState === 'visible') {
         await this.api.markRead(id).catch((err) => this.failed(err));
       }
     } catch (err) {
@@ -271,7 +280,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
     try {
       await call();
       this.announce(done);
-      await this.load(false);
+      await this.load();
       return true;
     } catch (err) {
       const text = this.failed(err);

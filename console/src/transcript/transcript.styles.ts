@@ -89,10 +89,16 @@ export const styles = [
       margin-top: 4px;
     }
     heed-console-takeover {
-      position: sticky;
-      bottom: 0;
-      z-index: 1;
       margin-top: 10px;
+    }
+    /* where the conversation has a pane of its own, the writing box stays in view at its foot */
+    @media (min-width: 1100px) {
+      heed-console-takeover {
+        position: sticky;
+        bottom: 0;
+        z-index: 1;
+        box-shadow: 0 -6px 12px rgb(246 248 250 / 90%);
+      }
     }
     .notice {
       text-align: center;
