@@ -1,3 +1,4 @@
+import { LIST_FILTERS } from '../../../api/src/shared/list-filters.ts';
 import type { ConversationFilter } from './contract.ts';
 
 /**
@@ -71,25 +72,12 @@ export function parseRoute(hash: string): Route {
   return { view: 'conversations' };
 }
 
-const FILTER_NAMES: readonly ConversationFilter[] = [
-  'all',
-  'live',
-  'input_needed',
-  'failed',
-  'unread',
-  'waiting',
-  'mine',
-  'unassigned',
-  'snoozed',
-  'resolved',
-];
-
 /** The list state a query string names (unknown filters and empty values dropped), as `{ list }` or nothing. */
 function listStateOf(query: string): { list?: ListState } {
   const q = new URLSearchParams(query);
   const list: ListState = {};
   const filter = q.get('filter') as ConversationFilter | null;
-  if (filter && filter !== 'all' && FILTER_NAMES.includes(filter)) list.filter = filter;
+  if (filter && filter !== 'all' && (LIST_FILTERS as readonly string[]).includes(filter)) list.filter = filter;
   const search = q.get('q')?.trim();
   if (search) list.search = search.slice(0, 200);
   const site = q.get('site');

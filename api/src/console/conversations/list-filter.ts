@@ -1,18 +1,8 @@
 import { Prisma } from '../../db/client.ts';
 
-export const LIST_FILTERS = [
-  'all',
-  'live',
-  'input_needed',
-  'failed',
-  'unread',
-  'waiting',
-  'mine',
-  'unassigned',
-  'snoozed',
-  'resolved',
-] as const;
-export type ListFilter = (typeof LIST_FILTERS)[number];
+import type { ListFilter } from '../../shared/list-filters.ts';
+
+export { LIST_FILTERS, type ListFilter } from '../../shared/list-filters.ts';
 
 /**
  * Visitor messages waiting for the pipeline (`OpenItems.awaitingReply`), a few hundred rows by

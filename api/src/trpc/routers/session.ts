@@ -8,7 +8,7 @@ import { sessionVisitor, type SessionVisitor } from '../../identity/visitor-sess
 import type { SitePolicy } from '../../sites/site-policy.ts';
 import { limitSessionStart } from '../../limits/guards.ts';
 import { refuse } from '../../errors/refusal.ts';
-import { assertOriginAllowed, publicProcedure, router, visitorProcedure } from '../trpc.ts';
+import { assertOriginAllowed, type Context, publicProcedure, router, visitorProcedure } from '../trpc.ts';
 import { noNul, siteKey, timeZone, visitorToken } from '../../inputs/fields.ts';
 import { contactEmail, contactPage, setContactEmail } from '../../email/contact-email.ts';
 import { resumeVisitor } from '../../email/resume-session.ts';
@@ -38,11 +38,7 @@ export const sessionRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      await limitSessionStart(ctx, input.siteKey);
-      const site = await ctx.services.sites.byKey(input.siteKey);
-      if (!site) throw refuse('not_found', 'site_unknown', 'unknown site key');
-      await assertOriginAllowed(ctx, site.id);
-      const identity = input.identity ? await verifyIdentity(site.identitySecrets, input.identity) : null;
+      const { site, identity } = await openSite(ctx, input.siteKey, input.identity);
       if (!identity && site.requireIdentity)
         throw refuse('unauthorized', 'identity_required', 'This site only talks to signed-in users: identify the user first.');
       const claims = input.visitorToken ? verifyVisitorToken(signingKeys(ctx.services.config), input.visitorToken, { legacy: true }) : null;
@@ -83,11 +79,7 @@ export const sessionRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      await limitSessionStart(ctx, input.siteKey);
-      const site = await ctx.services.sites.byKey(input.siteKey);
-      if (!site) throw refuse('not_found', 'site_unknown', 'unknown site key');
-      await assertOriginAllowed(ctx, site.id);
-      const identity = input.identity ? await verifyIdentity(site.identitySecrets, input.identity) : null;
+      const { site, identity } = await openSite(ctx, input.siteKey, input.identity);
       const { visitor, conversationId } = await resumeVisitor(ctx.services.db, ctx.services.config, {
         siteId: site.id,
         token: input.resumeToken,
@@ -147,4 +139,18 @@ function siteBranding(site: SitePolicy) {
     /** the widget reports the host page's address and title as the visitor navigates (`visitor.page`) */
     shareVisitorPages: site.shareVisitorPages,
   };
+}
+
+/**
+ * What every public session call starts with: the session-start rate limit, the site by its
+ * key (NOT_FOUND `site_unknown`), the caller's origin allowed for it, and the host's signed
+ * identity when one is given.
+ */
+async function openSite(ctx: Context, siteKey: string, signed: z.infer<typeof identityInput> | undefined) {
+  await limitSessionStart(ctx, siteKey);
+  const site = await ctx.services.sites.byKey(siteKey);
+  if (!site) throw refuse('not_found', 'site_unknown', 'unknown site key');
+  await assertOriginAllowed(ctx, site.id);
+  const identity = signed ? await verifyIdentity(site.identitySecrets, signed) : null;
+  return { site, identity };
 }
