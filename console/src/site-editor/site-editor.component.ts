@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import '../api-keys/api-keys.ts';
 import '../intent-rules/intent-rules.ts';
+import '../canned-replies/canned-replies.ts';
 import '../knowledge-sources/knowledge-sources.ts';
 import '../proactive-stats/proactive-stats.ts';
 import '../site-delete/site-delete.ts';
@@ -23,7 +24,7 @@ const wholeIn = (n: number, min: number, max: number) => Number.isInteger(n) && 
  * snippet". Owners edit; agents read. Field errors from the server show beside their fields.
  * Changes apply to the next run and the next widget load.
  *
- * An existing site's page also holds its intent rules (`heed-intent-rules`), its server API
+ * An existing site's page also holds its canned replies (`heed-canned-replies`), its intent rules (`heed-intent-rules`), its server API
  * keys (`heed-api-keys`) and the last week of unsolicited messages (`heed-proactive-stats`).
  */
 export class HeedSiteEditor extends ConsoleElement {
@@ -95,6 +96,7 @@ export class HeedSiteEditor extends ConsoleElement {
       ${
         s
           ? html`<heed-knowledge-sources .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-knowledge-sources>
+            <heed-canned-replies .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-canned-replies>
             <heed-intent-rules .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-intent-rules>
             <heed-api-keys .api=${this.api} .me=${this.me} .siteId=${s.id} .siteKey=${s.key}></heed-api-keys>
             <heed-proactive-stats .api=${this.api} .me=${this.me} .siteId=${s.id}></heed-proactive-stats>`
