@@ -202,7 +202,8 @@ test('a failed reply retried successfully gives way to the answer in the widget 
   expect(await retry.count()).toBe(0);
   // live in the console too: the failure is marked superseded and no Retry is left
   await expect.poll(() => failure.getAttribute('data-superseded'), { timeout: 10_000 }).toBe('true');
-  await transcript.getByText('Found it: parcel #5678 left the depot today.').waitFor();
+  // (the list beside it shows the reply as its excerpt too)
+  await transcript.locator('heed-console-transcript').getByText('Found it: parcel #5678 left the depot today.').waitFor();
   expect(await transcript.getByRole('button', { name: 'Retry' }).count()).toBe(0);
 
   await visitor.reload();

@@ -223,6 +223,11 @@ test('a visitor asks for a person: the assigned agent is told, writes a note and
   const transcriptRow = list().getByRole('listitem').filter({ hasText: 'Assigned to you' });
   await expect.poll(() => transcriptRow.textContent()).toContain('5 messages');
 
+  // the overview's people figures hold what happened: Ana's first response, and the visitor's 👍
+  const { people } = await agent.api.console.overview.series.query({ range: '24h' });
+  expect(people.operators.find((o) => o.operator?.id === agent.id)).toMatchObject({ firstResponses: 1, helpful: 1, notHelpful: 0 });
+  expect(people.total.firstResponseP50S).not.toBeNull();
+
   expect(await seriousA11yViolations(console_)).toEqual([]);
   expect(await cspViolations(console_)).toEqual([]);
   expect(failures).toEqual([]);
