@@ -180,7 +180,7 @@ test('a visitor’s address and page are checked: an address, and a page on the 
   expect(await set(addressOf(), 'javascript:alert(1)')).toMatchObject({ code: 'BAD_REQUEST', reason: 'page_not_allowed' });
   expect(await set(addressOf(), PAGE)).toBeNull();
   const row = await heed.services.db.visitor.findUniqueOrThrow({ where: { id: visitor.visitorId } });
-  expect(row.pageUrl).toBe(PAGE);
+  expect(row.contactPageUrl).toBe(PAGE);
   expect(await set(null, PAGE)).toBeNull();
   expect((await heed.services.db.visitor.findUniqueOrThrow({ where: { id: visitor.visitorId } })).contactEmail).toBeNull();
 });

@@ -14,7 +14,7 @@ export const contactPage = z.string().max(2000, 'at most 2000 characters');
 
 /**
  * Keeps the address a visitor left to hear back (`Visitor.contactEmail`) and the page they left
- * it on (`Visitor.pageUrl`, where their reply email's link leads back), or forgets the address
+ * it on (`Visitor.contactPageUrl`, where their reply email's link leads back), or forgets the address
  * (`email: null`). Leaving an address again after unsubscribing asks for email again, so the
  * opt-out is cleared. Refused: a server that sends no email (`email_off`), and a page that is not
  * an http(s) address on an origin the site allows, or not the requesting page's own origin
@@ -38,7 +38,7 @@ export async function setContactEmail(
   }
   await s.db.visitor.update({
     where: { id: input.visitorId },
-    data: { contactEmail: input.email, emailOptOutAt: null, pageUrl: page },
+    data: { contactEmail: input.email, emailOptOutAt: null, contactPageUrl: page },
     select: { id: true },
   });
   return { contactEmail: input.email };

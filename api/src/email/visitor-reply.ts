@@ -40,7 +40,7 @@ export async function composeVisitorReply(deps: ComposeDeps, row: ClaimedEmail):
   const { db } = deps;
   const visitor = await db.visitor.findUnique({
     where: { id: row.visitorId },
-    select: { contactEmail: true, emailOptOutAt: true, pageUrl: true },
+    select: { contactEmail: true, emailOptOutAt: true, contactPageUrl: true },
   });
   const conversation = await db.conversation.findFirst({
     where: { id: row.conversationId, visitorId: row.visitorId },
@@ -63,7 +63,7 @@ export async function composeVisitorReply(deps: ComposeDeps, row: ClaimedEmail):
     .reverse()
     .map((m) => (m.content.length > QUOTE_CHARS ? `${m.content.slice(0, QUOTE_CHARS)}…` : m.content))
     .join('\n\n');
-  const page = resumablePage(visitor.pageUrl, conversation.site.allowedOrigins);
+  const page = resumablePage(visitor.contactPageUrl, conversation.site.allowedOrigins);
   const token = signResumeToken(deps.keys, { visitorId: row.visitorId, conversationId: row.conversationId }, { now: deps.now?.getTime() });
   const onward = page
     ? `Continue the conversation (this link works for 7 days):\n${page}#heed-resume=${token}`

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Visitor" ADD COLUMN     "contactPageUrl" VARCHAR(2000);
