@@ -112,9 +112,12 @@ test('a send the server does not answer is given up well within its lease, and r
   const release = inbox.hold();
   const passes = emailPasses(heed, createMailer(heed.config));
   const before = inbox.dataStarted;
+  const closed = inbox.closedCount;
   const pass = passes.send();
   await heed.until('the message to reach the server', () => inbox.dataStarted > before);
   expect(await pass).toMatchObject({ sent: 0, retrying: 1 });
+  // the sender gave up and left: only then does the server answer, so the held message is never accepted
+  await inbox.closedConnections(closed + 1);
   // a silent socket times out at a quarter of the lease, and every send is aborted at half of it
   expect(await rowOf(operatorId)).toMatchObject({
     status: 'pending',
