@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { dueBatches } from '../../api/src/chat/schedule/due-batches.ts';
 import { pendingTurn } from '../../api/src/chat/context/pending-turn.ts';
 import { systemPromptFor } from '../../api/src/chat/context/system-prompt.ts';
 import { TestHeed } from '../support/harness.ts';
@@ -101,7 +102,11 @@ test("the holder's reply is the visitor's unread reply, answers the messages tha
 
   await visitor.send(conversationId, 'Order 1234');
   await visitor.send(conversationId, 'And the shipping fee too');
-  await new Promise((r) => setTimeout(r, 800));
+  // due at once by their timing, yet not among the scheduler's batches: they wait for the person
+  const due = await dueBatches(heed.services.sql, { settleMs: 0, debounceMs: 0, maxWaitMs: 0, limit: 100 });
+  expect(due.due).not.toContain(conversationId);
+  expect(due.next?.conversationId).not.toBe(conversationId);
+  expect(await db.message.count({ where: { conversationId, state: 'pending' } })).toBe(2);
   expect(heed.model.requests).toHaveLength(1);
 
   // only the holder (or an owner) hands back

@@ -55,7 +55,8 @@ describe('heed-message-list provenance', () => {
       }),
     ]);
     const md = el.shadowRoot!.querySelector('.operator .md')!;
-    await new Promise((r) => setTimeout(r, 50));
+    // the sanitized Markdown is in place once its paragraphs are (plain text stands in until then)
+    await waitUntil(() => md.querySelector('p'), 'the sanitized reply rendered');
     for (const node of md.querySelectorAll('*')) {
       for (const attr of node.getAttributeNames()) expect(attr.startsWith('on'), `${node.localName}[${attr}]`).to.be.false;
       expect(node.localName).to.not.be.oneOf(['script', 'img']);
