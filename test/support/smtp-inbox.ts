@@ -25,6 +25,8 @@ export class SmtpInbox {
   readonly mails: ReceivedMail[] = [];
   /** DATA commands begun (a sender reached the message itself), accepted or not */
   dataStarted = 0;
+  /** errors on connections (e.g. ECONNRESET from a killed sender), by code */
+  readonly connectionErrors: string[] = [];
   private held: Promise<void> | null = null;
   /** the mails `next` returned already */
   private readonly taken = new Set<ReceivedMail>();
@@ -71,6 +73,8 @@ export class SmtpInbox {
           .catch((err: Error) => callback(err));
       },
     });
+    // A sender killed mid-connection resets its socket: a real server notes it and carries on.
+    server.on('error', (err: NodeJS.ErrnoException) => inbox?.connectionErrors.push(err.code ?? err.message));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     inbox = new SmtpInbox(server, (server.server.address() as AddressInfo).port);
     return inbox;
