@@ -52,7 +52,8 @@ export async function boot(opts: { role: 'api' | 'worker' }): Promise<{ services
     logger.warn({ modelUrl: model.url }, 'no OPENAI_API_KEY or OPENAI_BASE_URL set: replies come from the local demo model');
   }
 
-  const services = await createServices(config, { logger });
+  const services = await createServices(config, { logger, embeddedDatabase: stores.embeddedDatabase });
+  logger.info(services.files.summary);
   // Title generations a crashed process left behind go back to their previous state at once.
   const recovered = await recoverTitleLeases(services.db);
   if (recovered > 0) logger.info({ recovered }, `recovered ${recovered} interrupted title generation(s)`);

@@ -125,6 +125,30 @@ export const configSchema = z
     EMAIL_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     /** wait before the first retry of an email the SMTP server did not take; each next one waits twice as long (5 attempts, then failed) */
     EMAIL_RETRY_MS: z.coerce.number().int().min(0).default(30_000),
+    /**
+     * an S3-compatible bucket for attachments, in one setting: `https://KEY_ID:SECRET@host[:port]/bucket?region=eu-west-1`
+     * (path-style addressing; percent-encode the secret). Or the S3_* settings below. Unset: files go to
+     * HEED_DATA_DIR in the embedded mode, else to PostgreSQL
+     */
+    S3_URL: optional(z.string().url()),
+    /** an S3-compatible endpoint (`https://s3.eu-west-1.amazonaws.com`, a MinIO or R2 address); with S3_BUCKET and the keys */
+    S3_ENDPOINT: optional(z.string().url()),
+    S3_BUCKET: optional(z.string().min(3).max(63)),
+    S3_REGION: z.string().max(64).default('us-east-1'),
+    S3_ACCESS_KEY_ID: optional(z.string().max(256)),
+    S3_SECRET_ACCESS_KEY: optional(z.string().max(256)),
+    /** `bucket.host` addressing instead of `host/bucket` (AWS prefers it; MinIO and most others need path-style, the default) */
+    S3_VIRTUAL_HOSTED: z
+      .enum(['true', 'false', '1', '0', ''])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    /** the deployment's ceiling on one attached file (a site's own limit is at most this); also the upload's body limit */
+    ATTACHMENT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(25 * 1024 * 1024),
     /** model for titles; empty means OPENAI_MODEL */
     TITLE_MODEL: optional(z.string()),
     TITLE_MAX_TOKENS: int(60),

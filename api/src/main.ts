@@ -8,6 +8,7 @@ import { siteRoutes } from './http/site-routes.ts';
 import { requestHostname } from './http/request-host.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
 import { startEmailTimers } from './email/email-timers.ts';
+import { startUnsentSweep } from './attachments/sweep-unsent.ts';
 import { bootstrapOwner } from './operators/bootstrap-owner.ts';
 import { createDemoShop } from '../../demo/server.ts';
 
@@ -29,6 +30,7 @@ await worker?.start();
 const titles = withWorker ? startTitleTimer(services) : null;
 const knowledge = withWorker ? startSyncTimer(services) : null;
 const email = withWorker ? startEmailTimers(services) : null;
+const sweep = withWorker ? startUnsentSweep(services) : null;
 if (!withWorker) services.logger.info('HEED_WORKER=0: no reply worker in this process; run `npm run worker` beside it');
 server.listen(PORT, HOST, () => services.logger.info(`API listening on http://${HOST}:${PORT}/`));
 
@@ -51,7 +53,7 @@ onShutdown(async () => {
     s?.close();
     s?.closeAllConnections();
   }
-  await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop(), email?.stop()]);
+  await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop(), email?.stop(), sweep?.stop()]);
   await close();
 }, services.logger);
 

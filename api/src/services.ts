@@ -15,6 +15,8 @@ import { processLogger } from './logging/process-logger.ts';
 import { Limits } from './limits/limits.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { storeProbes } from './metrics/store-probes.ts';
+import type { FileStore } from './attachments/store/file-store.ts';
+import { openFileStore } from './attachments/store/open-file-store.ts';
 import { knowledgeSearchOf, type KnowledgeSearch } from './knowledge/knowledge-search.ts';
 
 /** The process's connections, created once and passed down (no module-level singletons). */
@@ -38,6 +40,8 @@ export interface Services {
   openai: OpenAI;
   /** site knowledge search: by words, and by meaning with an embeddings model (its vectors cached here) */
   knowledge: KnowledgeSearch;
+  /** the bytes of attached files: a folder (embedded mode), an S3-compatible bucket, or PostgreSQL */
+  files: FileStore;
   /** the process's Prometheus registry and metrics (`GET /metrics`) */
   metrics: Metrics;
   /**
@@ -54,7 +58,10 @@ export interface Services {
  * Connects everything a process needs. `logger` is the root logger boot already made;
  * `logTo` sends this process's log lines elsewhere than stdout (tests collect them).
  */
-export async function createServices(config: Config, opts: { logger?: Logger; logTo?: DestinationStream } = {}): Promise<Services> {
+export async function createServices(
+  config: Config,
+  opts: { logger?: Logger; logTo?: DestinationStream; embeddedDatabase?: boolean } = {},
+): Promise<Services> {
   // every error passes through describeError (the logger's serializers): no message text, prompt or query data reaches a log
   const logger = opts.logger ?? (await processLogger(config, opts.logTo));
   const { db, pool } = createPooledDb(config.DATABASE_URL);
@@ -74,6 +81,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
     fetch: watchingFetch,
   });
   const sql = rawSql(pool);
+  const files = await openFileStore(config, { embeddedDatabase: opts.embeddedDatabase ?? false, db });
   return {
     config,
     // each finding also goes to the database, where the console reads which features are off
@@ -90,11 +98,12 @@ export async function createServices(config: Config, opts: { logger?: Logger; lo
     limits: new Limits({ sites, redis, prefix: config.REDIS_PREFIX, deploymentOverrides: config.RATE_LIMITS }),
     openai,
     knowledge: knowledgeSearchOf(config, sql, logger),
+    files,
     metrics: createMetrics(storeProbes(pool, redis)),
     logger,
     log: lineLog(logger),
     async close() {
-      await Promise.allSettled([db.$disconnect(), redis.quit(), subscriber.quit()]);
+      await Promise.allSettled([db.$disconnect(), redis.quit(), subscriber.quit(), files.close()]);
     },
   };
 }

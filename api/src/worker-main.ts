@@ -4,6 +4,7 @@ import { lowerWorkerPriority } from './chat/schedule/worker-priority.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
 import { startSyncTimer } from './knowledge/sync-timer.ts';
 import { startEmailTimers } from './email/email-timers.ts';
+import { startUnsentSweep } from './attachments/sweep-unsent.ts';
 
 /** `npm run worker`: a reply worker (and the title, knowledge and email timers) alone; run as many as you like against one Postgres + Redis. */
 const { services, close } = await boot({ role: 'worker' }).catch(exitWith);
@@ -13,9 +14,10 @@ await worker.start();
 const titles = startTitleTimer(services);
 const knowledge = startSyncTimer(services);
 const email = startEmailTimers(services);
+const sweep = startUnsentSweep(services);
 services.logger.child({ workerId: worker.id }).info({ nice }, 'worker started');
 
 onShutdown(async () => {
-  await Promise.all([worker.stop({ release: true }), titles.stop(), knowledge.stop(), email.stop()]);
+  await Promise.all([worker.stop({ release: true }), titles.stop(), knowledge.stop(), email.stop(), sweep.stop()]);
   await close();
 }, services.logger);

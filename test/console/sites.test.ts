@@ -49,6 +49,8 @@ describe('creating and reading sites', () => {
       replyMaxTokens: 512,
       systemPrompt: 'Answer in French.\nBe brief.',
       assistantName: 'Ana',
+      attachmentKinds: ['png', 'pdf'],
+      attachmentMaxBytes: 5_000_000,
     });
     expect(created).toEqual({
       id: expect.any(String),
@@ -71,6 +73,9 @@ describe('creating and reading sites', () => {
       shareVisitorPages: false,
       checkInAfterMinutes: null,
       unsolicitedPerDay: 2,
+      attachmentKinds: ['png', 'pdf'],
+      attachmentMaxBytes: 5_000_000,
+      attachmentMessageMaxBytes: 20 * 1024 * 1024,
       snippet: `<script src="${heed.url}/widget.js" data-site="anas-shop" async></script>`,
       createdAt: expect.any(String),
     });

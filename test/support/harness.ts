@@ -17,7 +17,10 @@ import type { VisitorEvent } from '../../api/src/events/event-types.ts';
 import { runTitlePass, type TitlePassResult } from '../../api/src/titles/title-pass.ts';
 import { titleSettings, type TitleSettings } from '../../api/src/titles/title-settings.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { testRedisUrl } from './stores.ts';
+import { isEmbeddedTestRun, testRedisUrl } from './stores.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDemoShop } from '../../demo/server.ts';
 import { UNLIMITED_RATE_LIMITS } from './unlimited-limits.ts';
 
@@ -81,12 +84,14 @@ export class TestHeed {
       TITLE_PASS_MS: '0',
       // rate limits far above what any test does, so tests measure the pipeline; the limits' own tests set theirs
       RATE_LIMITS: UNLIMITED_RATE_LIMITS,
+      // the embedded mode keeps attachments in its data folder: each stack its own
+      HEED_DATA_DIR: mkdtempSync(join(tmpdir(), 'heed-test-data-')),
       ...opts.env,
     });
     // every log line as production would print it (JSON, redacted), kept in memory
     const logTo = memoryDestination();
     const logs = logTo.lines;
-    const services = await createServices(config, { logTo });
+    const services = await createServices(config, { logTo, embeddedDatabase: isEmbeddedTestRun() });
     // the shop embeds the widget from the API's URL, known once the API listens
     let apiUrl = '';
     const shop = opts.site ? createDemoShop({ siteKey: 'demo', heedUrl: () => `${apiUrl}/` }) : null;

@@ -7,6 +7,7 @@ import type { Services } from '../services.ts';
 import { fallbackTitle } from '../titles/fallback-title.ts';
 import { notFound, refuse } from '../errors/refusal.ts';
 import { visitorTokenInvalid } from '../auth/visitor-refusals.ts';
+import { bindAttachments } from '../attachments/bind-attachments.ts';
 import { conversationViewSql, viewOfRow, type ViewRow } from './queries.ts';
 import { messageSelect, toConversationView, toMessageView, VIEW_TODOS_MAX, type ConversationView, type MessageView } from './views.ts';
 
@@ -17,6 +18,10 @@ export interface SendInput {
   content: string;
   /** the open input request of this conversation that this message answers */
   answersRequestId?: string;
+  /** files this visitor uploaded to this conversation and has not sent yet, in order */
+  attachmentIds?: string[];
+  /** the site's cap on one message's files together (bytes); read with the site when there are files */
+  attachmentMessageMaxBytes?: number;
 }
 
 /** A send as stored: the row's view, and whether this call stored it (false for a retry). */
@@ -51,8 +56,9 @@ export function sendGroups(s: Services): GroupCommit<SendInput, Sent> {
       concurrency: GROUPS_IN_FLIGHT,
       keyOf: (input) => input.conversationId,
       perKey: PER_CONVERSATION,
-      // an answer also closes a question, which may refuse it: its transaction must be its own
-      solo: (input) => input.answersRequestId !== undefined,
+      // an answer also closes a question, and files must all be this visitor's unsent ones: either
+      // may refuse the send, so its transaction must be its own
+      solo: (input) => input.answersRequestId !== undefined || (input.attachmentIds?.length ?? 0) > 0,
     });
     groups.set(s, queue);
   }
@@ -109,15 +115,27 @@ async function storeSends(s: Services, inputs: SendInput[]): Promise<ItemOutcome
         continue;
       }
       let conversation = sent.conversation;
+      let message = sent.message;
+      if (input.attachmentIds?.length) {
+        // a solo send: a refusal here rolls its own transaction back, and the files stay unsent
+        const attachments = await bindAttachments(tx, {
+          conversationId: input.conversationId,
+          messageId: message.id,
+          ids: input.attachmentIds,
+          sender: { visitorId: input.visitorId },
+          messageMaxBytes: input.attachmentMessageMaxBytes ?? Number.POSITIVE_INFINITY,
+        });
+        message = { ...message, attachments };
+      }
       if (input.answersRequestId) {
         // a solo send: a refusal here rolls its own transaction back
         await answerRequest(tx, { conversationId: input.conversationId, requestId: input.answersRequestId, messageId: sent.message.id });
         // the question just closed: read the view again (rare, so its own statement is fine here)
         conversation = await conversationView(tx, input.conversationId);
       }
-      emit(input.visitorId, { type: 'message.created', conversationId: input.conversationId, message: sent.message });
+      emit(input.visitorId, { type: 'message.created', conversationId: input.conversationId, message });
       emit(input.visitorId, { type: 'conversation.updated', conversationId: input.conversationId, conversation });
-      outcomes.set(input, { kind: 'done', value: { view: sent.message, isNew: true } });
+      outcomes.set(input, { kind: 'done', value: { view: message, isNew: true } });
     }
     return inputs.map((input) => outcomes.get(input)!);
   });
@@ -284,7 +302,7 @@ async function insertPending(tx: RawSql, config: Config, inputs: SendInput[]): P
       SELECT i.c::uuid AS c, i.v::uuid AS v, i.cmid, i.content, i.title, i.n
       FROM unnest(
         ${inputs.map((i) => i.conversationId)}::text[], ${inputs.map((i) => i.visitorId)}::text[], ${inputs.map((i) => i.clientMessageId)}::text[],
-        ${inputs.map((i) => i.content)}::text[], ${inputs.map((i) => fallbackTitle(i.content))}::text[]
+        ${inputs.map((i) => i.content)}::text[], ${inputs.map((i) => fallbackTitle(i.content) || null)}::text[]
       ) WITH ORDINALITY AS i(c, v, cmid, content, title, n)
     ), stored AS (
       SELECT i.n, m.id FROM input AS i JOIN "Message" AS m ON m."conversationId" = i.c AND m."clientMessageId" = i.cmid
@@ -310,9 +328,10 @@ async function insertPending(tx: RawSql, config: Config, inputs: SendInput[]): P
         "updatedAt" = ins."createdAt",
         -- the visitor wrote: a resolved or snoozed conversation is the team's again
         status = 'open', "snoozedUntil" = NULL,
+        -- a message of files alone (no words) gives no title: titles never see attachments
         title = coalesce(conv.title, i.title),
-        "titleSource" = CASE WHEN conv.title IS NULL THEN 'first_message' ELSE conv."titleSource" END,
-        "titleState" = CASE WHEN conv.title IS NULL THEN 'pending' ELSE conv."titleState" END
+        "titleSource" = CASE WHEN conv.title IS NULL AND i.title IS NOT NULL THEN 'first_message' ELSE conv."titleSource" END,
+        "titleState" = CASE WHEN conv.title IS NULL AND i.title IS NOT NULL THEN 'pending' ELSE conv."titleState" END
       FROM inserted AS ins JOIN input AS i ON i.c = ins."conversationId"
       WHERE conv.id = ins."conversationId"
       RETURNING conv.id, conv.title, conv."titleSource"::text AS "titleSource", conv.excerpt, conv."lastAssistantAt", conv."lastReadAt",

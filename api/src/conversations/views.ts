@@ -2,6 +2,7 @@ import { attentionOf, isInputNeeded, isUnread, type Attention } from '../shared/
 import type { Prisma } from '../db/client.ts';
 import { asProvenance, type Provenance } from '../shared/provenance.ts';
 import { readSources, type CitedSource } from '../shared/citations.ts';
+import { messageAttachmentsSelect, toAttachmentView, type AttachmentRow, type AttachmentView } from '../attachments/attachment-view.ts';
 import { currentRating, visibleStatus, type Rating, type TeamStatus } from './status-view.ts';
 
 /**
@@ -29,9 +30,15 @@ export const messageColumnsSelect = {
 export const messageSelect = {
   ...messageColumnsSelect,
   inputRequest: { select: { id: true, choices: true, allowFreeText: true, status: true } },
+  attachments: messageAttachmentsSelect,
 } satisfies Prisma.MessageSelect;
 
-export type MessageRow = Prisma.MessageGetPayload<{ select: typeof messageSelect }>;
+/** A message as read through `messageSelect`; rows stored by a raw statement have no attachments to read yet. */
+export type MessageRow = Omit<Prisma.MessageGetPayload<{ select: typeof messageSelect }>, 'attachments'> & {
+  attachments?: AttachmentRow[];
+};
+
+export type { AttachmentView };
 
 export interface MessageView {
   id: string;
@@ -62,6 +69,8 @@ export interface MessageView {
   /** the site's pages a reply cites (`[n]` in its text), from the excerpts it was shown; empty for others */
   sources: CitedSource[];
   createdAt: string;
+  /** files sent with it (by the visitor, or by an operator with a reply), in the order attached */
+  attachments: AttachmentView[];
   /**
    * On the assistant message that asks the visitor something (its `content` is the question):
    * the choices to offer and whether it is still open. Null on every other message.
@@ -79,9 +88,10 @@ export interface MessageInputRequest {
 }
 
 export function toMessageView(m: MessageRow): MessageView {
-  const r = m.inputRequest;
+  const { inputRequest: r, attachments, ...columns } = m;
   return {
-    ...m,
+    ...columns,
+    attachments: (attachments ?? []).map((a) => toAttachmentView(a)),
     provenance: asProvenance(m.provenance),
     sources: readSources(m.sources),
     seq: m.seq.toString(),

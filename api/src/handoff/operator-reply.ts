@@ -6,6 +6,9 @@ import { speakToVisitor } from '../conversations/speak-to-visitor.ts';
 import { messageSelect, toMessageView, type MessageRow } from '../conversations/views.ts';
 import type { SiteScope } from '../operators/site-access.ts';
 import { refuse } from '../errors/refusal.ts';
+import { bindAttachments } from '../attachments/bind-attachments.ts';
+import { toAttachmentView, type AttachmentView } from '../attachments/attachment-view.ts';
+import type { RawSql } from '../db/raw-sql.ts';
 import { lockConversation } from './held-conversation.ts';
 import type { ActingOperator } from './take-over.ts';
 
@@ -21,6 +24,8 @@ export interface OperatorMessage {
   error: null;
   createdAt: string;
   runId: null;
+  /** files sent with it */
+  attachments: AttachmentView[];
 }
 
 /**
@@ -37,7 +42,15 @@ export interface OperatorMessage {
  */
 export async function operatorReply(
   s: Pick<Services, 'db' | 'bus'>,
-  q: { operator: ActingOperator; conversationId: string; text: string; clientMessageId: string; sites: SiteScope },
+  q: {
+    operator: ActingOperator;
+    conversationId: string;
+    text: string;
+    clientMessageId: string;
+    sites: SiteScope;
+    /** files this operator uploaded to this conversation and has not sent yet */
+    attachmentIds?: readonly string[];
+  },
 ): Promise<OperatorMessage> {
   return transactWithEvents(s.db, s.bus, async (tx, emit) => {
     const conv = await lockConversation(tx, q);
@@ -66,11 +79,21 @@ export async function operatorReply(
       operatorId: q.operator.id,
       clientMessageId: q.clientMessageId,
     });
+    const attachments = q.attachmentIds?.length
+      ? await bindAttachments(rawOf(tx), {
+          conversationId: conv.id,
+          messageId: message.id,
+          ids: q.attachmentIds,
+          sender: { operatorId: q.operator.id },
+          // the per-message cap is what the site lets its visitors send; operators have the deployment's ceiling per file only
+          messageMaxBytes: Number.POSITIVE_INFINITY,
+        })
+      : [];
     await answerEarlier(tx, conv.id, message.seq);
     await readOwnWords(tx, { operatorId: q.operator.id, conversationId: conv.id, at: message.createdAt });
-    emit(conv.visitorId, { type: 'message.created', conversationId: conv.id, message: toMessageView(message) });
+    emit(conv.visitorId, { type: 'message.created', conversationId: conv.id, message: { ...toMessageView(message), attachments } });
     emit(conv.visitorId, { type: 'conversation.updated', conversationId: conv.id, conversation: await loadConversationView(tx, conv.id) });
-    return asOperatorMessage(message);
+    return { ...asOperatorMessage(message), attachments };
   });
 }
 
@@ -105,5 +128,12 @@ function asOperatorMessage(m: MessageRow): OperatorMessage {
     error: null,
     createdAt: m.createdAt.toISOString(),
     runId: null,
+    attachments: (m.attachments ?? []).map((a) => toAttachmentView(a)),
   };
 }
+
+/** The Prisma transaction as the raw statements' interface (bind-attachments.ts is shared with the raw send path). */
+const rawOf = (tx: Tx): RawSql => ({
+  rows: (statement) => tx.$queryRaw(statement),
+  count: (statement) => tx.$executeRaw(statement),
+});

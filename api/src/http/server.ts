@@ -8,6 +8,7 @@ import { consolePage } from './console-page.ts';
 import { cronTitles } from './cron-titles.ts';
 import { emailUnsubscribe } from './email-unsubscribe.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { fileRoutes } from './file-routes.ts';
 import { healthRoutes } from './health-routes.ts';
 import { assignRequestId } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -27,7 +28,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  * The one HTTP server of an API process, on Fastify: /trpc (visitor API, SSE included),
  * /healthz (liveness), /readyz (readiness: stores reachable, migrations current), /metrics
  * (Prometheus, token-protected), /api/cron/titles (a title pass, secret-protected),
- * /email/unsubscribe (the link in every email),
+ * /email/unsubscribe (the link in every email), /files (attachments: upload and download),
  * /api/v1/sites/:siteKey/messages (server-to-server), /admin (the console and its CSV
  * exports), and `extraRoutes` (the widget bundle, the demo redirects: `siteRoutes`).
  * Answers the Node server, ready to `listen`; closing it (and its connections) ends every SSE
@@ -70,6 +71,7 @@ export async function createHttpServer(s: Services, extraRoutes?: ExtraRoutes, t
   await app.register(consoleExports(s));
   await app.register(siteMessages(s));
   await app.register(emailUnsubscribe(s));
+  await app.register(fileRoutes(s));
   if (extraRoutes) await app.register(extraRoutes);
   await app.ready();
   return app.server;

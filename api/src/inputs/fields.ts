@@ -1,3 +1,4 @@
+import { ATTACHMENTS_PER_MESSAGE } from '../shared/attachment-kinds.ts';
 import { z } from 'zod';
 import { TITLE_MAX } from '../shared/title-limits.ts';
 
@@ -28,6 +29,18 @@ export const clientMessageId = z
   .min(8)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
+
+/** A message's words when files go with it: they may be none. */
+export const messageText = z
+  .string()
+  .max(MESSAGE_MAX, `at most ${MESSAGE_MAX} characters`)
+  .refine(noNul, 'must not contain NUL characters');
+
+/** The files a message sends: uploads (`POST /files`) not sent yet, in order, each once. */
+export const attachmentIds = z
+  .array(z.uuid())
+  .max(ATTACHMENTS_PER_MESSAGE, `at most ${ATTACHMENTS_PER_MESSAGE} files`)
+  .refine((ids) => new Set(ids).size === ids.length, 'each file once');
 
 export const messageContent = z
   .string()

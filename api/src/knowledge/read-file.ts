@@ -41,18 +41,38 @@ export async function readKnowledgeFile(name: string, bytes: Uint8Array): Promis
   return { type: 'text', title: base, sections: paragraphs(base, text) };
 }
 
-async function readPdf(title: string, bytes: Uint8Array): Promise<ReadFile> {
-  let pages: string[];
+/** A PDF opened by pdf.js, for reading its pages' text. */
+export type OpenPdf = Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>;
+
+/**
+ * Opens a PDF with pdf.js (through unpdf). A file pdf.js cannot open throws `UnreadableFile`, with
+ * pdf.js's error as its `cause` (a `PasswordException` for one locked with a password). The caller
+ * frees it with `loadingTask.destroy()` when done.
+ * @example const pdf = await openPdf(bytes); try { pdf.numPages } finally { await pdf.loadingTask.destroy() }
+ */
+export async function openPdf(bytes: Uint8Array): Promise<OpenPdf> {
   try {
     // pdf.js is large: loaded when a PDF is first read, not with every API process
-    const { extractText, getDocumentProxy } = await import('unpdf');
-    // it takes the buffer over: give it a copy
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    const { getDocumentProxy } = await import('unpdf');
+    // it takes the buffer over: give it a copy; its warnings about a visitor's broken file are not the server's to log
+    return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  } catch (err) {
+    throw new UnreadableFile('a PDF that could not be read (damaged or encrypted)', { cause: err });
+  }
+}
+
+async function readPdf(title: string, bytes: Uint8Array): Promise<ReadFile> {
+  let pages: string[];
+  const pdf = await openPdf(bytes);
+  try {
     if (pdf.numPages > PDF_PAGES_MAX) throw new UnreadableFile(`more than ${PDF_PAGES_MAX} pages`);
+    const { extractText } = await import('unpdf');
     pages = (await extractText(pdf, { mergePages: false })).text;
   } catch (err) {
     if (err instanceof UnreadableFile) throw err;
     throw new UnreadableFile('a PDF that could not be read (damaged or encrypted)');
+  } finally {
+    await pdf.loadingTask.destroy();
   }
   const sections = pages.flatMap((page, i) => paragraphs(pages.length > 1 ? `${title} — page ${i + 1}` : title, page));
   if (sections.length === 0) throw new UnreadableFile('a PDF without text (a scan needs text recognition first)');

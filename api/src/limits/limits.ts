@@ -17,6 +17,7 @@ export type OverLimitReason =
   | 'send_sustained_limit'
   | 'send_ip_limit'
   | 'page_report_limit'
+  | 'upload_limit'
   | 'streams_per_visitor_limit'
   | 'streams_per_ip_limit';
 
@@ -70,6 +71,20 @@ export class Limits {
       this.windows.consume('sendsPerIp', sendsPerIp, `${visitor.siteId}:${ip}`),
     ]);
     return over('send_sustained_limit', sustained) ?? over('send_ip_limit', address) ?? over('send_burst_limit', burst);
+  }
+
+  /**
+   * One attachment upload of `bytes` by a visitor from `ip`: the visitor's upload count and
+   * megabytes, and the address's send window (one window for everything an address writes).
+   */
+  async upload(visitor: VisitorOf, ip: string, bytes: number): Promise<OverLimit | null> {
+    const { uploads, uploadMegabytes, sendsPerIp } = await this.sites.forSite(visitor.siteId);
+    const [count, megabytes, address] = await Promise.all([
+      this.windows.consume('uploads', uploads, visitor.visitorId),
+      this.windows.consume('uploadMegabytes', uploadMegabytes, visitor.visitorId, Math.max(1, Math.ceil(bytes / 1_000_000))),
+      this.windows.consume('sendsPerIp', sendsPerIp, `${visitor.siteId}:${ip}`),
+    ]);
+    return over('upload_limit', count) ?? over('upload_limit', megabytes) ?? over('send_ip_limit', address);
   }
 
   /** One report of the host page (`visitor.page`) by the visitor. */

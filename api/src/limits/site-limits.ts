@@ -23,6 +23,10 @@ export const siteLimitsSchema = z.strictObject({
   modelRuns: windowRule,
   /** `visitor.page` (the widget's reports of the host page) per visitor */
   pageReports: windowRule,
+  /** attachment uploads per visitor (each also counts against `sendsPerIp`) */
+  uploads: windowRule,
+  /** attachment megabytes per visitor (a 2.5 MB file counts 3) */
+  uploadMegabytes: windowRule,
   /** event streams open at once per visitor */
   streamsPerVisitor: concurrent,
   /** event streams open at once per client address (per site) */
@@ -55,6 +59,9 @@ export type LimitOverrides = z.infer<typeof limitOverrides>;
  * - pageReports 30 / min: the widget reports a page only when its address or title changed,
  *   a second after the last change, so this is a new page every two seconds for a minute; a
  *   script filling the visitor's row is held there, and a refused report is sent again later.
+ * - uploads 30 / 10 min and uploadMegabytes 100 / h per visitor: a few screenshots a minute for
+ *   ten minutes, ten 10 MB files an hour; a script filling the store is held there, and each
+ *   upload also counts against `sendsPerIp`, so fresh visitors from one address do not multiply it.
  * - streamsPerVisitor 5: one stream per open tab; five tabs of one shop is already many.
  * - streamsPerIp 50: an office or a mobile carrier's NAT, at ≈ 53 KB of memory a stream.
  */
@@ -65,6 +72,8 @@ export const DEFAULT_LIMITS: SiteLimits = {
   sendsPerIp: { points: 60, seconds: 60 },
   modelRuns: { points: 20, seconds: 600 },
   pageReports: { points: 30, seconds: 60 },
+  uploads: { points: 30, seconds: 600 },
+  uploadMegabytes: { points: 100, seconds: 3600 },
   streamsPerVisitor: 5,
   streamsPerIp: 50,
 };

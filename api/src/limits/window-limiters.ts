@@ -25,10 +25,10 @@ export class WindowLimiters {
     private readonly prefix: string,
   ) {}
 
-  /** Counts one action for `key`; refused when it is over the rule (the refused action counts too). */
-  async consume(name: string, rule: WindowRule, key: string): Promise<Verdict> {
+  /** Counts one action (or `points` of them) for `key`; refused when it is over the rule (the refused action counts too). */
+  async consume(name: string, rule: WindowRule, key: string, points = 1): Promise<Verdict> {
     try {
-      await this.limiter(name, rule).consume(key);
+      await this.limiter(name, rule).consume(key, points);
       return { ok: true };
     } catch (res) {
       if (res instanceof RateLimiterRes) return { ok: false, retryAfterMs: Math.max(1, res.msBeforeNext) };

@@ -58,6 +58,10 @@ const POLICY = {
   launcherPosition: true,
   /** page reports are stored, and the widget told to send them, only when the owner turned this on */
   shareVisitorPages: true,
+  /** what visitors may attach, and how much (uploads and sends check them) */
+  attachmentKinds: true,
+  attachmentMaxBytes: true,
+  attachmentMessageMaxBytes: true,
   systemPrompt: true,
   model: true,
   replyMaxTokens: true,

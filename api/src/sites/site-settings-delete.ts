@@ -1,4 +1,7 @@
+import { deleteStoredFiles } from '../attachments/sweep-unsent.ts';
+import type { FileStore } from '../attachments/store/file-store.ts';
 import type { Db } from '../db/client.ts';
+import type { Logger } from '../logging/logger.ts';
 
 /** What deleting a site removes, for the confirmation dialog and the answer. */
 export interface SiteDeletion {
@@ -30,17 +33,23 @@ const DELETE_TIMEOUT_MS = 60_000;
  * title checks, usage: the schema cascades) in one transaction: all of it or, on any
  * failure, nothing. The site's row is locked first, so no visitor or conversation can be
  * added to it between the counts and the delete (their inserts wait on the lock, then fail).
+ * The bytes of its attachments leave `files` after the commit (a store is no part of the
+ * transaction): a store that fails then is logged, and leaves unused bytes nobody can reach.
  * Answers what was removed, or null when there is no such site.
  */
-export async function deleteSite(db: Db, siteId: string): Promise<SiteDeletion | null> {
-  return db.$transaction(
+export async function deleteSite(db: Db, siteId: string, files: FileStore, logger?: Logger): Promise<SiteDeletion | null> {
+  const deleted = await db.$transaction(
     async (tx) => {
       const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM "Site" WHERE id = ${siteId}::uuid FOR UPDATE`;
       if (locked.length === 0) return null;
       const counts = await countSiteContents(tx, siteId);
+      const stored = await tx.attachment.findMany({ where: { siteId }, select: { storeKey: true } });
       await tx.site.delete({ where: { id: siteId }, select: { id: true } });
-      return counts;
+      return { counts, storeKeys: stored.map((a) => a.storeKey) };
     },
     { timeout: DELETE_TIMEOUT_MS, maxWait: 10_000 },
   );
+  if (!deleted) return null;
+  await deleteStoredFiles(files, deleted.storeKeys, logger);
+  return deleted.counts;
 }

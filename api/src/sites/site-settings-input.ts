@@ -1,3 +1,4 @@
+import { ATTACHMENT_KIND_NAMES, type AttachmentKind } from '../shared/attachment-kinds.ts';
 import { z } from 'zod';
 import { uuid } from '../inputs/fields.ts';
 import { normalizeOrigin } from './origin-rule.ts';
@@ -124,6 +125,20 @@ export const siteSettingsFields = {
   shareVisitorPages: z.boolean(),
   /** check in after this many minutes of silence (open question or todo); null = never */
   checkInAfterMinutes: z.union([z.null(), z.number().int().min(1, 'at least 1 minute').max(10080, 'at most a week (10080 minutes)')]),
+  /** what visitors may attach, decided from the bytes; none turns attachments off */
+  attachmentKinds: z.array(z.enum(ATTACHMENT_KIND_NAMES as [AttachmentKind, ...AttachmentKind[]])).max(ATTACHMENT_KIND_NAMES.length),
+  /** the largest file (bytes); the deployment's ATTACHMENT_MAX_BYTES caps it whatever is set here */
+  attachmentMaxBytes: z
+    .number()
+    .int()
+    .min(1024, 'at least 1 KB')
+    .max(100 * 1024 * 1024, 'at most 100 MB'),
+  /** the largest total of one message's files (bytes) */
+  attachmentMessageMaxBytes: z
+    .number()
+    .int()
+    .min(1024, 'at least 1 KB')
+    .max(250 * 1024 * 1024, 'at most 250 MB'),
   /** unsolicited messages (intents, check-ins) per visitor per day; 0 turns them off */
   unsolicitedPerDay: z.number().int().min(0, 'at least 0').max(20, 'at most 20'),
 };

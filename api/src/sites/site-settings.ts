@@ -26,6 +26,9 @@ const SETTINGS_SELECT = {
   shareVisitorPages: true,
   checkInAfterMinutes: true,
   unsolicitedPerDay: true,
+  attachmentKinds: true,
+  attachmentMaxBytes: true,
+  attachmentMessageMaxBytes: true,
   createdAt: true,
 } as const satisfies Prisma.SiteSelect;
 

@@ -159,4 +159,15 @@ export const personalities = {
     }
     streamText(res, ['We open at nine.']);
   }) satisfies Personality,
+  /** llama.cpp serving a model without its vision projector: any image part is refused, in its words */
+  noImageInput: ((res, body) => {
+    const parts = (body.messages as { content?: unknown }[]).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+    if (parts.some((p) => (p as { type?: string }).type === 'image_url'))
+      return sendError(res, 500, {
+        code: 500,
+        message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj',
+        type: 'server_error',
+      });
+    streamText(res, ['I cannot see images here: could you describe it?']);
+  }) satisfies Personality,
 };

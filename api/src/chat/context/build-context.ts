@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { contextSections, type KnowledgeExcerpt, type OpenTodo, type RecallHit } from './context-sections.ts';
-import { finalUserTurn } from './pending-turn.ts';
+import { earlierFilesNote, finalUserContent, type ContextFile } from './turn-content.ts';
 import { proactiveSection, unsolicitedLabel, type ProactiveBrief } from '../../proactive/proactive-section.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { toolResult, userInputArguments } from '../model/tools.ts';
@@ -19,6 +19,8 @@ export interface ContextRow {
   /** set on failed replies, which the model never sees */
   error: string | null;
   createdAt: Date;
+  /** files sent with it (a batch's images carry their bytes as `dataUrl`) */
+  files?: readonly ContextFile[];
 }
 
 /** Rough token estimate (≈ 4 characters a token for English); only used to bound history. */
@@ -60,11 +62,15 @@ export function boundHistory(history: readonly ContextRow[], tokenBudget: number
 export const operatorLabel = (name: string | null): string => `[${name ?? 'A person'} from the site's team wrote this, not the assistant]`;
 
 const toParam = (r: ContextRow): ChatCompletionMessageParam => {
-  if (r.role === 'user') return { role: 'user', content: r.content };
+  if (r.role === 'user') return { role: 'user', content: r.files?.length ? withEarlierFiles(r.content, r.files) : r.content };
   if (r.role === 'operator') return { role: 'assistant', content: `${operatorLabel(r.provenanceLabel)} ${r.content}` };
   const unsolicited = r.provenance ? unsolicitedLabel(r.provenance, r.provenanceLabel) : null;
   return { role: 'assistant', content: unsolicited ? `${unsolicited} ${r.content}` : r.content };
 };
+
+/** An earlier message's words and the names of its files (its images are not sent again). */
+const withEarlierFiles = (content: string, files: readonly ContextFile[]): string =>
+  [content, earlierFilesNote(files)].filter(Boolean).join('\n\n');
 
 /** An input request (a `request_user_input` call) as the context builder sees it. */
 export interface ContextRequest {
@@ -191,7 +197,7 @@ export function buildContext(input: ContextInput): ChatCompletionMessageParam[] 
     ...render(0, history.length),
     ...(sections ? [{ role: 'system' as const, content: sections }] : []),
     ...render(history.length, items.length),
-    ...(turn.length > 0 ? [{ role: 'user' as const, content: finalUserTurn(turn, input.timeZone) }] : []),
+    ...(turn.length > 0 ? [{ role: 'user' as const, content: finalUserContent(turn, input.timeZone) }] : []),
     ...(input.proactive ? [{ role: 'system' as const, content: proactiveSection(input.proactive) }] : []),
   ];
 }

@@ -1,6 +1,9 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { RawSql } from '../../db/raw-sql.ts';
-import { buildContext, historyWindow, type ContextInput } from './build-context.ts';
+import { buildContext, historyWindow, type ContextInput, type ContextRow } from './build-context.ts';
+import type { ContextFile } from './turn-content.ts';
+import { filesOfMessages } from '../../attachments/context-files.ts';
+import type { FileStore } from '../../attachments/store/file-store.ts';
 import type { ClaimedBatch } from '../schedule/claim-batch.ts';
 import { readContextSnapshot, type RunChecks } from './context-query.ts';
 import { recallFrom } from './recall.ts';
@@ -17,6 +20,10 @@ export interface RunReadOptions {
   spendCapUsd: number;
   /** site knowledge by meaning as well as words; absent: by words */
   hybrid?: HybridSearch | null;
+  /** where attached files' bytes are (a batch's images go to the model); absent: files are only named */
+  files?: FileStore | null;
+  /** told of an attached image whose bytes the store does not have */
+  onMissingFile?: (storeKey: string) => void;
 }
 
 /**
@@ -54,14 +61,16 @@ export async function readRunContext(
   const windowStartSeq = window[0]?.seq ?? claimed[0]?.seq ?? batch.watermark + 1n;
   const scope = { visitorId: batch.visitorId, siteId: snapshot.siteId, conversationId: batch.conversationId, windowStartSeq };
   const texts = claimed.map((r) => r.content);
-  // the site's pages, beside recall: one round trip for both
-  const [recall, knowledge] = await Promise.all([
+  // the site's pages and the messages' files, beside recall: one round trip for all
+  const [recall, knowledge, files] = await Promise.all([
     recallFrom(sql, scope, texts, snapshot.recentFrom),
     batch.proactive ? { hits: [], searched: false } : retrieveKnowledge(sql, snapshot.siteId, texts, opts.hybrid ?? null),
+    opts.files ? filesOfMessages(sql, opts.files, filesAsked(claimed, window, opts.onMissingFile)) : new Map<string, ContextFile[]>(),
   ]);
+  const withFiles = <R extends ContextRow>(r: R): R => (files.has(r.id) ? { ...r, files: files.get(r.id) } : r);
   const reads: ContextReads = {
-    rows,
-    claimed,
+    rows: files.size > 0 ? rows.map(withFiles) : rows,
+    claimed: files.size > 0 ? claimed.map(withFiles) : claimed,
     watermark: batch.watermark,
     timeZone: snapshot.timeZone,
     tokenBudget: opts.tokenBudget,
@@ -73,6 +82,12 @@ export async function readRunContext(
     proactive: proactiveBrief(batch),
   };
   return { reads, checks: snapshot.checks };
+}
+
+/** The user messages whose files a run reads: the claimed ones (images shown) and the history window's (named). */
+function filesAsked(claimed: readonly ContextRow[], window: readonly ContextRow[], onMissing?: (storeKey: string) => void) {
+  const users = (rows: readonly ContextRow[]) => rows.filter((r) => r.role === 'user').map((r) => r.id);
+  return { claimedIds: users(claimed), earlierIds: users(window), onMissing };
 }
 
 /** What the model is told about an unsolicited message this run writes (null for a reply). */

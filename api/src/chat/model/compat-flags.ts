@@ -7,7 +7,9 @@ import { z } from 'zod';
  * - `no-stream-options`: no `stream_options` (no token usage in streams);
  * - `max-completion-tokens`: the reply cap sent as `max_completion_tokens` (OpenAI's o-series);
  * - `no-json-schema`: titles asked with `response_format: json_object` instead of a JSON schema;
- * - `no-response-format`: titles asked in plain text (the title read from the answer's words).
+ * - `no-response-format`: titles asked in plain text (the title read from the answer's words);
+ * - `no-image-input`: no image parts (a model without vision, or a server that takes only string
+ *   content): each image becomes a short note that the model cannot see it.
  */
 export const COMPAT_FLAGS = [
   'no-tools',
@@ -16,6 +18,7 @@ export const COMPAT_FLAGS = [
   'max-completion-tokens',
   'no-json-schema',
   'no-response-format',
+  'no-image-input',
 ] as const;
 export type CompatFlag = (typeof COMPAT_FLAGS)[number];
 
@@ -76,5 +79,12 @@ export const FALLBACK_OF: Record<CompatFlag, { parameter: string; fallback: stri
     fallback: 'titles asked in plain text',
     featuresOff: false,
     consequence: "Titles are asked for in plain text and read from the answer's words.",
+  },
+  'no-image-input': {
+    parameter: 'image content parts',
+    fallback: 'images replaced by a note that the model cannot see them',
+    featuresOff: true,
+    consequence:
+      'The model is not shown the images visitors attach: it is told an image is there that it cannot see, and asks the visitor to describe it when it matters. PDFs and text files still reach it as text.',
   },
 };

@@ -10,6 +10,14 @@ const NO_TOOL_CHOICE = /enable-auto-tool-choice|tool_choice/i;
 const RESPONSE_FORMAT = /response_format|json_schema|json_object|structured output/i;
 
 /**
+ * A model without vision, or a server that takes only string content: llama.cpp ("image input is
+ * not supported"), vLLM ("not a multimodal model"), Ollama ("does not support images"), and
+ * servers whose schema wants `content` as a string.
+ */
+const NO_IMAGES =
+  /image_url|image input|images? (?:are |is )?not supported|does not support images?|not a multimodal|multimodal|vision|content must be a string|expected string/i;
+
+/**
  * The flag that answers a refusal of a parameter Heed sent, or null when the error is something
  * else: a 4xx (or llama.cpp's 500 about `--jinja`) whose error `param` or message names
  * `max_tokens`, `stream_options`, `tool_choice`, tools or `response_format`. Only parameters actually sent count.
@@ -23,6 +31,7 @@ export function rejectedParameter(
     tools?: unknown;
     tool_choice?: unknown;
     response_format?: { type?: string } | null;
+    messages?: readonly unknown[];
   },
 ): CompatFlag | null {
   if (!(err instanceof OpenAI.APIError) || typeof err.status !== 'number') return null;
@@ -40,6 +49,15 @@ export function rejectedParameter(
   if (sent.tools !== undefined && NO_TOOLS.test(said)) return 'no-tools';
   if (sent.response_format && RESPONSE_FORMAT.test(said))
     return sent.response_format.type === 'json_schema' ? 'no-json-schema' : 'no-response-format';
+  if (holdsImages(sent.messages) && NO_IMAGES.test(said)) return 'no-image-input';
   // a 500 is the server's trouble unless it named a parameter above
   return null;
+}
+
+/** Whether any message sent had an image part. */
+function holdsImages(messages: readonly unknown[] | undefined): boolean {
+  return (messages ?? []).some((m) => {
+    const content = (m as { content?: unknown }).content;
+    return Array.isArray(content) && content.some((part) => (part as { type?: unknown })?.type === 'image_url');
+  });
 }

@@ -4,6 +4,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { CompatFlag } from './compat-flags.ts';
+import { withoutImages } from './without-images.ts';
 
 /** What a reply request asks for, whatever the server calls it (a part of model-stream's StreamRequest). */
 export interface ReplyAsk {
@@ -24,7 +25,7 @@ export function requestBody(req: ReplyAsk, flags: ReadonlySet<CompatFlag>): Chat
   const offerTools = Boolean(req.tools?.length) && !flags.has('no-tools') && !(flags.has('no-tool-choice') && choice === 'none');
   return {
     model: req.model,
-    messages: req.messages,
+    messages: flags.has('no-image-input') ? withoutImages(req.messages) : req.messages,
     ...(flags.has('max-completion-tokens') ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens }),
     stream: true,
     ...(flags.has('no-stream-options') ? {} : { stream_options: { include_usage: true } }),

@@ -193,7 +193,13 @@ export function startRunReads(deps: AnswerDeps, batch: ClaimedBatch): Promise<Ru
 async function readRun(deps: AnswerDeps, batch: ClaimedBatch): Promise<RunReads> {
   const [site, { reads, checks }] = await Promise.all([
     deps.sites.byId(batch.siteId),
-    readRunContext(deps.sql, batch, { tokenBudget: deps.tokenBudget, spendCapUsd: deps.spendCapUsd, hybrid: deps.hybrid }),
+    readRunContext(deps.sql, batch, {
+      tokenBudget: deps.tokenBudget,
+      spendCapUsd: deps.spendCapUsd,
+      hybrid: deps.hybrid,
+      files: deps.files,
+      onMissingFile: () => deps.logger.warn({ conversationId: batch.conversationId }, 'an attached image is missing from the file store'),
+    }),
   ]);
   return { site, reads, checks };
 }

@@ -9,6 +9,7 @@ import type { SitePolicies } from '../../sites/site-policy.ts';
 import type { Price } from '../../titles/pricing.ts';
 import type { ModelCapabilities } from '../model/capabilities.ts';
 import type { HybridSearch } from '../../knowledge/retrieve.ts';
+import type { FileStore } from '../../attachments/store/file-store.ts';
 
 /** What answering a batch needs: stores, the model client, and the limits of one run. */
 export interface AnswerDeps {
@@ -39,6 +40,8 @@ export interface AnswerDeps {
   spendCapUsd: number;
   /** site knowledge by meaning as well as words (an embeddings model is set); absent: by words */
   hybrid?: HybridSearch | null;
+  /** attached files' bytes: a batch's images go to the model */
+  files?: FileStore;
   /** per-site settings (model, instructions, reply token cap), cached for a few seconds */
   sites: Pick<SitePolicies, 'byId'>;
   /** runs, first tokens, model errors and retries are recorded here */

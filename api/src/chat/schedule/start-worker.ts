@@ -35,6 +35,7 @@ export function answerDepsOf(s: Services): AnswerDeps {
     openai: s.openai,
     capabilities: s.capabilities,
     hybrid: s.knowledge.hybrid,
+    files: s.files,
     sites: s.sites,
     log: s.log,
     logger: s.logger,

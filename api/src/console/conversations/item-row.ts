@@ -32,6 +32,8 @@ export interface ItemRow {
   requestAllowFreeText: boolean | null;
   requestCreatedAt: Date | null;
   messageCount: number;
+  /** files sent in it (the paperclip) */
+  attachmentCount: number;
   /** the visitor marked it private: the console shows no words of it */
   private: boolean;
   /** the assistant asked for a person (`handoff_to_human`) and nobody took it over yet */
@@ -74,7 +76,7 @@ export function itemsOfPage(operatorId: string): Prisma.Sql {
       ir.id AS "requestId", ir.question AS "requestQuestion", ir.choices AS "requestChoices",
       ir."allowFreeText" AS "requestAllowFreeText", ir."createdAt" AS "requestCreatedAt",
       (SELECT count(*)::int FROM "Message" mc WHERE mc."conversationId" = c.id AND ${realMessage('mc')}) AS "messageCount",
-      c.private, c."waitingSince", c."heldById",
+      c."attachmentCount", c.private, c."waitingSince", c."heldById",
       (SELECT ho.name FROM "Operator" ho WHERE ho.id = c."heldById") AS "heldByName",
       c."assigneeId", (SELECT ao.name FROM "Operator" ao WHERE ao.id = c."assigneeId") AS "assigneeName",
       c.status::text AS status, c."snoozedUntil",

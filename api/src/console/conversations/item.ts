@@ -22,6 +22,8 @@ export interface ConversationItem {
   /** `externalId` and `name` only for visitors the host identified */
   visitor: { id: string; externalId: string | null; name: string | null };
   messageCount: number;
+  /** files sent in it, by the visitor and the team (the row's paperclip) */
+  attachmentCount: number;
   /** the assistant asked for a person and nobody took it over yet (the `waiting` filter lists these, oldest wait first) */
   waitingForPerson: boolean;
   /** when it started waiting for a person */
@@ -91,6 +93,7 @@ export function toConversationItem(row: ItemRow): ConversationItem {
     createdAt: view.createdAt,
     visitor: { id: row.visitorId, externalId: row.visitorExternalId, name: row.visitorName },
     messageCount: row.messageCount,
+    attachmentCount: row.attachmentCount,
     waitingForPerson: view.waitingForPerson,
     waitingSince: row.waitingSince?.toISOString() ?? null,
     heldBy: row.heldById === null ? null : { id: row.heldById, name: row.heldByName ?? '' },

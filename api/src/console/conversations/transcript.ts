@@ -1,3 +1,4 @@
+import { messageAttachmentsSelect, toAttachmentView, type AttachmentView } from '../../attachments/attachment-view.ts';
 import type { TitleCheckOutcome } from '../../db/generated/client.ts';
 import type { DbLike } from '../../db/types.ts';
 import type { TitleCheckFacts } from '../../titles/title-writes.ts';
@@ -42,6 +43,8 @@ export interface Transcript {
     error: string | null;
     createdAt: string;
     runId: string | null;
+    /** files sent with it; in a private conversation their names and addresses are withheld ('' and null) */
+    attachments: AttachmentView[];
   }[];
   runs: {
     id: string;
@@ -113,6 +116,7 @@ export async function loadTranscript(
         cutShort: true,
         createdAt: true,
         runId: true,
+        attachments: messageAttachmentsSelect,
       },
     }),
     db.run.findMany({
@@ -170,6 +174,7 @@ export async function loadTranscript(
     private: head.private,
     messages: messages.reverse().map((m) => ({
       ...m,
+      attachments: m.attachments.map((a) => toAttachmentView(a, { withheld: hide })),
       content: hide ? '' : m.content,
       redacted: hide,
       provenance: asProvenance(m.provenance),

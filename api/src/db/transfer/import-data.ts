@@ -1,19 +1,27 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import pg from 'pg';
-import type { ExportHeader } from './export-data.ts';
+import { checkStoreKey, type FileStore } from '../../attachments/store/file-store.ts';
+import type { ExportFile, ExportHeader, ExportPage } from './export-data.ts';
 import { appliedMigrations, quoted, tablesInDependencyOrder, type TableShape } from './tables.ts';
 
 /**
  * Loads an export (`exportData`) into an empty, migrated Heed database in one transaction:
  * all of it or none. Refuses a target that already holds sites, and an export made at
  * another schema version (migrate both to the same version first). Generated columns (the
- * search vector) are computed by the target; sequences move past the imported ids.
+ * search vector) are computed by the target; sequences move past the imported ids. Attached
+ * files go to `files`, the target's store in whatever mode it is: a store is no part of the
+ * transaction, so when the import fails the files it already wrote are deleted again.
  */
-export async function importData(databaseUrl: string, input: Readable): Promise<{ tables: Record<string, number> }> {
+export async function importData(
+  databaseUrl: string,
+  input: Readable,
+  files: FileStore,
+): Promise<{ tables: Record<string, number>; files: number }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const counts: Record<string, number> = {};
+  const written: string[] = [];
   try {
     await client.query('BEGIN');
     const shapes = new Map((await tablesInDependencyOrder(client)).map((t) => [t.name, t]));
@@ -23,12 +31,18 @@ export async function importData(databaseUrl: string, input: Readable): Promise<
     let header: ExportHeader | null = null;
     for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
       if (!line.trim()) continue;
-      const item = JSON.parse(line) as ExportHeader | { table: string; rows: unknown[] };
+      const item = JSON.parse(line) as ExportHeader | ExportPage | ExportFile;
       if ('heed' in item) {
         header = checkHeader(item, applied);
         continue;
       }
       if (!header) throw new Error('not a Heed export: the first line must be its header');
+      if ('file' in item) {
+        const { key, mime, data } = item.file;
+        written.push(checkStoreKey(key));
+        await files.put(key, Buffer.from(data, 'base64'), mime);
+        continue;
+      }
       const shape = shapes.get(item.table);
       if (!shape) throw new Error(`the export holds a table this database does not have: ${item.table}`);
       await insertPage(client, shape, item.rows);
@@ -44,9 +58,11 @@ export async function importData(databaseUrl: string, input: Readable): Promise<
       }
     }
     await client.query('COMMIT');
-    return { tables: counts };
+    return { tables: counts, files: written.length };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
+    // the rows that named them are gone: files left would be unused bytes
+    await files.delete(written).catch(() => {});
     throw err;
   } finally {
     await client.end();

@@ -6,19 +6,41 @@ import { continueReply } from '../../conversations/continue-reply.ts';
 import { limitSends } from '../send-limits.ts';
 import { router, signedVisitorProcedure, visitorProcedure } from '../trpc.ts';
 import { notFound } from '../../errors/refusal.ts';
-import { clientMessageId, messageContent, uuid } from '../../inputs/fields.ts';
+import { attachmentIds, clientMessageId, messageText, uuid } from '../../inputs/fields.ts';
 
 export const messageRouter = router({
   /**
    * Sends a message. It is durable when this returns; the reply follows as events. Retrying
    * with the same `clientMessageId` returns the same row. `answersRequestId` (the open
    * question's `inputRequest.id`) makes it the answer to that question. Over the visitor's
-   * send limits: 429 with `Retry-After` (nothing stored; send it again later).
+   * send limits: 429 with `Retry-After` (nothing stored; send it again later). `attachmentIds`:
+   * files uploaded with `POST /files` and not sent yet (the words may then be empty); one that
+   * is not this visitor's unsent upload refuses the send, BAD_REQUEST `attachment_unavailable`.
    */
   send: signedVisitorProcedure
     .use(limitSends)
-    .input(z.strictObject({ conversationId: uuid, clientMessageId, content: messageContent, answersRequestId: uuid.optional() }))
-    .mutation(({ ctx, input }) => sendMessage(ctx.services, { visitorId: ctx.visitor.visitorId, ...input })),
+    .input(
+      z
+        .strictObject({
+          conversationId: uuid,
+          clientMessageId,
+          content: messageText,
+          answersRequestId: uuid.optional(),
+          attachmentIds: attachmentIds.optional(),
+        })
+        .refine((i) => i.content.trim().length > 0 || (i.attachmentIds?.length ?? 0) > 0, {
+          message: 'must not be empty',
+          path: ['content'],
+        }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const files = input.attachmentIds?.length ? await ctx.services.sites.byId(ctx.visitor.siteId) : null;
+      return sendMessage(ctx.services, {
+        visitorId: ctx.visitor.visitorId,
+        ...input,
+        ...(files && { attachmentMessageMaxBytes: files.attachmentMessageMaxBytes }),
+      });
+    }),
 
   /**
    * The visitor is typing after their message `after` (its `clientMessageId`): while that message

@@ -1,3 +1,4 @@
+import { ATTACHMENTS_PER_MESSAGE, isAttachmentKind } from '../../shared/attachment-kinds.ts';
 import { readGreetings } from '../../shared/greetings.ts';
 import { z } from 'zod';
 import { signingKeys } from '../../auth/signing-keys.ts';
@@ -120,6 +121,16 @@ function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
   };
 }
 
+/** A site's attachment settings as the widget reads them (the picker's types, limits checked before uploading). */
+export function attachmentRules(site: Pick<SitePolicy, 'attachmentKinds' | 'attachmentMaxBytes' | 'attachmentMessageMaxBytes'>) {
+  return {
+    kinds: site.attachmentKinds.filter(isAttachmentKind),
+    maxBytes: site.attachmentMaxBytes,
+    messageMaxBytes: site.attachmentMessageMaxBytes,
+    perMessage: ATTACHMENTS_PER_MESSAGE,
+  };
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -138,6 +149,8 @@ function siteBranding(site: SitePolicy) {
     launcherPosition: site.launcherPosition === 'bottom_left' ? ('bottom-left' as const) : ('bottom-right' as const),
     /** the widget reports the host page's address and title as the visitor navigates (`visitor.page`) */
     shareVisitorPages: site.shareVisitorPages,
+    /** what the visitor may attach (the server decides again from the bytes); `kinds: []`: attachments are off */
+    attachments: attachmentRules(site),
   };
 }
 

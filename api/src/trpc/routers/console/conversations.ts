@@ -21,7 +21,7 @@ import { assignConversation } from '../../../inbox/assign.ts';
 import { addNote, NOTE_MAX } from '../../../inbox/notes.ts';
 import { setConversationStatus, statusChange } from '../../../inbox/set-status.ts';
 import { consoleProcedure } from '../../console-procedure.ts';
-import { clientMessageId, conversationTitle, eventId, messageContent, noNul, timestamp, uuid } from '../../../inputs/fields.ts';
+import { attachmentIds, clientMessageId, conversationTitle, eventId, messageText, noNul, timestamp, uuid } from '../../../inputs/fields.ts';
 import { notFound, refuse } from '../../../errors/refusal.ts';
 import { router } from '../../trpc.ts';
 
@@ -175,11 +175,16 @@ export const conversationsRouter = router({
 
   /**
    * The holder writes to the visitor (labelled with their name; unread moves as for any reply),
-   * answering the visitor messages that waited before it. Idempotent on `clientMessageId`.
+   * answering the visitor messages that waited before it, with any files this operator uploaded
+   * (`attachmentIds`; the words may then be empty). Idempotent on `clientMessageId`.
    * CONFLICT `not_holding` unless this operator holds the conversation.
    */
   reply: consoleProcedure
-    .input(z.strictObject({ conversationId: uuid, text: messageContent, clientMessageId }))
+    .input(
+      z
+        .strictObject({ conversationId: uuid, text: messageText, clientMessageId, attachmentIds: attachmentIds.optional() })
+        .refine((i) => i.text.trim().length > 0 || (i.attachmentIds?.length ?? 0) > 0, { message: 'must not be empty', path: ['text'] }),
+    )
     .mutation(({ ctx, input }) => operatorReply(ctx.services, { ...input, operator: actingOperator(ctx.staff), sites: ctx.sites })),
 
   /**

@@ -67,7 +67,7 @@ export const sitesRouter = router({
     const site = await ctx.services.db.site.findUnique({ where: { id: input.siteId }, select: { key: true } });
     if (!site) throw notFound('site');
     if (site.key !== input.confirmKey) throw refuse('bad_request', 'confirm_key_mismatch', "Type the site's key to confirm the deletion.");
-    const deleted = await deleteSite(ctx.services.db, input.siteId);
+    const deleted = await deleteSite(ctx.services.db, input.siteId, ctx.services.files, ctx.services.logger);
     ctx.services.sites.clear();
     if (!deleted) throw notFound('site');
     return { deleted };
