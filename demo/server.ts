@@ -113,7 +113,8 @@ export function shopCsp(heedOrigin: string): string {
     `script-src 'self' ${heedOrigin}`,
     `connect-src ${heedOrigin}`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    // attached images and their thumbnails load from Heed; previews before sending need no blob: or data:
+    `img-src 'self' data: ${heedOrigin}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -15,7 +15,7 @@ afterAll(async () => {
 const upload = async (visitor: TestVisitor, conversationId: string) =>
   fetch(`${heed.url}/files?conversationId=${conversationId}&name=a.png`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${visitor.token}`, 'content-type': 'application/octet-stream' },
+    headers: { authorization: `Bearer ${visitor.token}`, 'content-type': 'application/octet-stream', origin: 'https://shop.example' },
     body: new Uint8Array(await screenshotPng(8, 8)),
   });
 
@@ -27,7 +27,8 @@ test('uploads count against the visitor’s limits: over them, 429 with when to 
   const refused = await upload(visitor, conversationId);
   expect(refused.status).toBe(429);
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-  expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited' } });
+  expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited', retryAfterMs: expect.any(Number) } });
+  expect(refused.headers.get('access-control-expose-headers')).toBe('retry-after');
   expect(await heed.services.db.attachment.count({ where: { conversationId } })).toBe(2);
   // another visitor has their own budget
   const other = await heed.visitor();

@@ -115,7 +115,7 @@ test('when the server drops every connection mid-reply, the widget reconnects by
 
 test('a host page with a strict CSP (no inline script or style; scripts and connections only from itself and Heed) runs the widget, sanitizer fallback included', async () => {
   const heedOrigin = new URL(site.heed.url).origin;
-  const csp = `default-src 'self'; script-src 'self' ${heedOrigin}; connect-src ${heedOrigin}; style-src 'self'; img-src 'self'`;
+  const csp = `default-src 'self'; script-src 'self' ${heedOrigin}; connect-src ${heedOrigin}; style-src 'self'; img-src 'self' ${heedOrigin}`;
   const host = await startHostSite({ '/': hostPage(widgetTag(site.heed.url)), '/host.js': HOST_JS }, { csp });
   hosts.push(host);
   const { page, failed } = await visit(host.url, { withoutSetHTML: true });

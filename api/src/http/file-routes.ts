@@ -57,7 +57,10 @@ export function fileRoutes(s: Services): (app: FastifyInstance) => Promise<void>
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     app.addHook('onRequest', async (request, reply) => {
-      if (request.url.startsWith('/files')) await applyCors(request, reply);
+      if (!request.url.startsWith('/files')) return;
+      // an upload over the limits says when to try again: the page may read Retry-After
+      if (request.headers.origin) reply.header('access-control-expose-headers', 'retry-after');
+      await applyCors(request, reply);
     });
     app.post('/files', async (request, reply) => {
       try {
@@ -197,7 +200,8 @@ function answerUploadError(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof Refusal) {
     if (err.retryAfterMs !== undefined) reply.header('retry-after', String(retryAfterSeconds(err.retryAfterMs)));
     const code = err.kind === 'too_many_requests' ? 'rate_limited' : (err.reason ?? err.kind);
-    return json(reply, REFUSAL_STATUS[err.kind], { error: { code, message: err.message } });
+    const wait = err.retryAfterMs === undefined ? {} : { retryAfterMs: err.retryAfterMs };
+    return json(reply, REFUSAL_STATUS[err.kind], { error: { code, message: err.message, ...wait } });
   }
   throw err;
 }

@@ -48,11 +48,12 @@ export type UploadRefusalCode =
   | 'attachments_off';
 
 /**
- * `12.5 MB`, `840 KB`, `312 bytes`: sizes as people read them (decimal units, as file managers show).
- * @example formatBytes(10_485_760) // '10.5 MB'
+ * `10 MB`, `840 KB`, `312 bytes`: sizes as the widget and the console write them, in units of
+ * 1,024 (so the default limits, 10 × 1,048,576 bytes, read "10 MB" everywhere).
+ * @example formatBytes(10_485_760) // '10 MB'
  */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} bytes`;
-  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} KB`;
-  return `${Math.round(bytes / 100_000) / 10} MB`;
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }

@@ -36,8 +36,9 @@ const WAITING_MAX = 50;
  * over message text, "Load more" pages (cursor), and "Export CSV" of the same list. Rows are
  * the widget's own `heed-conversation-row` (the four attention states look the same
  * everywhere), with the site, the visitor and the latest excerpt beside them, who holds it
- * ("Held by Ana") and whether it waits for a person; a private conversation's row says
- * "Private conversation" (the server sends no title or excerpt for it).
+ * ("Held by Ana") and whether it waits for a person, and a paperclip when files were sent in
+ * it ("3 attachments"); a private conversation's row says "Private conversation" (the server
+ * sends no title or excerpt for it).
  *
  * Above the list, "Waiting for a person (N)": the operators' queue, its own list call (filter
  * `waiting`, oldest wait first), kept live by the same stream, whatever the filter below.
@@ -157,6 +158,7 @@ export class HeedConsoleConversations extends ConsoleElement {
         <span>${c.siteName}</span>
         <span>${visitorLabel(c.visitor)}</span>
         <span>${counted(c.messageCount, 'message')}</span>
+        ${c.attachmentCount > 0 ? paperclip(c.attachmentCount) : nothing}
         ${c.excerpt && !c.private ? html`<span class="excerpt">${c.excerpt}</span>` : nothing}
       </p>
     </li>`;
@@ -335,4 +337,14 @@ export class HeedConsoleConversations extends ConsoleElement {
   private open(e: CustomEvent<{ conversationId: string }>) {
     location.hash = hrefOf({ view: 'transcript', conversationId: e.detail.conversationId, list: this.listState });
   }
+}
+
+/** Files were sent in the conversation: a paperclip and how many, named for screen readers ("3 attachments"). */
+function paperclip(n: number) {
+  const name = counted(n, 'attachment');
+  return html`<span class="files" role="img" aria-label=${name} title=${name}
+    ><svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false"
+      ><path d="M10.5 4.5 5.6 9.4a1.3 1.3 0 0 0 1.8 1.8l5-5a2.6 2.6 0 0 0-3.7-3.7l-5 5a3.9 3.9 0 0 0 5.5 5.5L13.5 8.8" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round" /></svg
+    >${n}</span
+  >`;
 }

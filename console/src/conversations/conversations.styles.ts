@@ -153,5 +153,9 @@ export const styles = [
     .more {
       margin-top: 10px;
     }
+    .files svg {
+      vertical-align: -1px;
+      margin-inline-end: 1px;
+    }
   `,
 ];

@@ -145,6 +145,17 @@ describe('heed-console-conversations', () => {
     expect(li.querySelector('.excerpt')).to.equal(null);
   });
 
+  it('marks a row whose conversation carries files with a paperclip named by their count', async () => {
+    const { root, el } = await list([item({ attachmentCount: 3 }), item({ attachmentCount: 1 }), item()]);
+    const rows = [...root.querySelectorAll('ul[aria-label=Conversations] li')];
+    const clip = rows[0]!.querySelector('.meta [role=img]')!;
+    expect(clip.getAttribute('aria-label')).to.equal('3 attachments');
+    expect(clip.textContent!.trim()).to.equal('3');
+    expect(rows[1]!.querySelector('.meta [role=img]')!.getAttribute('aria-label')).to.equal('1 attachment');
+    expect(rows[2]!.querySelector('.meta [role=img]')).to.equal(null);
+    await expect(el).shadowDom.to.be.accessible();
+  });
+
   it('is accessible', async () => {
     const waits = item({ attention: 'waiting', waitingForPerson: true });
     const { el } = await list(

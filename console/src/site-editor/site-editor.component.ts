@@ -6,21 +6,36 @@ import '../canned-replies/canned-replies.ts';
 import '../knowledge-sources/knowledge-sources.ts';
 import '../proactive-stats/proactive-stats.ts';
 import '../site-delete/site-delete.ts';
+import { ATTACHMENT_KIND_NAMES, ATTACHMENT_KINDS, type AttachmentKind } from '../../../api/src/shared/attachment-kinds.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import type { SiteDeletion, SiteSettings } from '../state/contract.ts';
 import { hrefOf } from '../state/route.ts';
-import { changedFields, greetingLines, siteInput } from '../state/site-form.ts';
+import { changedFields, greetingLines, MB, megabytes, siteInput } from '../state/site-form.ts';
 import { styles } from './site-editor.styles.ts';
 import { counted } from '../state/plural.ts';
 
 const wholeIn = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
+
+/** A new site's attachment settings: the schema's defaults. */
+const ATTACHMENT_DEFAULTS = { kinds: ATTACHMENT_KIND_NAMES as string[], maxBytes: 10 * MB, messageMaxBytes: 20 * MB };
+/** The most the editor asks for (MB); the server's own ceiling (ATTACHMENT_MAX_BYTES) may be lower and says so. */
+const FILE_MAX_MB = 100;
+const MESSAGE_MAX_MB = 250;
+/** `PNG`, `PDF`, `Plain text`. */
+const kindLabel = (k: AttachmentKind) => ATTACHMENT_KINDS[k].label.charAt(0).toUpperCase() + ATTACHMENT_KINDS[k].label.slice(1);
+/** The kinds by the group they are ticked in. */
+const KIND_GROUPS: { legend: string; kinds: AttachmentKind[] }[] = [
+  { legend: 'Images', kinds: ATTACHMENT_KIND_NAMES.filter((k) => ATTACHMENT_KINDS[k].image) },
+  { legend: 'Documents', kinds: ATTACHMENT_KIND_NAMES.filter((k) => !ATTACHMENT_KINDS[k].image) },
+];
 
 /**
  * A site's settings (`siteId` null: a new site): name, key (new sites only; generated when
  * blank), allowed origins, identity (required or not; secret generate / rotate, shown once),
  * the assistant's name, greeting, accent colour and launcher position, the system prompt,
  * model and reply token cap; whether the assistant may hand a conversation to a person, the
- * check-in delay and the daily budget of unsolicited messages. The embed snippet with "Copy
+ * check-in delay and the daily budget of unsolicited messages; what visitors may attach (the
+ * kinds, none: off) and how much (the largest file and message, in MB). The embed snippet with "Copy
  * snippet". Owners edit; agents read. Field errors from the server show beside their fields.
  * Changes apply to the next run and the next widget load.
  *
@@ -89,6 +104,7 @@ export class HeedSiteEditor extends ConsoleElement {
           ${this.number('checkInAfterMinutes', 'Check in after minutes of silence', s?.checkInAfterMinutes, 'Only after a reply that ended with an open question or todo. Blank: never check in.', 1, 10080)}
           ${this.number('unsolicitedPerDay', 'Unsolicited messages per visitor per day', s?.unsolicitedPerDay ?? 2, 'Intents, check-ins and your server’s messages together. 0 turns them off; blank for 2.', 0, 20)}
         </fieldset>
+        ${this.attachments(s, readOnly || this.busy)}
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         ${readOnly ? nothing : html`<button type="submit" class="primary" ?disabled=${this.busy}>${s ? 'Save changes' : 'Create site'}</button>`}
       </form>
@@ -135,6 +151,45 @@ export class HeedSiteEditor extends ConsoleElement {
       }
       <button type="button" @click=${this.rotate} ?disabled=${this.busy}>${s.identitySecrets === 0 ? 'Generate identity secret' : 'Rotate identity secret'}</button>
     </section>`;
+  }
+
+  /** Which kinds visitors may attach, grouped, and the two sizes in MB. */
+  private attachments(s: SiteSettings | null, disabled: boolean) {
+    const kinds = s?.attachmentKinds ?? ATTACHMENT_DEFAULTS.kinds;
+    const err = this.fields.attachmentKinds;
+    return html`<fieldset ?disabled=${disabled} aria-describedby="attachmentKinds-note">
+      <legend>Attachments</legend>
+      <span id="attachmentKinds-note" class=${err ? 'field-error' : 'hint'}>${err ?? 'What visitors may attach to their messages, told from each file’s bytes, not its name. Tick none to turn attachments off.'}</span>
+      <div class="kinds">
+        ${KIND_GROUPS.map(
+          (g) => html`<fieldset ?disabled=${disabled}>
+            <legend>${g.legend}</legend>
+            ${g.kinds.map(
+              (k) => html`<label class="inline"
+                ><input type="checkbox" name="attachmentKinds" value=${k} ?checked=${kinds.includes(k)} aria-invalid=${err ? 'true' : 'false'} />
+                ${kindLabel(k)}</label
+              >`,
+            )}
+          </fieldset>`,
+        )}
+      </div>
+      ${this.megabytes('attachmentMaxBytes', 'Largest file', s?.attachmentMaxBytes ?? ATTACHMENT_DEFAULTS.maxBytes, `Each file at most this. This server’s own limit (ATTACHMENT_MAX_BYTES, 25 MB unless its operator changed it) applies too.`, FILE_MAX_MB)}
+      ${this.megabytes('attachmentMessageMaxBytes', 'Largest message', s?.attachmentMessageMaxBytes ?? ATTACHMENT_DEFAULTS.messageMaxBytes, 'All the files of one message together; at least the largest file.', MESSAGE_MAX_MB)}
+    </fieldset>`;
+  }
+
+  /** A size in MB: the unit beside the field, read after its name. */
+  private megabytes(name: string, label: string, bytes: number, hint: string, max: number) {
+    const err = this.fields[name];
+    return html`<div class="field">
+      <label for=${name}>${label}</label>
+      <span class="with-unit">
+        <input id=${name} name=${name} type="number" inputmode="decimal" min="0.01" max=${max} step="any" .value=${megabytes(bytes)}
+          aria-invalid=${err ? 'true' : 'false'} aria-describedby="${name}-unit ${name}-note" />
+        <span id="${name}-unit">MB</span>
+      </span>
+      <span id="${name}-note" class=${err ? 'field-error' : 'hint'}>${err ?? hint}</span>
+    </div>`;
   }
 
   private text(
@@ -187,7 +242,7 @@ export class HeedSiteEditor extends ConsoleElement {
 
   private async save(e: SubmitEvent) {
     e.preventDefault();
-    const input = siteInput(new FormData(e.target as HTMLFormElement));
+    const input = siteInput(new FormData(e.target as HTMLFormElement), this.site ?? undefined);
     const fields: Record<string, string> = {};
     if (!input.name) fields.name = 'Give the site a name.';
     if (input.replyMaxTokens !== null && !(Number.isInteger(input.replyMaxTokens) && input.replyMaxTokens > 0))
@@ -197,6 +252,7 @@ export class HeedSiteEditor extends ConsoleElement {
     if (!wholeIn(input.unsolicitedPerDay, 0, 20)) fields.unsolicitedPerDay = 'A whole number from 0 to 20.';
     if (input.accentColor && !/^#[0-9a-f]{6}$/.test(input.accentColor))
       fields.accentColor = 'A colour as # and six hex digits, e.g. #1a5fd0; blank for the default.';
+    Object.assign(fields, attachmentSizeErrors(input.attachmentMaxBytes, input.attachmentMessageMaxBytes));
     if (Object.keys(fields).length > 0) return this.flagFields(fields);
     this.busy = true;
     this.error = null;
@@ -261,4 +317,15 @@ export class HeedSiteEditor extends ConsoleElement {
     this.announce(`Site deleted with ${counted(d.conversations, 'conversation')}.`);
     location.hash = hrefOf({ view: 'sites' });
   }
+}
+
+/** What is wrong with the attachment sizes (bytes, NaN when the field holds no number), by field. */
+function attachmentSizeErrors(fileBytes: number, messageBytes: number): Record<string, string> {
+  const inRange = (bytes: number, maxMb: number) => Number.isFinite(bytes) && bytes >= 0.01 * MB && bytes <= maxMb * MB;
+  const errors: Record<string, string> = {};
+  if (!inRange(fileBytes, FILE_MAX_MB)) errors.attachmentMaxBytes = `A size in MB from 0.01 to ${FILE_MAX_MB}, e.g. 10.`;
+  if (!inRange(messageBytes, MESSAGE_MAX_MB)) errors.attachmentMessageMaxBytes = `A size in MB from 0.01 to ${MESSAGE_MAX_MB}, e.g. 20.`;
+  else if (!errors.attachmentMaxBytes && messageBytes < fileBytes)
+    errors.attachmentMessageMaxBytes = `At least the largest file (${megabytes(fileBytes)} MB): a message must be able to carry one file.`;
+  return errors;
 }

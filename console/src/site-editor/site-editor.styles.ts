@@ -35,6 +35,31 @@ export const styles = [
       display: grid;
       gap: 4px;
     }
+    /* the attachment kinds' groups, side by side inside their fieldset */
+    .kinds {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px 40px;
+    }
+    .kinds fieldset {
+      border: 0;
+      padding: 0;
+      gap: 4px;
+      align-content: start;
+      background: none;
+    }
+    .kinds legend {
+      font-weight: 600;
+      padding: 0 0 4px;
+    }
+    .with-unit {
+      display: flex;
+      align-items: center;
+      gap: 8px;
+    }
+    .with-unit input {
+      max-width: 140px;
+    }
     .ok {
       color: var(--c-ok);
       margin-inline-start: 8px;

@@ -2,6 +2,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import './site-editor.ts';
 import type { HeedSiteEditor } from './site-editor.component.ts';
+import { MB } from '../state/site-form.ts';
 import { fakeConsoleApi, owner, refusal } from '../test-support/fake-console-api.ts';
 
 async function editor(siteId: string | null, fake = fakeConsoleApi(), me = owner) {
@@ -90,6 +91,76 @@ describe('heed-site-editor', () => {
       'site-1',
       { handoffEnabled: true, checkInAfterMinutes: 30, unsolicitedPerDay: 3 },
     ]);
+  });
+
+  it('edits what visitors may attach, grouped, and the largest file and message in MB', async () => {
+    const stored = { ...fakeConsoleApi().site, attachmentKinds: ['png', 'jpeg', 'pdf'], attachmentMaxBytes: 5 * MB };
+    const { root, button, fake } = await editor('site-1', fakeConsoleApi({ site: async () => stored }));
+    await waitUntil(() => root.querySelector('#snippet'));
+    const group = (legend: string) =>
+      [...root.querySelectorAll('fieldset')].find((f) => f.querySelector('legend')!.textContent === legend)!;
+    const ticked = (legend: string) =>
+      [...group(legend).querySelectorAll<HTMLInputElement>('input[type=checkbox]')].map(
+        (c) => `${c.labels![0]!.textContent!.trim()}${c.checked ? ' ✓' : ''}`,
+      );
+    expect(group('Attachments').contains(group('Images'))).to.be.true;
+    expect(ticked('Images')).to.deep.equal(['PNG ✓', 'JPEG ✓', 'WebP', 'GIF']);
+    expect(ticked('Documents')).to.deep.equal(['PDF ✓', 'Plain text']);
+    const file = root.querySelector<HTMLInputElement>('#attachmentMaxBytes')!;
+    const message = root.querySelector<HTMLInputElement>('#attachmentMessageMaxBytes')!;
+    expect([file.labels![0]!.textContent, file.value, message.value]).to.deep.equal(['Largest file', '5', '20']);
+    expect(file.getAttribute('aria-describedby')).to.equal('attachmentMaxBytes-unit attachmentMaxBytes-note');
+    expect(root.querySelector('#attachmentMaxBytes-unit')!.textContent).to.equal('MB');
+    group('Images').querySelector<HTMLInputElement>('[value=gif]')!.click();
+    group('Documents').querySelector<HTMLInputElement>('[value=pdf]')!.click();
+    file.value = '2.5';
+    button('Save changes').click();
+    await waitUntil(() => fake.callsOf('updateSite').length === 1);
+    expect(fake.callsOf('updateSite')[0]).to.deep.equal([
+      'site-1',
+      { attachmentKinds: ['png', 'jpeg', 'gif'], attachmentMaxBytes: 2.5 * MB },
+    ]);
+  });
+
+  it('turns attachments off when no kind is ticked', async () => {
+    const { root, button, fake } = await editor('site-1');
+    await waitUntil(() => root.querySelector('#snippet'));
+    for (const box of root.querySelectorAll<HTMLInputElement>('input[name=attachmentKinds]')) box.click();
+    button('Save changes').click();
+    await waitUntil(() => fake.callsOf('updateSite').length === 1);
+    expect(fake.callsOf('updateSite')[0]).to.deep.equal(['site-1', { attachmentKinds: [] }]);
+  });
+
+  it('says what is wrong with an attachment size at its field, focusing the first, before asking the server', async () => {
+    const { el, root, field, button, fake } = await editor('site-1');
+    await waitUntil(() => root.querySelector('#snippet'));
+    field('attachmentMaxBytes').value = '0';
+    field('attachmentMessageMaxBytes').value = 'lots';
+    button('Save changes').click();
+    await waitUntil(() => root.activeElement === field('attachmentMaxBytes'), 'focus on the largest file');
+    expect(root.querySelector('#attachmentMaxBytes-note')!.textContent).to.equal('A size in MB from 0.01 to 100, e.g. 10.');
+    expect(root.querySelector('#attachmentMessageMaxBytes-note')!.textContent).to.equal('A size in MB from 0.01 to 250, e.g. 20.');
+    expect(root.querySelector('[role="alert"]')!.textContent).to.equal('2 fields above need a change.');
+    await expect(el).shadowDom.to.be.accessible();
+    field('attachmentMaxBytes').value = '30';
+    field('attachmentMessageMaxBytes').value = '20';
+    button('Save changes').click();
+    await waitUntil(() => root.activeElement === field('attachmentMessageMaxBytes'), 'focus on the largest message');
+    expect(root.querySelector('#attachmentMessageMaxBytes-note')!.textContent).to.equal(
+      'At least the largest file (30 MB): a message must be able to carry one file.',
+    );
+    expect(fake.callsOf('updateSite')).to.have.length(0);
+  });
+
+  it('shows the server’s refusal of a file size over its own ceiling beside the field', async () => {
+    const over = refusal('BAD_REQUEST', null, 'invalid', { fieldErrors: { attachmentMaxBytes: ['at most 25 MB on this server'] } });
+    const { root, field, button } = await editor('site-1', fakeConsoleApi({ updateSite: async () => Promise.reject(over) }));
+    await waitUntil(() => root.querySelector('#snippet'));
+    field('attachmentMaxBytes').value = '20';
+    field('attachmentMessageMaxBytes').value = '40';
+    button('Save changes').click();
+    await waitUntil(() => root.activeElement === field('attachmentMaxBytes'), 'focus on the field');
+    expect(root.querySelector('#attachmentMaxBytes-note')!.textContent).to.equal('at most 25 MB on this server');
   });
 
   it('holds the site’s intents, API keys and unsolicited message counts', async () => {

@@ -1,5 +1,6 @@
 import { callProcedure, openStream } from '../../../widget/src/state/trpc-wire.ts';
 import { type ChangeHandlers, sharedChanges } from './shared-changes.ts';
+import { type UploadOptions, uploadFile } from './upload.ts';
 import type {
   AlertSettings,
   ApiKeyRow,
@@ -49,9 +50,13 @@ export interface ListInput {
  * bundle, the same SSE reconnect-and-resume); errors are its `ServerError`, with the
  * server's `reason` and field errors in `data`.
  *
+ * Files go beside tRPC: uploads to `files` and attachments' addresses (`files/<id>?k=…`) are
+ * relative to the API's base, the folder `base` is in (`/trpc` → `/`).
+ *
  * @example const api = createConsoleApi(); const me = await api.me();
  */
 export function createConsoleApi(base = new URL('/trpc', location.origin).href) {
+  const apiBase = new URL('.', base).href;
   const query = <T>(path: string, input?: unknown) => callProcedure(base, `console.${path}`, 'query', input, {}) as Promise<T>;
   const mutate = <T>(path: string, input?: unknown) => callProcedure(base, `console.${path}`, 'mutation', input, {}) as Promise<T>;
   // one stream of every site's changes per tab, views filter it (see shared-changes.ts)
@@ -106,9 +111,17 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
     retitle: (conversationId: string) => mutate<unknown>('conversations.retitle', { conversationId }),
     /** this operator holds the conversation from now: no run is claimed until they hand it back */
     takeOver: (conversationId: string) => mutate<TranscriptHead>('conversations.takeOver', { conversationId }),
-    /** `clientMessageId` makes a resend after a lost answer the same message */
-    reply: (input: { conversationId: string; text: string; clientMessageId: string }) =>
+    /**
+     * `clientMessageId` makes a resend after a lost answer the same message; `attachmentIds`
+     * are uploaded files (`uploadAttachment`) it carries, and with them `text` may be ''
+     */
+    reply: (input: { conversationId: string; text: string; clientMessageId: string; attachmentIds?: string[] }) =>
       mutate<TranscriptMessage>('conversations.reply', input),
+    /** one file for a reply in this conversation, uploaded with its progress; a refusal is an `UploadRefusal` */
+    uploadAttachment: (conversationId: string, file: File, o: UploadOptions = {}) =>
+      uploadFile(new URL('files', apiBase).href, conversationId, file, o),
+    /** an attachment's address (`AttachmentView.url`, relative to the API's base) as the page loads it */
+    fileUrl: (url: string) => new URL(url, apiBase).href,
     handBack: (conversationId: string) => mutate<TranscriptHead>('conversations.handBack', { conversationId }),
     /** gives the conversation to an operator of its site, or to nobody (null) */
     assign: (conversationId: string, assigneeId: string | null) =>

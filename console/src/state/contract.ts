@@ -5,6 +5,7 @@
  * outputs still fit them, so a server change that breaks a view breaks `tsc` first.
  */
 import type { Attention } from '../../../api/src/shared/attention.ts';
+import type { AttachmentKind } from '../../../api/src/shared/attachment-kinds.ts';
 
 /** The signed-in operator. */
 export interface Me {
@@ -59,9 +60,17 @@ export interface SiteFields {
   checkInAfterMinutes: number | null;
   /** unsolicited messages (intents, check-ins, server) per visitor per day */
   unsolicitedPerDay: number;
+  /** what visitors may attach; none: attachments are off */
+  attachmentKinds: AttachmentKind[];
+  /** the largest file, in bytes (the deployment's ATTACHMENT_MAX_BYTES caps it) */
+  attachmentMaxBytes: number;
+  /** the largest total of one message's files, in bytes */
+  attachmentMessageMaxBytes: number;
 }
 
-export interface SiteSettings extends SiteFields {
+export interface SiteSettings extends Omit<SiteFields, 'attachmentKinds'> {
+  /** the kinds as stored (text): the editor reads those it knows (`isAttachmentKind`) */
+  attachmentKinds: string[];
   id: string;
   key: string;
   /** how many identity secrets exist (their values are never sent) */
@@ -150,6 +159,8 @@ export interface ConversationItem {
   snoozedUntil: string | Date | null;
   /** when the visitor last wrote; null: never */
   lastVisitorAt: string | Date | null;
+  /** files sent in it, by the visitor and the team (the row's paperclip) */
+  attachmentCount: number;
 }
 
 export interface ConversationPage {
@@ -160,6 +171,24 @@ export interface ConversationPage {
 export interface ConversationChange {
   type: 'upsert';
   item: ConversationItem;
+}
+
+/**
+ * A file sent with a message. In a private conversation only what it is stays (kind, type,
+ * size): `name` is '' and `url` null.
+ */
+export interface AttachmentView {
+  id: string;
+  name: string;
+  /** decided from the bytes: image/png, image/jpeg, image/webp, image/gif, application/pdf, text/plain */
+  mime: string;
+  kind: 'image' | 'file';
+  bytes: number;
+  /** an image's size in pixels; null for other files */
+  width: number | null;
+  height: number | null;
+  /** relative to the API's base (`api.fileUrl` resolves it); null: withheld */
+  url: string | null;
 }
 
 export interface TranscriptMessage {
@@ -180,6 +209,8 @@ export interface TranscriptMessage {
   cutShort?: boolean;
   createdAt: string | Date;
   runId: string | null;
+  /** files sent with it, in the order attached */
+  attachments: AttachmentView[];
 }
 
 export interface TranscriptRun {

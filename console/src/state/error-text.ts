@@ -18,6 +18,8 @@ const REASONS: Record<string, string> = {
   console_signed_out: 'Your session ended. Sign in again.',
   owner_only: 'Only an owner may do this.',
   console_origin: 'This change must come from the console page itself. Reload the page.',
+  attachment_unavailable: 'A file of this reply can no longer be sent: remove it and attach it again.',
+  message_files_too_large: 'These files together are more than this site takes in one message: remove some.',
 };
 
 /**
@@ -35,7 +37,8 @@ export function errorText(err: unknown): ErrorText {
   const fields: Record<string, string> = {};
   for (const [name, messages] of Object.entries(data.fieldErrors ?? {})) if (messages?.[0]) fields[name] = messages[0];
   const signedOut = data.code === 'UNAUTHORIZED' && data.reason !== 'bad_credentials';
-  let message = (data.reason && REASONS[data.reason]) || err.message;
+  // a refusal's code comes as its reason, or (the attachment refusals of a send) as the message itself
+  let message = (data.reason && REASONS[data.reason]) || (Object.hasOwn(REASONS, err.message) ? REASONS[err.message] : null) || err.message;
   if (data.reason === 'sign_in_throttled' && data.retryAfterMs)
     message = `Too many attempts. Try again in ${Math.ceil(data.retryAfterMs / 1000)} s.`;
   if (Object.keys(fields).length > 0 && data.code === 'BAD_REQUEST') message = 'Some fields need a change (see below).';

@@ -9,6 +9,7 @@ const NOUNS = {
   excerpt: ['excerpt', 'excerpts'],
   question: ['question', 'questions'],
   page: ['page', 'pages'],
+  attachment: ['attachment', 'attachments'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /**

@@ -5,7 +5,9 @@ import { errorText } from './error-text.ts';
 import { chartsOf, totalsOf } from './overview-charts.ts';
 import { noticeText, provenanceLabel } from './provenance.ts';
 import { reasonText } from './proactive-words.ts';
-import { changedFields, greetingLines, greetingsOf, siteInput } from './site-form.ts';
+import { attachmentFacts, refusalSentence, typeLabel } from './attachment-words.ts';
+import { bytesOf, changedFields, greetingLines, greetingsOf, MB, megabytes, siteInput } from './site-form.ts';
+import { UploadRefusal } from './upload.ts';
 import { bothTimes, duration, exactTime, usd } from './times.ts';
 import { visitorLabel } from './visitor-label.ts';
 import { fakeConsoleApi } from '../test-support/fake-console-api.ts';
@@ -50,8 +52,53 @@ describe('console helpers', () => {
 
   it('send only the settings that changed', () => {
     const { site } = fakeConsoleApi();
-    const { key: _k, ...after } = siteInput(form({ name: 'Shop', allowedOrigins: 'https://shop.example', greeting: 'Hi there' }));
+    const f = form({
+      name: 'Shop',
+      allowedOrigins: 'https://shop.example',
+      greeting: 'Hi there',
+      attachmentMaxBytes: '10',
+      attachmentMessageMaxBytes: '20',
+    });
+    for (const kind of site.attachmentKinds) f.append('attachmentKinds', kind);
+    const { key: _k, ...after } = siteInput(f, site);
     expect(changedFields(site, after)).to.deep.equal({ greeting: 'Hi there' });
+  });
+
+  it('shape the attachment settings: kinds in their own order, none for off, sizes from MB to bytes', () => {
+    const f = form({ name: 'Shop', attachmentMaxBytes: '2.5', attachmentMessageMaxBytes: ' ' });
+    for (const kind of ['pdf', 'svg', 'png']) f.append('attachmentKinds', kind);
+    expect(siteInput(f)).to.deep.include({ attachmentKinds: ['png', 'pdf'], attachmentMaxBytes: 2_621_440 });
+    expect(siteInput(f).attachmentMessageMaxBytes).to.be.NaN;
+    expect(siteInput(form({ name: 'Shop' })).attachmentKinds).to.deep.equal([]);
+    expect([megabytes(10 * MB), megabytes(1_500_000), bytesOf('20')]).to.deep.equal(['10', '1.43', 20 * MB]);
+    // a size the field rounds, left as shown, is the stored size: not a change
+    expect(bytesOf('1.43', 1_500_000)).to.equal(1_500_000);
+    expect(bytesOf('1.5', 1_500_000)).to.equal(1_572_864);
+  });
+
+  it('word a file and why an upload was refused, from the code and its figures', () => {
+    expect([typeLabel('image/png'), typeLabel('application/pdf'), typeLabel('text/plain'), typeLabel('image/avif')]).to.deep.equal([
+      'PNG image',
+      'PDF',
+      'Plain text',
+      'Image',
+    ]);
+    expect(attachmentFacts({ mime: 'application/pdf', bytes: 340_000 })).to.equal('PDF · 340 KB');
+    expect(refusalSentence('big.png', new UploadRefusal('file_too_large', 413, { limitBytes: 5_000_000 }))).to.equal(
+      '“big.png” was not attached: it is larger than the 5 MB this site takes in one file.',
+    );
+    expect(refusalSentence('logo.svg', new UploadRefusal('file_type_refused', 415, { detected: 'SVG' }))).to.equal(
+      '“logo.svg” was not attached: this site does not take SVG files.',
+    );
+    expect(refusalSentence('a.png', new UploadRefusal('rate_limited', 429, { retryAfterS: 30 }))).to.equal(
+      '“a.png” was not attached: too many uploads at once. Try again in 30 s.',
+    );
+    expect(refusalSentence('a.png', new UploadRefusal('visitor_token_invalid', 401))).to.equal(
+      '“a.png” was not attached: your session ended. Sign in again.',
+    );
+    expect(refusalSentence('a.png', new UploadRefusal('teapot', 418, {}, 'The server is a teapot'))).to.equal(
+      '“a.png” was not attached: The server is a teapot.',
+    );
   });
 
   it('write exact times in the operator’s zone and the visitor’s', () => {
@@ -108,6 +155,11 @@ describe('console helpers', () => {
     const bad = new ServerError('x', { code: 'BAD_REQUEST', fieldErrors: { accentColor: ['Use #rrggbb'] } } as ServerError['data']);
     expect(errorText(bad).fields).to.deep.equal({ accentColor: 'Use #rrggbb' });
     expect(errorText(new NetworkError('down')).message).to.contain('cannot be reached');
+    // a send's attachment refusals, by reason or as the message itself
+    expect(errorText(new ServerError('attachment_unavailable', { code: 'BAD_REQUEST' })).message).to.contain(
+      'remove it and attach it again',
+    );
+    expect(errorText(new ServerError('x', { code: 'BAD_REQUEST', reason: 'message_files_too_large' })).message).to.contain('remove some');
   });
 
   it('chart the overview: one failures line per kind, totals over the range', () => {

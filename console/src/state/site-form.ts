@@ -1,13 +1,39 @@
+import { ATTACHMENT_KIND_NAMES } from '../../../api/src/shared/attachment-kinds.ts';
 import type { LauncherPosition, SiteFields, SiteSettings } from './contract.ts';
+
+/** The editor's megabyte: 1,048,576 bytes, so the defaults (10 and 20 MB) read as whole numbers. */
+export const MB = 1024 * 1024;
+
+/**
+ * Bytes as the editor's field shows them, in MB with at most two decimals.
+ * @example megabytes(10_485_760) // '10'
+ */
+export const megabytes = (bytes: number): string => String(Math.round((bytes / MB) * 100) / 100);
+
+/**
+ * A field's MB to bytes; NaN when it is not a number. Left as shown, it is the stored value
+ * itself, so a size the field rounds is not saved as changed.
+ * @example bytesOf('2.5') // 2621440
+ */
+export function bytesOf(text: string, before?: number): number {
+  const value = text.trim();
+  if (before !== undefined && value === megabytes(before)) return before;
+  return value === '' ? Number.NaN : Math.round(Number(value) * MB);
+}
 
 /**
  * The site settings form's values to the procedure's input: blank optional texts become
  * null (the site's defaults apply), allowed origins are one per line, the reply token cap
- * a whole number or null, the check-in delay in minutes or null (off). The server checks every field again (zod); this only shapes.
+ * a whole number or null, the check-in delay in minutes or null (off), the attachment kinds ticked
+ * (none: off) and the attachment sizes from MB to bytes (`before`: the stored ones, kept when left
+ * as shown). The server checks every field again (zod); this only shapes.
  *
  * @example siteInput(new FormData(form)) // { name: 'Shop', allowedOrigins: ['https://shop.example'], … }
  */
-export function siteInput(form: FormData): SiteFields & { key?: string } {
+export function siteInput(
+  form: FormData,
+  before?: Pick<SiteFields, 'attachmentMaxBytes' | 'attachmentMessageMaxBytes'>,
+): SiteFields & { key?: string } {
   const text = (name: string) => String(form.get(name) ?? '').trim();
   const orNull = (name: string) => text(name) || null;
   const cap = text('replyMaxTokens');
@@ -37,6 +63,10 @@ export function siteInput(form: FormData): SiteFields & { key?: string } {
     checkInAfterMinutes: checkIn === '' ? null : Number(checkIn),
     // blank: the default budget
     unsolicitedPerDay: perDay === '' ? 2 : Number(perDay),
+    // in the kinds' own order, whatever order they were ticked in
+    attachmentKinds: ATTACHMENT_KIND_NAMES.filter((kind) => form.getAll('attachmentKinds').includes(kind)),
+    attachmentMaxBytes: bytesOf(text('attachmentMaxBytes'), before?.attachmentMaxBytes),
+    attachmentMessageMaxBytes: bytesOf(text('attachmentMessageMaxBytes'), before?.attachmentMessageMaxBytes),
   };
 }
 

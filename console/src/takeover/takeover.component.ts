@@ -1,5 +1,7 @@
 import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
+import '../reply-attachments/reply-attachments.ts';
+import type { HeedReplyAttachments } from '../reply-attachments/reply-attachments.component.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
 import { insertCanned, matchCanned, slashQuery } from '../state/canned-match.ts';
 import type { CannedReply, Holder } from '../state/contract.ts';
@@ -19,6 +21,10 @@ type Mode = 'reply' | 'note';
  * A private conversation cannot be taken over (the server refuses that too). Refusals show
  * inline with the server's sentence (it names the holder); every refusal also asks the
  * transcript to reload, so the hold it shows is the server's.
+ *
+ * Files: a reply (never a note) carries files attached by "Attach files", pasted into the box or
+ * dropped on it (`heed-reply-attachments` uploads them and says why one was refused); a reply
+ * of files alone is fine. It is sent once they have all uploaded, with their ids.
  *
  * Canned replies: typing `/` at the start of a word lists the site's saved answers matching
  * what follows; the arrow keys choose, Enter or Tab inserts, Escape closes the list.
@@ -44,7 +50,10 @@ export class HeedConsoleTakeover extends ConsoleElement {
   @state() private mode: Mode = 'reply';
   @state() private menu: CannedReply[] = [];
   @state() private active = 0;
+  /** files are dragged over the box */
+  @state() private dragging = false;
   @query('textarea') private box?: HTMLTextAreaElement;
+  @query('heed-reply-attachments') private attached?: HeedReplyAttachments;
   private canned: Promise<CannedReply[]> | null = null;
   private draftId: string | null = null;
   /** where focus goes once the hold the transcript shows has changed (the pressed button is gone) */
@@ -93,7 +102,16 @@ export class HeedConsoleTakeover extends ConsoleElement {
   private composer() {
     const mode = this.writing;
     const open = this.menu.length > 0;
-    return html`<form class="compose" data-mode=${mode} @submit=${this.send}>
+    return html`<form
+      class="compose"
+      data-mode=${mode}
+      data-dragging=${this.dragging ? 'true' : nothing}
+      @submit=${this.send}
+      @keydown=${this.keepFiles}
+      @dragover=${this.dragOver}
+      @dragleave=${this.dragLeave}
+      @drop=${this.dropped}
+    >
       ${this.mine ? this.modes(mode) : nothing}
       <label for="compose">${mode === 'reply' ? 'Reply' : 'Note'}</label>
       <div class="box">
@@ -109,9 +127,16 @@ export class HeedConsoleTakeover extends ConsoleElement {
           @keydown=${this.keydown}
           @input=${this.typed}
           @blur=${this.closeMenu}
+          @paste=${this.pasted}
         ></textarea>
         ${open ? this.cannedMenu() : nothing}
       </div>
+      ${
+        // kept (hidden) while the holder writes a note: switching back finds the files still there
+        this.mine
+          ? html`<heed-reply-attachments .api=${this.api} .me=${this.me} .conversationId=${this.conversationId} ?hidden=${mode !== 'reply'}></heed-reply-attachments>`
+          : nothing
+      }
       <span id="compose-hint" class="hint">${
         mode === 'reply'
           ? 'The visitor sees it labelled with your name. Type / for a canned reply. Control+Enter sends.'
@@ -200,7 +225,13 @@ export class HeedConsoleTakeover extends ConsoleElement {
     const box = this.box;
     const text = box?.value.trim() ?? '';
     const mode = this.writing;
-    if (!box || !text) {
+    const files = mode === 'reply' ? this.attached : undefined;
+    if (files?.uploading) {
+      this.error = 'Wait until the files have uploaded, then send.';
+      return;
+    }
+    const attachmentIds = files?.ids ?? [];
+    if (!box || (!text && attachmentIds.length === 0)) {
       this.error = mode === 'reply' ? 'Write a reply first.' : 'Write a note first.';
       box?.focus();
       return;
@@ -210,13 +241,70 @@ export class HeedConsoleTakeover extends ConsoleElement {
       sent = await this.act('send', () => this.api.addNote(this.conversationId, text), 'Note added.');
     } else {
       this.draftId ??= crypto.randomUUID();
-      const clientMessageId = this.draftId;
-      sent = await this.act('send', () => this.api.reply({ conversationId: this.conversationId, text, clientMessageId }), 'Reply sent.');
-      if (sent) this.draftId = null;
+      const input = {
+        conversationId: this.conversationId,
+        text,
+        clientMessageId: this.draftId,
+        ...(attachmentIds.length > 0 ? { attachmentIds } : {}),
+      };
+      sent = await this.act('send', () => this.api.reply(input), 'Reply sent.');
+      if (sent) {
+        this.draftId = null;
+        files?.clear();
+      }
     }
     if (!sent) return;
     box.value = '';
     box.focus();
+  }
+
+  /**
+   * Files pasted into the box go with the reply. Words copied from an office app come with a
+   * picture of themselves: when the clipboard holds words that are not just the files' names,
+   * the words are what is pasted.
+   */
+  private pasted(e: ClipboardEvent) {
+    const files = [...(e.clipboardData?.files ?? [])];
+    if (files.length === 0) return;
+    const words = e.clipboardData?.getData('text/plain').trim() ?? '';
+    if (words && !files.some((f) => words.includes(f.name))) return;
+    e.preventDefault();
+    this.takeFiles(files);
+  }
+
+  /** Escape closes the conversation (the inbox), but never throws away files attached to a reply. */
+  private keepFiles(e: KeyboardEvent) {
+    if (e.key === 'Escape' && this.attached && (this.attached.uploading || this.attached.ids.length > 0)) e.preventDefault();
+  }
+
+  private dragOver(e: DragEvent) {
+    if (!e.dataTransfer?.types.includes('Files')) return;
+    // taken here: a file dropped beside the box would otherwise open in place of the console
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    this.dragging = true;
+  }
+
+  private dragLeave(e: DragEvent) {
+    const form = e.currentTarget as HTMLElement;
+    if (e.relatedTarget instanceof Node && form.contains(e.relatedTarget)) return;
+    this.dragging = false;
+  }
+
+  private dropped(e: DragEvent) {
+    if (!e.dataTransfer?.types.includes('Files')) return;
+    e.preventDefault();
+    this.dragging = false;
+    this.takeFiles([...e.dataTransfer.files]);
+  }
+
+  private takeFiles(files: File[]) {
+    if (this.writing !== 'reply' || !this.attached) {
+      this.error = this.mine ? 'Notes take no files: choose “Reply to visitor” to send one.' : 'Take the conversation over to send files.';
+      return;
+    }
+    this.error = null;
+    this.attached.add(files);
   }
 
   private keydown(e: KeyboardEvent) {

@@ -27,6 +27,8 @@ export const styles = [
     }
     .compose {
       display: grid;
+      /* no wider than the pane: a long file name is cut, it does not widen the box */
+      grid-template-columns: minmax(0, 1fr);
       gap: 6px;
       margin-top: 12px;
     }
@@ -35,6 +37,12 @@ export const styles = [
     }
     .compose[data-mode='note'] textarea {
       background: #fff8e1;
+    }
+    /* files dragged over: the whole box takes them */
+    .compose[data-dragging] {
+      outline: 2px dashed var(--c-accent);
+      outline-offset: 4px;
+      border-radius: 8px;
     }
     .modes {
       display: flex;

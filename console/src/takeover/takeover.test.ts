@@ -2,8 +2,9 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import './takeover.ts';
 import type { HeedConsoleTakeover } from './takeover.component.ts';
-import type { Holder } from '../state/contract.ts';
-import { fakeConsoleApi, owner, refusal } from '../test-support/fake-console-api.ts';
+import type { AttachmentView, Holder } from '../state/contract.ts';
+import { UploadRefusal } from '../state/upload.ts';
+import { attachment, fakeConsoleApi, owner, refusal } from '../test-support/fake-console-api.ts';
 
 const ana: Holder = { id: owner.id, name: 'Ana' };
 
@@ -19,6 +20,40 @@ async function takeover(heldBy: Holder | null, over: Parameters<typeof fakeConso
 }
 
 const boxLabel = (root: ShadowRoot) => root.querySelector('label[for=compose]')?.textContent ?? null;
+
+const png = (name: string, bytes = 1200) => new File([new Uint8Array(bytes)], name, { type: 'image/png' });
+
+function transfer(files: File[]): DataTransfer {
+  const data = new DataTransfer();
+  for (const f of files) data.items.add(f);
+  return data;
+}
+
+/** Pastes files into the box, as Control+V with a screenshot on the clipboard does. */
+const paste = (box: HTMLTextAreaElement, ...files: File[]) =>
+  box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer(files), bubbles: true, composed: true, cancelable: true }));
+
+/** Drags files over the reply box and drops them. */
+function drop(target: Element, ...files: File[]) {
+  const dataTransfer = transfer(files);
+  for (const type of ['dragenter', 'dragover', 'drop'])
+    target.dispatchEvent(new DragEvent(type, { dataTransfer, bubbles: true, composed: true, cancelable: true }));
+}
+
+/** The reply's files: their chips, their refusals. */
+const filesOf = (root: ShadowRoot) => root.querySelector('heed-reply-attachments')!.shadowRoot!;
+
+/** An upload the test lets finish: it reports 40 % and waits for `finish()`. */
+function heldUpload() {
+  let finish = () => {};
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const upload = async (_conversationId: string, file: File, o: { onProgress?: (share: number) => void } = {}): Promise<AttachmentView> => {
+    o.onProgress?.(0.4);
+    await finished;
+    return attachment({ id: `id-${file.name}`, name: file.name, bytes: file.size });
+  };
+  return { upload, finish: () => finish() };
+}
 
 describe('heed-console-takeover', () => {
   it('offers "Take over" while the assistant answers, and asks for a reload once taken', async () => {
@@ -55,6 +90,7 @@ describe('heed-console-takeover', () => {
           error: null,
           createdAt: '2026-01-01T10:00:00Z',
           runId: null,
+          attachments: [],
         };
       },
     });
@@ -168,8 +204,105 @@ describe('heed-console-takeover', () => {
     expect(root.querySelector('[role=listbox]')).to.equal(null);
   });
 
+  it('sends a reply of a pasted file alone, once it has uploaded, carrying its id', async () => {
+    const held = heldUpload();
+    const { root, fake, button } = await takeover(ana, { uploadAttachment: held.upload });
+    const box = root.querySelector('textarea')!;
+    const file = png('screenshot.png');
+    paste(box, file);
+    const files = filesOf(root);
+    await waitUntil(() => files.querySelector('progress'), 'the upload shows');
+    const progress = files.querySelector('progress')!;
+    expect([progress.value, progress.getAttribute('aria-label')]).to.deep.equal([40, 'Uploading screenshot.png']);
+    expect(files.querySelector('.chip')!.textContent).to.contain('screenshot.png').and.contain('1 KB');
+    expect(fake.callsOf('uploadAttachment')[0]!.slice(0, 2)).to.deep.equal(['c-1', file]);
+    button('Send')!.click();
+    await waitUntil(() => root.querySelector('[role=alert]'));
+    expect(root.querySelector('[role=alert]')!.textContent).to.equal('Wait until the files have uploaded, then send.');
+    expect(fake.callsOf('reply')).to.have.length(0);
+    held.finish();
+    await waitUntil(() => files.querySelector('.chip[data-state=attached]'), 'uploaded');
+    // Escape would close the conversation: not with files attached
+    const pressEscape = () =>
+      box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true, cancelable: true }));
+    expect(pressEscape()).to.be.false;
+    button('Send')!.click();
+    await waitUntil(() => fake.callsOf('reply').length === 1);
+    expect(fake.callsOf('reply')[0]![0]).to.deep.include({ conversationId: 'c-1', text: '', attachmentIds: ['id-screenshot.png'] });
+    await waitUntil(() => files.querySelector('.chip') === null, 'the files go with the reply');
+    expect(pressEscape()).to.be.true;
+  });
+
+  it('says why a dropped file was refused, leaving it out and the draft as it was', async () => {
+    const { root, fake, button } = await takeover(ana, {
+      uploadAttachment: async () => Promise.reject(new UploadRefusal('file_too_large', 413, { limitBytes: 5_000_000 })),
+    });
+    const box = root.querySelector('textarea')!;
+    box.value = 'Here is the log';
+    drop(root.querySelector('form')!, new File(['lines'], 'huge.log', { type: 'text/plain' }));
+    const files = filesOf(root);
+    await waitUntil(() => files.querySelector('[role=alert]'), 'the refusal shows');
+    expect(files.querySelector('[role=alert]')!.textContent).to.equal(
+      '“huge.log” was not attached: it is larger than the 5 MB this site takes in one file.',
+    );
+    expect(files.querySelector('.chip')).to.equal(null);
+    expect(box.value).to.equal('Here is the log');
+    button('Send')!.click();
+    await waitUntil(() => fake.callsOf('reply').length === 1);
+    expect(fake.callsOf('reply')[0]![0]).to.not.have.property('attachmentIds');
+  });
+
+  it('attaches chosen files and leaves one out by its Remove button, focus moving to the next', async () => {
+    const { root, fake, button } = await takeover(ana, {
+      uploadAttachment: async (_conversationId, file) => attachment({ id: `id-${file.name}`, name: file.name }),
+    });
+    const files = filesOf(root);
+    const picker = files.querySelector<HTMLInputElement>('input[type=file]')!;
+    picker.files = transfer([png('a.png'), png('b.png')]).files;
+    picker.dispatchEvent(new Event('change'));
+    await waitUntil(() => files.querySelectorAll('.chip[data-state=attached]').length === 2, 'both uploaded');
+    const remove = (name: string) => files.querySelector<HTMLButtonElement>(`button[aria-label="Remove ${name}"]`);
+    remove('a.png')!.click();
+    await waitUntil(() => remove('a.png') === null);
+    expect(files.activeElement).to.equal(remove('b.png'));
+    root.querySelector('textarea')!.value = 'Both screens';
+    button('Send')!.click();
+    await waitUntil(() => fake.callsOf('reply').length === 1);
+    expect(fake.callsOf('reply')[0]![0]).to.deep.include({ text: 'Both screens', attachmentIds: ['id-b.png'] });
+  });
+
+  it('takes no files into a note', async () => {
+    const { root, fake } = await takeover(ana);
+    root.querySelector<HTMLInputElement>('input[value=note]')!.click();
+    await waitUntil(() => boxLabel(root) === 'Note');
+    expect(root.querySelector('heed-reply-attachments')!.hidden).to.be.true;
+    paste(root.querySelector('textarea')!, png('shot.png'));
+    await waitUntil(() => root.querySelector('[role=alert]'));
+    expect(root.querySelector('[role=alert]')!.textContent).to.equal('Notes take no files: choose “Reply to visitor” to send one.');
+    expect(fake.callsOf('uploadAttachment')).to.have.length(0);
+  });
+
   it('is accessible', async () => {
     const { el } = await takeover(ana);
     await expect(el).shadowDom.to.be.accessible();
+  });
+
+  it('is accessible with files uploading, attached and refused', async () => {
+    const held = heldUpload();
+    let calls = 0;
+    const { el, root } = await takeover(ana, {
+      uploadAttachment: async (conversationId, file, o) => {
+        calls += 1;
+        if (calls === 1) return attachment({ name: file.name });
+        if (calls === 2) return held.upload(conversationId, file, o);
+        throw new UploadRefusal('file_type_refused', 415, { detected: 'SVG' });
+      },
+    });
+    paste(root.querySelector('textarea')!, png('done.png'), png('slow.png'), new File(['<svg/>'], 'logo.svg'));
+    const files = filesOf(root);
+    await waitUntil(() => files.querySelectorAll('.chip').length === 2 && files.querySelector('[role=alert]'), 'every state shown');
+    await expect(el).shadowDom.to.be.accessible();
+    await expect(root.querySelector('heed-reply-attachments')!).shadowDom.to.be.accessible();
+    held.finish();
   });
 });

@@ -1,7 +1,7 @@
 import { ServerError } from '../../../widget/src/state/trpc-wire.ts';
 import type { ChangeHandlers, ConsoleApi } from '../state/console-api.ts';
 import { people } from './fake-people.ts';
-import type { ConversationItem, Me, SiteSettings, Transcript, VisitorProfile } from '../state/contract.ts';
+import type { AttachmentView, ConversationItem, Me, SiteSettings, Transcript, VisitorProfile } from '../state/contract.ts';
 
 let n = 0;
 
@@ -29,6 +29,31 @@ export function item(over: Partial<ConversationItem> = {}): ConversationItem {
     status: 'open',
     snoozedUntil: null,
     lastVisitorAt: null,
+    attachmentCount: 0,
+    ...over,
+  };
+}
+
+/** A 1 × 1 PNG as an attachment's `url`: a `data:` address resolves to itself, so the image really loads. */
+export const PIXEL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/**
+ * A file as the server's view shows it, with defaults (a 1.2 MB PNG of 1200 × 800); pass what
+ * the test cares about. `url` may be a `data:` address: it resolves to itself, so an `<img>`
+ * really loads in the test's page.
+ */
+export function attachment(over: Partial<AttachmentView> = {}): AttachmentView {
+  const i = ++n;
+  return {
+    id: `att-${i}`,
+    name: `screenshot-${i}.png`,
+    mime: 'image/png',
+    kind: 'image',
+    bytes: 1_200_000,
+    width: 1200,
+    height: 800,
+    url: `files/att-${i}?k=key${i}`,
     ...over,
   };
 }
@@ -70,6 +95,9 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     shareVisitorPages: false,
     checkInAfterMinutes: null,
     unsolicitedPerDay: 2,
+    attachmentKinds: ['png', 'jpeg', 'webp', 'gif', 'pdf', 'text'],
+    attachmentMaxBytes: 10 * 1024 * 1024,
+    attachmentMessageMaxBytes: 20 * 1024 * 1024,
     snippet: '<script src="http://api.test/widget.js" data-site="shop" async></script>',
     createdAt: '2026-01-01T00:00:00.000Z',
   };
@@ -132,7 +160,22 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
       error: null,
       createdAt: '2026-01-01T10:01:00.000Z',
       runId: null,
+      attachments: [],
     }),
+    // half way, then the whole file: what the real upload reports on a quick connection
+    uploadAttachment: async (_conversationId, file, o = {}) => {
+      o.onProgress?.(0.5);
+      const image = file.type.startsWith('image/');
+      return attachment({
+        name: file.name,
+        mime: file.type || 'text/plain',
+        kind: image ? 'image' : 'file',
+        bytes: file.size,
+        width: image ? 1 : null,
+        height: image ? 1 : null,
+      });
+    },
+    fileUrl: (url) => new URL(url, `${location.origin}/`).href,
     handBack: async (conversationId) => ({ ...item({ id: conversationId }), visitorTimeZone: null }),
     assign: async (conversationId, assigneeId) =>
       item({ id: conversationId, assignee: assigneeId ? { id: assigneeId, name: 'Agent' } : null }),
@@ -226,6 +269,7 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
     error: null,
     createdAt: at(i),
     runId: 'run-1',
+    attachments: [],
   }));
   const reply = failed
     ? {
@@ -237,6 +281,7 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
         error: 'model_timeout',
         createdAt: at(9),
         runId: 'run-1',
+        attachments: [],
       }
     : {
         id: 'm4',
@@ -247,6 +292,7 @@ export function transcript(over: Partial<Transcript['conversation']> = {}, faile
         error: null,
         createdAt: at(9),
         runId: 'run-1',
+        attachments: [],
       };
   return {
     conversation: c,

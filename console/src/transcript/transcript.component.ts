@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import '../message-attachments/message-attachments.ts';
 import '../takeover/takeover.ts';
 import '../team-bar/team-bar.ts';
 import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
@@ -25,8 +26,10 @@ const RELOAD_DEBOUNCE_MS = 150;
  * takeover below the messages ("Take over", "Reply", "Send", "Hand back": `heed-console-takeover`).
  * Notices ("Ana joined", "Waiting for a person") are centred lines between the messages;
  * operator and unsolicited messages carry their provenance label ("Operator — Ana",
- * "Because you viewed Pricing", "Check-in", "From Shop"). A private conversation shows its
- * metadata and says its words are hidden (the server sends none of them).
+ * "Because you viewed Pricing", "Check-in", "From Shop"). A message's files show under its words
+ * (`heed-message-attachments`: thumbnails that enlarge, links with type and size). A private
+ * conversation shows its metadata and says its words are hidden (the server sends none of them,
+ * nor its files' names and addresses).
  *
  * While it is on screen in a visible tab (and when the tab comes back into view), what it shows
  * is read for this operator (never for the visitor), a visitor's new messages included. It
@@ -155,6 +158,7 @@ export class HeedConsoleTranscript extends ConsoleElement {
         ${t.visitor ? html`<span class="visitor-time">visitor: ${t.visitor}</span>` : nothing}
       </div>
       ${m.redacted ? html`<div class="content muted">Words hidden</div>` : m.content ? html`<div class="content">${m.content}</div>` : nothing}
+      ${m.attachments.length > 0 ? html`<heed-message-attachments .api=${this.api} .me=${this.me} .attachments=${m.attachments}></heed-message-attachments>` : nothing}
       ${m.provenance === 'continue' ? html`<div class="content muted">Asked for the rest of the reply above (Continue)</div>` : nothing}
       ${m.cutShort ? html`<p class="cut">Cut short at the model's length limit.</p>` : nothing}
       ${failed ? this.failure(m, superseded) : nothing}

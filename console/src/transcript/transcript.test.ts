@@ -1,9 +1,10 @@
 /// <reference types="mocha" />
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import './transcript.ts';
 import type { HeedConsoleTranscript } from './transcript.component.ts';
 import type { Transcript, TranscriptMessage } from '../state/contract.ts';
-import { fakeConsoleApi, owner, refusal, transcript } from '../test-support/fake-console-api.ts';
+import { attachment, fakeConsoleApi, owner, PIXEL, refusal, transcript } from '../test-support/fake-console-api.ts';
 
 const msg = (id: string, role: string, provenance: string | null, provenanceLabel: string | null, content = ''): TranscriptMessage => ({
   id,
@@ -15,6 +16,7 @@ const msg = (id: string, role: string, provenance: string | null, provenanceLabe
   error: null,
   createdAt: new Date(Date.UTC(2026, 0, 1, 10, 1, Number(id.slice(1)))).toISOString(),
   runId: null,
+  attachments: [],
 });
 
 /** A server that holds one conversation: takeOver, reply and handBack change what the next transcript answers. */
@@ -236,6 +238,46 @@ describe('heed-console-transcript', () => {
     ]);
     const takeover = root.querySelector('heed-console-takeover')!.shadowRoot!;
     expect([...takeover.querySelectorAll('button')].map((b) => b.textContent!.trim())).to.deep.equal(['Add note']);
+  });
+
+  it('shows a message’s files under its words: an image that enlarges from the keyboard, and a file as a link', async () => {
+    const data = transcript();
+    const log = attachment({ name: 'console.log', mime: 'text/plain', kind: 'file', bytes: 2048, width: null, height: null });
+    data.messages[0] = { ...data.messages[0]!, attachments: [attachment({ name: 'error.png', url: PIXEL }), log] };
+    const { el, root } = await open(false, { transcript: async () => data });
+    const first = root.querySelector('.message')!;
+    expect(first.querySelector('.content')!.textContent).to.equal('Question 1');
+    const files = first.querySelector('heed-message-attachments')!.shadowRoot!;
+    expect(files.querySelector('img')!.alt).to.equal('error.png');
+    const link = files.querySelector('a')!;
+    expect([link.textContent, link.href, files.querySelector('.file .facts')!.textContent]).to.deep.equal([
+      'console.log',
+      new URL(log.url!, `${location.origin}/`).href,
+      'Plain text · 2 KB',
+    ]);
+    const thumb = files.querySelector<HTMLButtonElement>('button[aria-label="Enlarge error.png"]')!;
+    thumb.focus();
+    await sendKeys({ press: 'Enter' });
+    const dialog = files.querySelector('dialog')!;
+    await waitUntil(() => dialog.open, 'the image opens in a dialog');
+    expect(dialog.querySelector('img')!.alt).to.equal('error.png');
+    await sendKeys({ press: 'Escape' });
+    await waitUntil(() => !dialog.open && files.activeElement === thumb, 'closed, focus back on the thumbnail');
+    expect(root.querySelectorAll('heed-message-attachments')).to.have.length(1);
+    await expect(el).shadowDom.to.be.accessible();
+  });
+
+  it('shows only what a private conversation’s files are: their type and size, withheld, with no link', async () => {
+    const data = transcript({ private: true, title: null });
+    data.messages = data.messages.map((m) => ({ ...m, content: '', redacted: true }));
+    data.messages[0] = { ...data.messages[0]!, attachments: [attachment({ name: '', url: null })] };
+    const { el, root } = await open(false, { transcript: async () => data });
+    const files = root.querySelector('.message heed-message-attachments')!.shadowRoot!;
+    expect(files.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
+      'PNG image · 1.2 MB (withheld: the visitor made this conversation private)',
+    );
+    expect(files.querySelector('a, img')).to.equal(null);
+    await expect(el).shadowDom.to.be.accessible();
   });
 
   it("shows the team's notes between the messages at their time, marked as the team's only", async () => {

@@ -9,6 +9,7 @@ export const styles = [
     }
     form {
       display: flex;
+      flex-wrap: wrap;
       align-items: flex-end;
       gap: 6px;
       padding: 9px 10px;
@@ -40,6 +41,10 @@ export const styles = [
     button svg:dir(rtl) {
       transform: scaleX(-1);
     }
+    /* the files waiting to go: a row of their own above the box */
+    heed-attachment-tray {
+      flex-basis: 100%;
+    }
     button {
       display: grid;
       place-items: center;
@@ -50,6 +55,10 @@ export const styles = [
       cursor: pointer;
       color: var(--heed-accent-contrast, var(--_site-accent-contrast, #fff));
       background: var(--heed-accent, var(--_site-accent, #1f2328));
+    }
+    .attach {
+      color: inherit;
+      background: none;
     }
   `,
 ];

@@ -12,7 +12,8 @@ import { styles } from './heading.styles.ts';
  * that never wraps, the connection status in a fixed place below it, and the provenance
  * label (`provenance`: "Private · Operator — Ana", see `headingLabel`). Its status text is
  * the widget's only `aria-live` region, so assistive tech hears connection changes once,
- * from one place.
+ * from one place; `announcement` is read out there too, unseen (what happened to a file the
+ * visitor attached: the file itself shows it).
  *
  * When `renamable`, a "Rename conversation" button turns the title into a text field
  * named "Conversation title": Enter (or leaving the field) saves a changed, valid title
@@ -50,6 +51,8 @@ export class HeedHeading extends HeedElement {
   @property() label = '';
   @property() connection: ConnectionStatus = 'connecting';
   @property() provenance: string | null = null;
+  /** a sentence for screen readers, said through the status region (visually hidden) */
+  @property() announcement = '';
   @property({ reflect: true }) layout: 'wide' | 'narrow' = 'wide';
   /** offers the rename button (a thread is open) */
   @property({ type: Boolean }) renamable = false;
@@ -95,7 +98,7 @@ export class HeedHeading extends HeedElement {
           }
         </div>
         <div class="meta">
-          <span class="status" part="status" role="status" aria-live="polite">${t.status[this.connection]}</span>
+          <span class="status" part="status" role="status" aria-live="polite">${t.status[this.connection]}<span class="sr-only">${this.announcement}</span></span>
           ${this.provenance ? html`<span class="provenance" part="provenance">${this.provenance}</span>` : nothing}
         </div>
       </div>

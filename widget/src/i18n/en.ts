@@ -88,6 +88,8 @@ export const en = {
   orAnswerBelow: 'Or type your answer below: your next message answers this question.',
   message: 'Message',
   send: 'Send',
+  /** the composer's paperclip: opens the file picker */
+  attachFiles: 'Attach files',
   // the prompt after a person resolved the conversation
   didThisHelp: 'Did this help?',
   helpful: 'Helpful',

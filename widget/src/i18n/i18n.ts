@@ -21,6 +21,9 @@ export let t = enCore as Messages;
 /** The tag `Intl` formats dates and relative times in (`en` by default). */
 export let lang = 'en';
 
+/** The strings' file in use (`en`, or a file's name in `locales/`): lazily loaded strings follow it (attach/strings.ts). */
+export let bundle = 'en';
+
 /** The elements on screen, re-rendered when the strings change (HeedElement adds itself). */
 export const localized = new Set<{ requestUpdate(): void }>();
 
@@ -59,5 +62,6 @@ export async function useLocale(choice: LocaleChoice): Promise<void> {
   if (latest !== choice) return;
   translated = strings;
   lang = choice.tag;
+  bundle = choice.bundle;
   apply();
 }

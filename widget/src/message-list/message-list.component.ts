@@ -9,7 +9,8 @@ import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import type { OpenQuestion } from '../state/open-question.ts';
 import { sendingIn } from '../state/send-wait.ts';
-import type { MessageInputRequest, StreamingReply, ThreadMessage } from '../state/types.ts';
+import type { AttachmentView, MessageInputRequest, StreamingReply, ThreadMessage } from '../state/types.ts';
+import { loadAttach } from '../attach/load.ts';
 import { arrange, type ThreadItem } from './arrange.ts';
 import { markdown } from './markdown.ts';
 import { noticeText, provenanceText } from './provenance-text.ts';
@@ -56,6 +57,10 @@ export const greetingBubble = (g: Greeting) =>
  * A reply that answers from the site's own pages lists the pages it cites under it ("Sources",
  * `[n]` as in its text, title and host), each opening in a new tab; only http(s) addresses.
  *
+ * Files sent with a message (the visitor's, an operator's) show in its bubble: images as
+ * thumbnails that enlarge, other files as links (`<heed-message-files>`, whose code loads the
+ * first time a thread shows a file, `attach/load.ts`). A message of files alone has no empty bubble.
+ *
  * The `end` slot takes what follows the last message: the panel's "Did this help?" prompt.
  *
  * @slot end - After the last message, inside the thread.
@@ -95,6 +100,8 @@ export class HeedMessageList extends HeedElement {
   @property({ attribute: false }) assistantName: string | null = null;
   /** a reply is coming (see `replyComing`): the typing row shows until the reply streams */
   @property({ type: Boolean }) replyComing = false;
+  /** the API's base URL: a file's address is relative to it */
+  @property({ attribute: false }) apiBase = '';
 
   private pinned = true;
   /** the reply that may be continued now, as of the last render */
@@ -153,7 +160,7 @@ export class HeedMessageList extends HeedElement {
     if (m.role === 'user') {
       // the one refusal the queue records is "Not sent" (thread-sync.ts); it shows in the widget's language
       const mark = m.sendError ? t.notSent : m.pending ? (m.retryAt ? sendingIn(m.retryAt) : t.sending) : null;
-      return html`<div class="message user ${m.pending ? 'pending' : ''}" dir="auto" part="message user-message" data-pending=${m.pending ? 'true' : nothing}><span class="sr-only" dir="auto">${t.you}: </span>${m.content}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
+      return html`<div class="message user ${m.pending ? 'pending' : ''} ${filesOnly(m)}" dir="auto" part="message user-message" data-pending=${m.pending ? 'true' : nothing}><span class="sr-only" dir="auto">${t.you}: </span>${m.content}${this.files(m.attachments)}${mark ? html`<span class="mark">${mark}</span>` : nothing}</div>`;
     }
     if (m.role === 'notice') {
       const line = noticeText(m, t, this.siteName);
@@ -165,7 +172,7 @@ export class HeedMessageList extends HeedElement {
     const label = provenanceText(m, t, this.siteName);
     const labelId = `label-${m.id}`;
     return html`<div
-      class="message assistant ${operator ? 'operator' : ''} ${m.error ? 'failed' : ''}"
+      class="message assistant ${operator ? 'operator' : ''} ${m.error ? 'failed' : ''} ${filesOnly(m)}"
       dir="auto"
       part=${operator ? 'message operator-message' : 'message assistant-message'}
       role=${label ? 'article' : nothing}
@@ -173,11 +180,19 @@ export class HeedMessageList extends HeedElement {
     >
       ${label ? html`<span class="provenance" part="provenance" id=${labelId} dir="auto">${label}</span>` : html`<span class="sr-only" dir="auto">${this.speaker()}: </span>`}
       <div class="md" ${markdown(m.content)}></div>
+      ${this.files(m.attachments)}
       ${m.inputRequest ? this.choices(m, m.inputRequest) : nothing}
       ${m.error ? html`<button @click=${() => this.emit('heed-retry', { conversationId: m.conversationId })}>${t.retry}</button>` : nothing}
       ${m.sources?.length ? sourceList(m.sources) : nothing}
       ${m.cutShort && !this.continued.has(m.id) ? this.cutShort(m) : nothing}
     </div>`;
+  }
+
+  /** A message's files (an older API sends none); their element's code loads with the first. */
+  private files(files: readonly AttachmentView[] | undefined) {
+    if (!files?.length) return nothing;
+    void loadAttach(); // tried again on the next render if it fails
+    return html`<heed-message-files .files=${files} .base=${this.apiBase}></heed-message-files>`;
   }
 
   /** Who replies, as screen readers hear it. */
@@ -237,6 +252,9 @@ function sourceItem(s: CitedSource) {
   if (!linkableSource(s.url)) return html`<li dir="auto">[${s.n}] ${s.title}</li>`;
   return html`<li><a href=${s.url} target="_blank" rel="noopener noreferrer" dir="auto">[${s.n}] ${s.title} <span class="host">${new URL(s.url).host}</span></a></li>`;
 }
+
+/** A message of files without words is drawn without its bubble. */
+const filesOnly = (m: ThreadMessage) => (!m.content.trim() && m.attachments?.length ? 'files-only' : '');
 
 /** Replies followed (notices aside) by the visitor's request for their rest. */
 function continuedReplies(messages: readonly ThreadMessage[]): Set<string> {

@@ -164,5 +164,12 @@ export const styles = [
       text-align: center;
       margin-top: 32px;
     }
+    /* files without words: no empty bubble around them (last, so it wins over the bubbles' colours) */
+    .files-only {
+      padding: 0;
+      border: 0;
+      color: inherit;
+      background: none;
+    }
   `,
 ];

@@ -6,6 +6,7 @@ import { closeIcon } from '../shared/icons.ts';
 import { homeIcon, menuIcon } from '../shared/panel-icons.ts';
 import { StoreController } from '../state/store-controller.ts';
 import type { HeedStore } from '../state/store.ts';
+import type { AttachmentView } from '../state/types.ts';
 import { ThreadSync } from '../state/thread-sync.ts';
 import { replyComing } from '../state/reply-coming.ts';
 import { openQuestion } from '../state/open-question.ts';
@@ -44,7 +45,9 @@ type Layout = 'wide' | 'narrow';
  * visitor with several conversations, else when they open it (and until they close it). It marks the open thread read only while the panel
  * is open and the page visible. Full screen on a phone, Tab and Shift+Tab go round inside it. While the thread's question allows free text, the
  * composer's next message answers it. While a person is to reply, an offer to hear back by email sits above the composer
- * (`contact-email/`).
+ * (`contact-email/`). Where the site takes attachments, files dragged over the panel attach when dropped (the
+ * composer shows a drop zone); what happens to an attached file is read out through the heading's status region
+ * (`heed-announce`).
  *
  * @event heed-close - The visitor closed the chat (Escape or the close button).
  *
@@ -94,6 +97,8 @@ export class HeedPanel extends HeedElement {
   /** ☰ widened the panel: once the list is in, focus goes to it (the button pressed is gone) */
   private focusList = false;
   @state() private measured: Layout = 'wide';
+  /** a sentence the heading's status region reads out */
+  @state() private announcement = '';
   @query('heed-composer') private composer?: HeedComposer;
 
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a reactive controller works by registering itself with the host
@@ -172,7 +177,7 @@ export class HeedPanel extends HeedElement {
       ? greetingFor({ greeting: s.site.greeting ?? null, greetings: s.site.greetings }, this.locale ?? 'en')
       : null;
     const greeting = greetingText ? { text: greetingText, name: s.site?.assistantName ?? null } : null;
-    return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label=${t.chat} @keydown=${this.keydown}>
+    return html`<div class="panel" part="panel" role=${this.closable ? 'dialog' : 'region'} aria-label=${t.chat} @keydown=${this.keydown} @heed-announce=${this.onAnnounce} @dragenter=${this.onDrag} @dragover=${this.onDrag} @dragleave=${this.onDrag} @drop=${this.onDrag}>
       ${narrow && this.drawerOpen ? html`<div class="scrim" @click=${() => (this.drawerOpen = false)}></div>` : nothing}
       <heed-sidebar
         class=${narrow ? 'drawer' : ''}
@@ -191,6 +196,7 @@ export class HeedPanel extends HeedElement {
         <heed-heading
           .label=${active ? (active.title ?? s.site?.assistantName ?? t.newConversation) : (s.site?.assistantName ?? s.site?.name ?? t.chat)}
           .connection=${s.connection}
+          .announcement=${this.announcement}
           .provenance=${headingLabel(active, latest ? provenanceText(latest, t, siteName) : null, t)}
           ?renamable=${!!active}
           ?options=${!!active}
@@ -221,6 +227,7 @@ export class HeedPanel extends HeedElement {
               .greeting=${greeting}
               .siteName=${siteName}
               .assistantName=${s.site?.assistantName ?? null}
+              .apiBase=${store.api.base}
               ?replyComing=${replyComing(active, thread, s.replies.get(active.id), s.connection)}
               ?loading=${!thread}
               @heed-retry=${this.onRetry}
@@ -246,6 +253,7 @@ export class HeedPanel extends HeedElement {
         ${active && contactOffered(store, active) ? html`<heed-contact-email .store=${store} @heed-contact-skip=${this.onContactSkip}></heed-contact-email>` : nothing}
         <heed-composer
           placeholder=${question?.allowFreeText && !question.answering ? t.typeAnswer : t.writeMessage}
+          .attach=${s.site?.attachments?.kinds.length ? { settings: s.site.attachments, api: store.api, conversationId: active?.id ?? null, target: () => this.sendTarget(store) } : null}
           @heed-send=${this.onSend}
           @heed-typing=${this.onTyping}
         ></heed-composer>
@@ -386,23 +394,40 @@ export class HeedPanel extends HeedElement {
    * answer. Without a visitor token (a refused origin, a sign-in needed) the send is refused here:
    * cancelling the event keeps the words in the composer.
    */
-  private readonly onSend = async (e: CustomEvent<{ content: string }>) => {
+  private readonly onSend = async (e: CustomEvent<{ content: string; attachments?: AttachmentView[]; conversationId?: string }>) => {
     const store = this.store;
     if (!store) return;
     if (!store.canSend) return e.preventDefault();
+    const { content, attachments, conversationId } = e.detail;
     try {
-      // a send typed before the session is up waits for it: the new conversation needs the visitor's
-      // token, and "the latest conversation" is only known once the list is in
-      if (!this.activeId) await store.whenReady();
-      // typed right after "New conversation": it belongs in the new one, not the one still shown
-      if (this.creating) await this.creating.catch(() => undefined);
-      const id = this.activeId ?? (await this.homeTarget(store));
+      // files were uploaded to one conversation: the message goes there
+      const id = conversationId ?? (await this.sendTarget(store));
       const question = openQuestion(store.conversation(id), store.state.threads.get(id));
-      this.threads?.send(id, e.detail.content, question?.allowFreeText && !question.answering ? question.id : undefined);
+      this.threads?.send(id, content, question?.allowFreeText && !question.answering ? question.id : undefined, attachments);
     } catch {
       // the conversation could not be created (the token was refused meanwhile): the heading's status says why
     }
   };
+
+  /** Where a send goes, and files attached now upload: the open thread, else the home view's target (`homeTarget`). */
+  private async sendTarget(store: HeedStore): Promise<string> {
+    // a send typed before the session is up waits for it: the new conversation needs the visitor's
+    // token, and "the latest conversation" is only known once the list is in
+    if (!this.activeId) await store.whenReady();
+    // typed right after "New conversation": it belongs in the new one, not the one still shown
+    if (this.creating) await this.creating.catch(() => undefined);
+    return this.activeId ?? (await this.homeTarget(store));
+  }
+
+  private readonly onAnnounce = (e: CustomEvent<{ text: string }>) => {
+    e.stopPropagation();
+    // the same sentence again must still be read out: it differs by an invisible space
+    const text = e.detail.text;
+    this.announcement = text === this.announcement ? `${text}\u00a0` : text;
+  };
+
+  /** Files dragged over the panel attach through the composer, which shows where they go. */
+  private readonly onDrag = (e: DragEvent) => this.composer?.drag(e);
 
   /** Typing in an open thread after a send holds that send's run for the rest of the words. */
   private readonly onTyping = () => {

@@ -24,3 +24,5 @@ export const pencilIcon = () => icon(svg`<path d="M4 20h4L19 9l-4-4L4 16zM13 7l4
 export const moreIcon = () => icon(svg`<circle cx="12" cy="5" r="1"/><circle cx="12" cy="12" r="1"/><circle cx="12" cy="19" r="1"/>`);
 /** waiting for a person: a person */
 export const personIcon = () => icon(svg`<circle cx="12" cy="8" r="4"/><path d="M4 21a8 8 0 0 1 16 0"/>`);
+/** attach files: a paperclip */
+export const paperclipIcon = () => icon(svg`<path d="M21 11l-9 9a6 6 0 0 1-9-9l9-9a4 4 0 0 1 6 6l-9 9a2 2 0 0 1-3-3l8-8"/>`);

@@ -1,4 +1,4 @@
-import type { ConversationView, MessageView, ResumedSession, Session, VisitorEvent } from './types.ts';
+import type { AttachmentView, ConversationView, MessageView, ResumedSession, Session, VisitorEvent } from './types.ts';
 
 /** What `Heed('identify', …)` passes: a user id and the host backend's JWT (or static userHash). */
 export interface Identity {
@@ -16,6 +16,25 @@ export interface SubscriptionHandlers {
   /** the subscription ended for good (e.g. the token was refused) */
   onError(error: unknown): void;
 }
+
+/** One file to upload to a conversation (`HeedApi.upload`). */
+export interface UploadInput {
+  conversationId: string;
+  /** the file's name as the visitor's device gave it (the server cleans it) */
+  name: string;
+  file: Blob;
+  /** bytes sent so far, as the upload goes */
+  onProgress?: (sent: number) => void;
+  /** aborts the upload: the promise rejects with a DOMException named `AbortError` */
+  signal?: AbortSignal;
+}
+
+/**
+ * An upload the server refused, as `HeedApi.upload` rejects it: a `RefusedError` whose `reason`
+ * is the refusal's code (`file_too_large`, `file_type_refused`, `rate_limited`…), with what the
+ * visitor needs to be told (`limitBytes`, `detected`) and when to try again (`retryAfterMs`, 429).
+ */
+export type UploadRefusal = RefusedError & { status: number; limitBytes?: number; detected?: string; retryAfterMs?: number };
 
 /**
  * Everything the store asks of the server. The real one speaks tRPC (`trpc-api.ts`);
@@ -46,8 +65,24 @@ export interface HeedApi {
   listConversations(): Promise<{ cursor: string; conversations: ConversationView[] }>;
   getConversation(conversationId: string): Promise<{ cursor: string; conversation: ConversationView; messages: MessageView[] }>;
   createConversation(): Promise<ConversationView>;
-  /** `answersRequestId` links the message to the open input request it answers */
-  send(input: { conversationId: string; clientMessageId: string; content: string; answersRequestId?: string }): Promise<MessageView>;
+  /**
+   * `answersRequestId` links the message to the open input request it answers; `attachmentIds` are
+   * uploads (`upload`) that go with it (`content` may then be '').
+   */
+  send(input: {
+    conversationId: string;
+    clientMessageId: string;
+    content: string;
+    answersRequestId?: string;
+    attachmentIds?: string[];
+  }): Promise<MessageView>;
+  /** The API's base URL (ending in `/`): an attachment's `url` is relative to it. */
+  readonly base: string;
+  /**
+   * Uploads one file to a conversation, not sent yet (`send` takes its id). Rejects with an
+   * `UploadRefusal`, an `OfflineError`, an `AuthError`, or an `AbortError` once `signal` aborts.
+   */
+  upload(input: UploadInput): Promise<AttachmentView>;
   /** The visitor is typing after their send `after` (its `clientMessageId`): its run waits for the rest (see `TypingSignal`). */
   typing(conversationId: string, after: string): Promise<unknown>;
   /** Asks for the rest of a reply cut short (`cutShort`, nothing after it); the rest arrives as the next reply. */

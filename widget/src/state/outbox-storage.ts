@@ -1,3 +1,5 @@
+import type { AttachmentView } from './types.ts';
+
 /** A visitor's send kept in storage until the server acknowledges it. */
 export interface StoredSend {
   /** the visitor whose session wrote it: only that visitor's session delivers it */
@@ -6,6 +8,12 @@ export interface StoredSend {
   conversationId: string;
   content: string;
   answersRequestId?: string | null;
+  /**
+   * files already uploaded that go with it (their views, so the pending copy shows them after a
+   * reload; the send carries their ids). A file still uploading when the page went is not here:
+   * its upload is lost with the page.
+   */
+  attachments?: AttachmentView[];
   createdAt: string;
 }
 
@@ -16,7 +24,8 @@ const isStoredSend = (e: unknown): e is StoredSend => {
     typeof s.visitorId === 'string' &&
     typeof s.clientMessageId === 'string' &&
     typeof s.conversationId === 'string' &&
-    typeof s.content === 'string'
+    typeof s.content === 'string' &&
+    (s.attachments === undefined || Array.isArray(s.attachments))
   );
 };
 

@@ -3,7 +3,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { HeedStore } from './store.ts';
 import { ThreadSync } from './thread-sync.ts';
 import type { StoredSend } from './outbox-storage.ts';
-import { conversation, FakeApi, message, settle } from '../test-support/fake-api.ts';
+import { attachment, conversation, FakeApi, message, settle } from '../test-support/fake-api.ts';
 
 const KEY = 'heed:outbox:test@https://chat.example/';
 
@@ -76,6 +76,38 @@ describe('ThreadSync outbox across reloads and tabs', () => {
       ['two', false],
     ]);
     expect(localStorage.getItem(KEY)).to.equal(null);
+    second.stop();
+  });
+
+  it('keeps a send with files through a reload: the pending copy shows them, and it goes out with their ids', async () => {
+    const c = conversation();
+    const files = [attachment({ name: 'error.png' }), attachment({ name: 'log.txt', mime: 'text/plain' })];
+    const before = new FakeApi({ conversations: [c] });
+    const first = await page(before);
+    const threads = new ThreadSync(first);
+    threads.open(c.id);
+    before.offline = true;
+    threads.send(c.id, '', undefined, files);
+    expect(first.state.threads.get(c.id)![0]!.attachments, 'shown at once').to.deep.equal(files);
+    await waitUntil(() => first.state.connection === 'offline', 'the send found the network down');
+    expect(stored()[0]!.attachments).to.deep.equal(files);
+    first.stop();
+
+    const after = new FakeApi({ conversations: [c] });
+    for (const f of files) after.uploaded.set(f.id, f);
+    const release = holdSends(after);
+    const second = await page(after);
+    const reloaded = new ThreadSync(second);
+    await reloaded.load(c.id);
+    const pending = second.state.threads.get(c.id)!;
+    expect(pending.map((m) => [m.content, m.pending, m.attachments?.map((a) => a.name)])).to.deep.equal([
+      ['', true, ['error.png', 'log.txt']],
+    ]);
+    release();
+    await waitUntil(() => reloaded.queued === 0, 'the kept send is delivered', { timeout: 2000 });
+    const [input] = after.callsOf('send')[0]! as [{ content: string; attachmentIds: string[] }];
+    expect(input.attachmentIds).to.deep.equal(files.map((f) => f.id));
+    expect(second.state.threads.get(c.id)!.map((m) => [!!m.pending, m.attachments?.length])).to.deep.equal([[false, 2]]);
     second.stop();
   });
 

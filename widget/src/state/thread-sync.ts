@@ -4,7 +4,7 @@ import { sendWait, type SendWait } from './send-wait.ts';
 import { OutboxStorage, type StoredSend } from './outbox-storage.ts';
 import { TypingSignal } from './typing-signal.ts';
 import type { HeedStore } from './store.ts';
-import type { ThreadMessage, VisitorEvent } from './types.ts';
+import type { AttachmentView, ThreadMessage, VisitorEvent } from './types.ts';
 
 /** The one ThreadSync of each store: the panel and the first chunk's outbox check share it. */
 const instances = new WeakMap<HeedStore, ThreadSync>();
@@ -20,7 +20,9 @@ const instances = new WeakMap<HeedStore, ThreadSync>();
  * site, API and visitor: after a reload, or in another tab, the visitor's unacknowledged
  * sends show as pending again and go out once, in order; one tab at a time delivers them
  * (a Web Lock), re-reading the stored queue under the lock, so a send another tab
- * delivered is never sent again. Only sends storage refused keep `store.unsent()` true.
+ * delivered is never sent again. Only sends storage refused keep `store.unsent()` true. A send
+ * with files keeps their views (already uploaded) and goes out with their ids; files still
+ * uploading in the composer when the page goes are lost with it, like the words not yet sent.
  * Constructing it twice for one store returns the first instance.
  *
  * @example const threads = new ThreadSync(store); threads.send(conversationId, 'Hello');
@@ -89,13 +91,16 @@ export class ThreadSync {
    * waits in the queue and goes out once when the connection is back. The same
    * `clientMessageId` makes any repeat harmless on the server. With `answersRequestId` it
    * answers that input request: once the server has it, the question shows as answered.
+   * `attachments` are files already uploaded (the send carries their ids; `content` may be ''):
+   * the pending copy shows them at once, and storage keeps them with the send.
    */
-  send(conversationId: string, content: string, answersRequestId?: string): ThreadMessage {
+  send(conversationId: string, content: string, answersRequestId?: string, attachments?: readonly AttachmentView[]): ThreadMessage {
     const message = this.pendingCopy({
       clientMessageId: crypto.randomUUID(),
       conversationId,
       content,
       answersRequestId,
+      attachments: attachments && [...attachments],
       createdAt: new Date().toISOString(),
     });
     this.outbox = [...this.outbox, message];
@@ -173,9 +178,7 @@ export class ThreadSync {
   private save(m: ThreadMessage): void {
     const id = m.clientMessageId!;
     if (!this.storage || !this.visitorId || this.saved.has(id)) return;
-    const { conversationId, content, answersRequestId, createdAt } = m;
-    if (this.storage.add({ visitorId: this.visitorId, clientMessageId: id, conversationId, content, answersRequestId, createdAt }))
-      this.saved.add(id);
+    if (this.storage.add({ visitorId: this.visitorId, ...storedSend(m) })) this.saved.add(id);
   }
 
   /**
@@ -221,6 +224,7 @@ export class ThreadSync {
       error: null,
       createdAt: s.createdAt,
       inputRequest: null,
+      attachments: s.attachments ?? [],
       pending: true,
       answersRequestId: s.answersRequestId,
       ...(this.held ? { retryAt: this.held.until } : {}),
@@ -262,7 +266,7 @@ export class ThreadSync {
 
   /** Sends one message; false when offline or told to wait (it stays queued), true once it left the queue. */
   private async deliver(message: ThreadMessage): Promise<boolean> {
-    const { clientMessageId, conversationId, content, answersRequestId } = message;
+    const { clientMessageId, conversationId, content, answersRequestId, attachments } = message;
     const leave = () => {
       this.outbox = this.outbox.filter((m) => m !== message);
       this.saved.delete(clientMessageId!);
@@ -274,6 +278,7 @@ export class ThreadSync {
         clientMessageId: clientMessageId!,
         content,
         ...(answersRequestId ? { answersRequestId } : {}),
+        ...(attachments?.length ? { attachmentIds: attachments.map((a) => a.id) } : {}),
       });
       this.refusals = 0;
       leave();
@@ -296,15 +301,7 @@ export class ThreadSync {
         // visitor's words still go out, next, as a plain message.
         const plain = { ...message, answersRequestId: null };
         this.outbox = this.outbox.map((m) => (m === message ? plain : m));
-        if (this.visitorId && this.saved.has(clientMessageId!))
-          this.storage?.replace({
-            visitorId: this.visitorId,
-            clientMessageId: clientMessageId!,
-            conversationId,
-            content,
-            answersRequestId: null,
-            createdAt: message.createdAt,
-          });
+        if (this.visitorId && this.saved.has(clientMessageId!)) this.storage?.replace({ visitorId: this.visitorId, ...storedSend(plain) });
         this.update(conversationId, (t) => t.map((m) => (m.clientMessageId === clientMessageId ? plain : m)));
         return true;
       }
@@ -354,4 +351,17 @@ export class ThreadSync {
   private write(conversationId: string, thread: readonly ThreadMessage[]): void {
     this.store.set({ threads: new Map(this.store.state.threads).set(conversationId, thread) });
   }
+}
+
+/** What storage keeps of a queued send (besides its visitor). */
+function storedSend(m: ThreadMessage): Omit<StoredSend, 'visitorId'> {
+  const { clientMessageId, conversationId, content, answersRequestId, attachments, createdAt } = m;
+  return {
+    clientMessageId: clientMessageId!,
+    conversationId,
+    content,
+    answersRequestId,
+    createdAt,
+    ...(attachments?.length ? { attachments } : {}),
+  };
 }

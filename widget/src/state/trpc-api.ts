@@ -12,13 +12,15 @@ type Out = inferRouterOutputs<AppRouter>;
  * `Authorization: Bearer`, the event stream over SSE. EventSource cannot send headers, so
  * each stream connection carries a short-lived stream ticket (fetched with the bearer
  * token just before connecting) in its URL, never the visitor token; every reconnect
- * resumes after the last tracked event with a new ticket (`trpc-wire.ts`).
+ * resumes after the last tracked event with a new ticket (`trpc-wire.ts`). Uploads are plain
+ * `POST files?…` requests whose code loads with the first one (`attach/upload-request.ts`).
  *
  * @example const api = createTrpcApi('https://chat.example.com/');
  */
 export function createTrpcApi(apiBase: string): HeedApi {
   let token: string | null = null;
-  const base = new URL('trpc', apiBase.endsWith('/') ? apiBase : `${apiBase}/`).href;
+  const root = apiBase.endsWith('/') ? apiBase : `${apiBase}/`;
+  const base = new URL('trpc', root).href;
   const auth = (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
   const call = async <P extends string, T>(path: P, kind: 'query' | 'mutation', input?: unknown): Promise<T> => {
     try {
@@ -42,7 +44,10 @@ export function createTrpcApi(apiBase: string): HeedApi {
     listConversations: () => query('list'),
     getConversation: (conversationId) => query('get', { conversationId }),
     createConversation: () => call<string, Out['conversation']['create']>('conversation.create', 'mutation'),
-    send: (input: In['message']['send']) => call<string, Out['message']['send']>('message.send', 'mutation', input),
+    send: (input: In['message']['send'] & { attachmentIds?: string[] }) =>
+      call<string, Out['message']['send']>('message.send', 'mutation', input),
+    base: root,
+    upload: (input) => import('../attach/upload-request.ts').then((m) => m.uploadRequest(root, token, input)),
     typing: (conversationId, after) =>
       call<string, Out['message']['typing']>('message.typing', 'mutation', { conversationId, after } satisfies In['message']['typing']),
     continueReply: (input: In['message']['continue']) => call<string, Out['message']['continue']>('message.continue', 'mutation', input),

@@ -14,13 +14,16 @@ export type InputRequestView = NonNullable<ServerConversation['inputRequest']>;
 export type TodoView = ServerConversation['openTodos'][number];
 /** On the assistant message that asks: the request it opened (the message's `content` is the question). */
 export type { MessageInputRequest } from '../../../api/src/conversations/views.ts';
+/** A file sent with a message; its `url` is relative to the API's base (`new URL(url, api.base)`). */
+export type { AttachmentView } from '../../../api/src/conversations/views.ts';
 
 /*
  * The input-request fields (and the people-and-intents ones: `waitingForPerson`, `heldBy`,
- * `private`, a message's `provenanceLabel`; the team's `status` and the visitor's `rating`) are
- * optional here although the server always sends them: a widget can meet an API deployed before
- * they existed. Read them as `c.inputRequest ?? null`, `c.openTodos ?? []`, `!!c.private`,
- * `c.status ?? 'open'`; the compiler insists.
+ * `private`, a message's `provenanceLabel`; the team's `status` and the visitor's `rating`; a
+ * message's `attachments` and the site's) are optional here although the server always sends
+ * them: a widget can meet an API deployed before they existed. Read them as
+ * `c.inputRequest ?? null`, `c.openTodos ?? []`, `!!c.private`, `c.status ?? 'open'`,
+ * `m.attachments ?? []`; the compiler insists.
  */
 type Lenient<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
@@ -30,13 +33,21 @@ export type ConversationView = Lenient<
   'inputRequest' | 'openTodos' | 'waitingForPerson' | 'heldBy' | 'private' | 'status' | 'rating'
 >;
 /** A stored message as the server describes it. */
-export type MessageView = Lenient<ServerMessage, 'inputRequest' | 'provenanceLabel'>;
+export type MessageView = Lenient<ServerMessage, 'inputRequest' | 'provenanceLabel' | 'attachments'>;
 type ServerSession = Outputs['session']['start'];
-/** The site as the widget shows it: its name, and the branding (and `shareVisitorPages`) an older API omits. */
+/**
+ * The site as the widget shows it: its name, and the branding (and `shareVisitorPages`, and what
+ * visitors may attach) an older API omits.
+ */
 export type SiteBranding = Lenient<
   ServerSession['site'],
-  'assistantName' | 'greeting' | 'greetings' | 'accentColor' | 'launcherPosition' | 'shareVisitorPages'
+  'assistantName' | 'greeting' | 'greetings' | 'accentColor' | 'launcherPosition' | 'shareVisitorPages' | 'attachments'
 >;
+/**
+ * What a visitor may attach on this site: the kinds (`[]`: the site turned attachments off), the
+ * largest file, the most one message's files may weigh together, and how many go with one message.
+ */
+export type AttachmentSettings = NonNullable<SiteBranding['attachments']>;
 /** What `session.start` answers (`emailReplies` is absent from an API older than email). */
 export type Session = Lenient<Omit<ServerSession, 'site'>, 'emailReplies'> & { site: SiteBranding };
 /** What `session.resume` answers: a session, and the conversation the email's link opens. */

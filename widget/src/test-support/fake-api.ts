@@ -1,5 +1,5 @@
-import type { HeedApi, SubscriptionHandlers } from '../state/heed-api.ts';
-import type { ConversationView, MessageView, SiteBranding, VisitorEvent } from '../state/types.ts';
+import type { HeedApi, SubscriptionHandlers, UploadInput, UploadRefusal } from '../state/heed-api.ts';
+import type { AttachmentSettings, AttachmentView, ConversationView, MessageView, SiteBranding, VisitorEvent } from '../state/types.ts';
 import type { ConversationView as FullConversation, MessageView as FullMessage } from '../../../api/src/conversations/views.ts';
 
 let n = 0;
@@ -65,8 +65,44 @@ export function message(over: Partial<FullMessage> & Pick<FullMessage, 'conversa
     error: null,
     createdAt: '2026-01-01T10:00:00.000Z',
     inputRequest: null,
+    attachments: [],
     ...over,
   };
+}
+
+/** What a site that takes every kind answers in `session.start` (10 MB a file, 20 MB a message, 10 files). */
+export const ATTACHMENTS_ON: AttachmentSettings = {
+  kinds: ['png', 'jpeg', 'webp', 'gif', 'pdf', 'text'],
+  maxBytes: 10 * 1024 * 1024,
+  messageMaxBytes: 20 * 1024 * 1024,
+  perMessage: 10,
+};
+
+/**
+ * An attachment's view as the server answers an upload; its `url` relative to the API's base
+ * (`FakeApi.base`), where the test server answers a real 64×40 PNG (`screenshot.png`).
+ */
+export function attachment(over: Partial<AttachmentView> = {}): AttachmentView {
+  const id = over.id ?? `20000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+  const mime = over.mime ?? 'image/png';
+  const image = mime.startsWith('image/');
+  return {
+    id,
+    name: 'screenshot.png',
+    mime,
+    kind: image ? 'image' : 'file',
+    bytes: 2048,
+    width: image ? 64 : null,
+    height: image ? 40 : null,
+    url: `widget/src/test-support/screenshot.png?id=${id}`,
+    ...over,
+  };
+}
+
+/** An upload refusal as the API answers it (`HeedApi.upload` rejects with it). */
+export async function uploadRefusal(status: number, code: string, extra: Partial<UploadRefusal> = {}): Promise<UploadRefusal> {
+  const { RefusedError } = await import('../state/heed-api.ts');
+  return Object.assign(new RefusedError(code, `refused: ${code}`), { status, ...extra });
 }
 
 /**
@@ -83,6 +119,8 @@ export class FakeApi implements HeedApi {
   token: string | null = null;
   /** what `startSession` says about the site (branding included) */
   site: SiteBranding;
+  /** where the files' addresses resolve: the test server (see `attachment`) */
+  readonly base = `${location.origin}/`;
 
   constructor(init: { conversations?: ConversationView[]; site?: Partial<SiteBranding> } = {}) {
     this.conversations = init.conversations ?? [];
@@ -166,13 +204,55 @@ export class FakeApi implements HeedApi {
   /** resolves the next sends only when the test calls the function it holds (a slow network) */
   hold: Promise<void> | null = null;
 
-  async send(input: { conversationId: string; clientMessageId: string; content: string; answersRequestId?: string }) {
+  async send(input: {
+    conversationId: string;
+    clientMessageId: string;
+    content: string;
+    answersRequestId?: string;
+    attachmentIds?: string[];
+  }) {
     this.record('send', input);
     const { OfflineError } = await import('../state/heed-api.ts');
     await this.hold;
     if (this.offline) throw new OfflineError('Failed to fetch');
-    const { answersRequestId: _, ...row } = input;
-    return message({ ...row, role: 'user', state: 'pending' });
+    const { answersRequestId: _, attachmentIds = [], ...row } = input;
+    return message({
+      ...row,
+      role: 'user',
+      state: 'pending',
+      attachments: attachmentIds.map((id) => this.uploaded.get(id) ?? attachment({ id })),
+    });
+  }
+
+  /** uploads wait on this before answering (a slow network), after saying half their bytes went */
+  uploadHold: Promise<void> | null = null;
+  /** what a released upload answers: the file taken (its view), unless a test refuses it */
+  uploadAnswer: (input: UploadInput) => Promise<AttachmentView> = async (input) =>
+    attachment({ name: input.name, bytes: input.file.size, mime: input.file.type || 'application/octet-stream' });
+  /** the views of the uploads answered, by id (a send's `attachmentIds` become its message's files) */
+  uploaded = new Map<string, AttachmentView>();
+  /** names of the uploads aborted */
+  aborted: string[] = [];
+
+  async upload(input: UploadInput) {
+    this.record('upload', { conversationId: input.conversationId, name: input.name, bytes: input.file.size });
+    input.onProgress?.(Math.round(input.file.size / 2));
+    await new Promise<void>((resolve, reject) => {
+      const abort = () => {
+        this.aborted.push(input.name);
+        reject(new DOMException('The upload was aborted', 'AbortError'));
+      };
+      if (input.signal?.aborted) return abort();
+      input.signal?.addEventListener('abort', abort, { once: true });
+      void Promise.resolve(this.uploadHold).then(() => {
+        input.signal?.removeEventListener('abort', abort);
+        resolve();
+      });
+    });
+    const view = await this.uploadAnswer(input);
+    input.onProgress?.(input.file.size);
+    this.uploaded.set(view.id, view);
+    return view;
   }
 
   async typing(conversationId: string, after: string) {

@@ -91,6 +91,7 @@ export default {
   orAnswerBelow: 'أو اكتب إجابتك في الأسفل: رسالتك التالية هي الإجابة عن هذا السؤال.',
   message: 'الرسالة',
   send: 'إرسال',
+  attachFiles: 'إرفاق ملفات',
   didThisHelp: 'هل ساعدك هذا؟',
   helpful: 'مفيد',
   notHelpful: 'غير مفيد',

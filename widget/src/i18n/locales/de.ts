@@ -75,6 +75,7 @@ export default {
   orAnswerBelow: 'Oder geben Sie Ihre Antwort unten ein: Ihre nächste Nachricht beantwortet diese Frage.',
   message: 'Nachricht',
   send: 'Senden',
+  attachFiles: 'Dateien anhängen',
   didThisHelp: 'Hat Ihnen das geholfen?',
   helpful: 'Hilfreich',
   notHelpful: 'Nicht hilfreich',

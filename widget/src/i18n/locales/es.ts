@@ -74,6 +74,7 @@ export default {
   orAnswerBelow: 'O escribe tu respuesta abajo: tu próximo mensaje responderá a esta pregunta.',
   message: 'Mensaje',
   send: 'Enviar',
+  attachFiles: 'Adjuntar archivos',
   didThisHelp: '¿Te ayudó esto?',
   helpful: 'Útil',
   notHelpful: 'No útil',

@@ -74,6 +74,7 @@ export default {
   orAnswerBelow: 'Ou écrivez votre réponse ci-dessous\u202f: votre prochain message répondra à cette question.',
   message: 'Message',
   send: 'Envoyer',
+  attachFiles: 'Joindre des fichiers',
   didThisHelp: 'Cela vous a-t-il aidé\u202f?',
   helpful: 'Utile',
   notHelpful: 'Pas utile',

@@ -74,6 +74,7 @@ export default {
   orAnswerBelow: 'או הקלידו את תשובתכם למטה: ההודעה הבאה שלכם תענה על השאלה הזו.',
   message: 'הודעה',
   send: 'שליחה',
+  attachFiles: 'צירוף קבצים',
   didThisHelp: 'האם זה עזר?',
   helpful: 'מועיל',
   notHelpful: 'לא מועיל',

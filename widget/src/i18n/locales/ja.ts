@@ -74,6 +74,7 @@ export default {
   orAnswerBelow: 'または、下に回答を入力してください。次のメッセージがこの質問への回答になります。',
   message: 'メッセージ',
   send: '送信',
+  attachFiles: 'ファイルを添付',
   didThisHelp: 'お役に立てましたか？',
   helpful: '役に立った',
   notHelpful: '役に立たなかった',

@@ -74,6 +74,7 @@ export default {
   orAnswerBelow: 'Ou digite sua resposta abaixo: sua próxima mensagem responde a esta pergunta.',
   message: 'Mensagem',
   send: 'Enviar',
+  attachFiles: 'Anexar arquivos',
   didThisHelp: 'Isso ajudou?',
   helpful: 'Útil',
   notHelpful: 'Não ajudou',

@@ -1,0 +1,30 @@
+import type { AttachMessages } from '../en.ts';
+
+/** Japanese strings of attachments (polite style, no plural forms, as `i18n/locales/ja.ts`). */
+export default {
+  filesToSend: '送信するファイル',
+  uploading: (name) => `${name} をアップロード中`,
+  ready: (name) => `${name} を送信できます`,
+  remove: (name) => `${name} を削除`,
+  retryUpload: (name) => `${name} を再試行`,
+  sendWhenUploaded: 'ファイルのアップロードが終わりしだい送信します…',
+  dropFiles: 'ここにファイルをドロップして添付',
+  tooLarge: (name, size, limit) => `${name} は ${size} です。添付できるファイルは ${limit} までです。`,
+  messageTooLarge: (name, limit) => `${name} は添付できません。1 件のメッセージに添付できるファイルは合計 ${limit} までです。`,
+  tooMany: (name, n) => `${name} は添付できません。1 件のメッセージに添付できるファイルは ${n} 個までです。`,
+  typeRefused: (name, why) => `${name} は添付できません。${why}。`,
+  images: (label) => `${label} 画像は受け付けていません`,
+  files: (label) => `${label} ファイルは受け付けていません`,
+  thisType: 'この種類のファイルは受け付けていません',
+  canAttach: (list) => `添付できるのは ${list} のファイルです。`,
+  text: 'テキスト',
+  textFile: 'テキストファイル',
+  damaged: (name) => `${name} は添付できません。ファイルが破損しています。`,
+  empty: (name) => `${name} は添付できません。ファイルが空です。`,
+  off: (name) => `${name} は添付できません。このサイトはファイルを受け付けていません。`,
+  failed: (name) => `${name} をアップロードできませんでした。`,
+  rateLimited: (name, seconds) => `アップロードが集中しています。${seconds} 秒後に ${name} を再試行します。`,
+  waiting: '再試行を待っています…',
+  enlarge: (name) => `${name} を拡大`,
+  close: '閉じる',
+} satisfies AttachMessages;
