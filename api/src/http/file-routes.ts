@@ -62,6 +62,8 @@ export function fileRoutes(s: Services): (app: FastifyInstance) => Promise<void>
       if (request.headers.origin) reply.header('access-control-expose-headers', 'retry-after');
       await applyCors(request, reply);
     });
+    // the widget's upload carries its token: the browser asks first (the hook above answers 204)
+    app.options('/files', async (_request, reply) => reply);
     app.post('/files', async (request, reply) => {
       try {
         const query = uploadQuery.safeParse(request.query);

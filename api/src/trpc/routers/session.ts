@@ -113,7 +113,7 @@ function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
     ),
     visitorId: visitor.id,
     timeZone: visitor.timeZone,
-    site: siteBranding(site),
+    site: siteBranding(site, config.ATTACHMENT_MAX_BYTES),
     resumed: visitor.resumed,
     userId: visitor.userId,
     /** this server emails replies to a visitor who leaves an address (the widget offers it only then) */
@@ -122,10 +122,14 @@ function sessionOf(config: Config, site: SitePolicy, visitor: SessionVisitor) {
 }
 
 /** A site's attachment settings as the widget reads them (the picker's types, limits checked before uploading). */
-export function attachmentRules(site: Pick<SitePolicy, 'attachmentKinds' | 'attachmentMaxBytes' | 'attachmentMessageMaxBytes'>) {
+export function attachmentRules(
+  site: Pick<SitePolicy, 'attachmentKinds' | 'attachmentMaxBytes' | 'attachmentMessageMaxBytes'>,
+  /** the deployment's ATTACHMENT_MAX_BYTES, which caps the site's own limit */
+  fileCeiling: number,
+) {
   return {
     kinds: site.attachmentKinds.filter(isAttachmentKind),
-    maxBytes: site.attachmentMaxBytes,
+    maxBytes: Math.min(site.attachmentMaxBytes, fileCeiling),
     messageMaxBytes: site.attachmentMessageMaxBytes,
     perMessage: ATTACHMENTS_PER_MESSAGE,
   };
@@ -138,7 +142,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * console (null = the widget's defaults). The greeting is shown by the widget only: it is
  * never stored as a message, so it neither reaches the model nor counts as unread.
  */
-function siteBranding(site: SitePolicy) {
+function siteBranding(site: SitePolicy, fileCeiling: number) {
   return {
     name: site.name,
     assistantName: site.assistantName,
@@ -150,7 +154,7 @@ function siteBranding(site: SitePolicy) {
     /** the widget reports the host page's address and title as the visitor navigates (`visitor.page`) */
     shareVisitorPages: site.shareVisitorPages,
     /** what the visitor may attach (the server decides again from the bytes); `kinds: []`: attachments are off */
-    attachments: attachmentRules(site),
+    attachments: attachmentRules(site, fileCeiling),
   };
 }
 
