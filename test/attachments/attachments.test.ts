@@ -155,7 +155,11 @@ describe('what is refused, and what is kept', () => {
     // the browser asks before an upload with a token: the answer lets it through
     const preflight = await fetch(`${heed.url}/files?conversationId=${conversationId}&name=a.png`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example');

@@ -157,9 +157,15 @@ test('an SVG and an oversized photo are refused with why, and the draft stays', 
   const box = visitor.getByRole('textbox', { name: 'Message' });
   await box.fill('my words stay');
   await paste(visitor, 'diagram.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'));
-  await visitor.getByText(/diagram\.svg can't be attached/).first().waitFor();
+  await visitor
+    .getByText(/diagram\.svg can't be attached/)
+    .first()
+    .waitFor();
   await paste(visitor, 'holiday.jpg', 'image/jpeg', await photoJpeg(1600, 1200));
-  await visitor.getByText(/holiday\.jpg is .*files can be up to 200 kB/i).first().waitFor();
+  await visitor
+    .getByText(/holiday\.jpg is .*files can be up to 200 kB/i)
+    .first()
+    .waitFor();
   expect(await box.inputValue()).toBe('my words stay');
   // and a server that is asked anyway says the same: the type is read from the bytes
   const sneaky = await site.heed.visitor();
