@@ -61,7 +61,7 @@ const PARTS = {
   'reply bubble': 'heed-message-list .message.assistant',
   'reply list item': 'heed-message-list .assistant li',
   textbox: 'heed-composer textarea',
-  send: 'heed-composer button',
+  send: 'heed-composer button[part=send]',
   launcher: 'heed-launcher button',
 };
 

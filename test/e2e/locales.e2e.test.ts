@@ -162,8 +162,9 @@ for (const viewport of VIEWPORTS) {
     const field = (await box.boundingBox())!;
     expect(send.x + send.width).toBeLessThanOrEqual(field.x);
     const open = await shot(page, `ar-${width}-open`);
-    // pixels: in the composer's band the accent (the send button) is left of the box only
-    const sendPixels = columnsOf(open, accent, send.y + 4, send.y + send.height - 4);
+    // pixels: in the composer's band the accent (the send button) is left of the box only (the
+    // paperclip, at the line's start, is right of the box)
+    const sendPixels = columnsOf(open, accent, send.y + 4, send.y + send.height - 4, 0, field.x + field.width);
     expect(sendPixels.count).toBeGreaterThan(500);
     expect(sendPixels.max).toBeLessThan(field.x);
     // and the visitor's dark bubble is drawn in the thread's left half (the sidebar's text, the same colour, is outside the thread)
