@@ -49,7 +49,7 @@ describe('heed-message-attachments', () => {
   });
 
   it('links any other file by its name, with its type and size', async () => {
-    const pdf = attachment({ name: 'invoice.pdf', mime: 'application/pdf', kind: 'file', bytes: 340_000, width: null, height: null });
+    const pdf = attachment({ name: 'invoice.pdf', mime: 'application/pdf', kind: 'file', bytes: 340 * 1024, width: null, height: null });
     const { el, root } = await shown([pdf]);
     const link = root.querySelector('a')!;
     expect(link.textContent).to.equal('invoice.pdf');

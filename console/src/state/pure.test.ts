@@ -83,8 +83,8 @@ describe('console helpers', () => {
       'Plain text',
       'Image',
     ]);
-    expect(attachmentFacts({ mime: 'application/pdf', bytes: 340_000 })).to.equal('PDF · 340 KB');
-    expect(refusalSentence('big.png', new UploadRefusal('file_too_large', 413, { limitBytes: 5_000_000 }))).to.equal(
+    expect(attachmentFacts({ mime: 'application/pdf', bytes: 340 * 1024 })).to.equal('PDF · 340 KB');
+    expect(refusalSentence('big.png', new UploadRefusal('file_too_large', 413, { limitBytes: 5 * 1024 * 1024 }))).to.equal(
       '“big.png” was not attached: it is larger than the 5 MB this site takes in one file.',
     );
     expect(refusalSentence('logo.svg', new UploadRefusal('file_type_refused', 415, { detected: 'SVG' }))).to.equal(

@@ -235,7 +235,7 @@ describe('heed-console-takeover', () => {
 
   it('says why a dropped file was refused, leaving it out and the draft as it was', async () => {
     const { root, fake, button } = await takeover(ana, {
-      uploadAttachment: async () => Promise.reject(new UploadRefusal('file_too_large', 413, { limitBytes: 5_000_000 })),
+      uploadAttachment: async () => Promise.reject(new UploadRefusal('file_too_large', 413, { limitBytes: 5 * 1024 * 1024 })),
     });
     const box = root.querySelector('textarea')!;
     box.value = 'Here is the log';

@@ -50,7 +50,7 @@ export function attachment(over: Partial<AttachmentView> = {}): AttachmentView {
     name: `screenshot-${i}.png`,
     mime: 'image/png',
     kind: 'image',
-    bytes: 1_200_000,
+    bytes: Math.round(1.2 * 1024 * 1024),
     width: 1200,
     height: 800,
     url: `files/att-${i}?k=key${i}`,
