@@ -19,6 +19,7 @@ import { titleSettings, type TitleSettings } from '../../api/src/titles/title-se
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { isEmbeddedTestRun, testRedisUrl } from './stores.ts';
 import { mkdtempSync } from 'node:fs';
+import { setTimeout as pollPause } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDemoShop } from '../../demo/server.ts';
@@ -243,7 +244,7 @@ export class TestVisitor {
     const sub = this.api.events.subscribe.subscribe(
       { lastEventId },
       {
-        onData: (raw) => log.events.push(unwrapEvent(raw)),
+        onData: (raw) => log.add(unwrapEvent(raw)),
         onError: (err) => log.errors.push(err),
       },
     );
@@ -261,16 +262,40 @@ export class EventLog {
     return this.events.filter((e) => e.eventId !== undefined);
   }
 
-  async waitFor(predicate: (e: VisitorEvent) => boolean, timeoutMs = 15_000): Promise<VisitorEvent> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hit = this.events.find(predicate);
-      if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`event not received; got ${this.events.map((e) => e.type).join(', ')}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  /** told of each event as it arrives */
+  private readonly waiters = new Set<() => void>();
+
+  /** Records an event and wakes whoever waits for one. */
+  add(event: VisitorEvent): void {
+    this.events.push(event);
+    for (const wake of this.waiters) wake();
+  }
+
+  /** The first event (received or still to come) that matches, woken by each arrival; fails after `timeoutMs`. */
+  waitFor(predicate: (e: VisitorEvent) => boolean, timeoutMs = 15_000): Promise<VisitorEvent> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const hit = this.events.find(predicate);
+        if (!hit) return;
+        done();
+        resolve(hit);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`event not received; got ${this.events.map((e) => e.type).join(', ')}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+      check();
+    });
   }
 }
+
+/** How often {@link waitUntil} samples a condition it cannot be told about. */
+const POLL_MS = 25;
 
 /** Polls `check` every 25 ms until it returns a truthy value, or fails with `what` after `timeoutMs`. */
 export async function waitUntil<T>(
@@ -283,6 +308,7 @@ export async function waitUntil<T>(
     const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
+    // the condition lives in another process (a database row, a server's state): it is sampled
+    await pollPause(POLL_MS);
   }
 }
