@@ -14,8 +14,8 @@ import { originAllowed } from '../sites/origin-rule.ts';
 import type { Services } from '../services.ts';
 import type { UploadRefusalCode } from '../shared/attachment-kinds.ts';
 import { applyCors } from './cors.ts';
+import { sameOriginRequest } from '../trpc/console-procedure.ts';
 import { REFUSAL_STATUS } from './errors.ts';
-import { requestHostname } from './request-host.ts';
 
 /** The status of each refusal of a file itself. */
 const REFUSED_STATUS: Record<UploadRefusalCode, number> = {
@@ -127,7 +127,8 @@ async function uploaderOf(s: Services, keys: ReturnType<typeof signingKeys>, req
   const token = consoleTokenOf(request.headers.cookie);
   const staff = token ? await findOperatorSession(s.db, token) : null;
   if (!staff) throw visitorTokenInvalid();
-  if (!consoleOrigin(s, request)) throw refuse('forbidden', 'console_origin', 'Console changes must come from the console page itself.');
+  if (!sameOriginRequest({ origin: request.headers.origin ?? null, req: request.raw, services: s }))
+    throw refuse('forbidden', 'console_origin', 'Console changes must come from the console page itself.');
   return { operatorId: staff.operatorId, sites: staff.sites };
 }
 
@@ -135,19 +136,6 @@ async function uploaderOf(s: Services, keys: ReturnType<typeof signingKeys>, req
 function assertOrigin(allowed: readonly string[], origin: string | undefined): void {
   if (!originAllowed(allowed, origin ?? null)) {
     throw refuse('forbidden', 'origin_not_allowed', `The page's origin ${origin} is not among this site's allowed origins.`);
-  }
-}
-
-/** A cookie-authenticated upload comes from the console's own page (its `Origin` is this API's). */
-function consoleOrigin(s: Services, request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return false;
-  try {
-    const url = new URL(origin);
-    if (s.config.PUBLIC_URL && new URL(s.config.PUBLIC_URL).origin === url.origin) return true;
-    return url.host === request.headers.host && url.hostname === requestHostname(request.raw, '');
-  } catch {
-    return false;
   }
 }
 

@@ -10,7 +10,7 @@ import { type Context, publicProcedure } from './trpc.ts';
  * this API's origin (the cookie is SameSite=Strict already; this is the second lock, so a
  * sibling subdomain or a stale browser cannot ride the session).
  */
-export function sameOriginRequest(ctx: Context): boolean {
+export function sameOriginRequest(ctx: Pick<Context, 'origin' | 'req' | 'services'>): boolean {
   if (!ctx.origin) return false;
   try {
     const origin = new URL(ctx.origin);
