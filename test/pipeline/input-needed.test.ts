@@ -26,12 +26,14 @@ const replies = (events: EventLog) => events.events.filter((e) => e.type === 're
 const attentions = (events: readonly VisitorEvent[]) =>
   events.flatMap((e) => (e.type === 'conversation.updated' ? [e.conversation.attention] : []));
 
-/** Sends a message that makes the model ask; resolves with the question as the events delivered it. */
+/** Sends a message that makes the model ask; resolves with the question as the events delivered it, once its input-needed state arrived too. */
 async function askedInput(visitor: TestVisitor, events: EventLog, conversationId: string, callId?: string) {
   heed.model.script(askColour(callId));
   await visitor.send(conversationId, 'I want to order the Oslo sofa');
   const done = await events.waitFor((e) => e.type === 'reply.completed' && e.message.inputRequest !== null);
   if (done.type !== 'reply.completed') throw new Error('unreachable');
+  // the question's state follows the reply: later checks start after it
+  await events.waitFor((e) => e.type === 'conversation.updated' && e.conversation.attention === 'input_needed');
   return done;
 }
 
