@@ -9,6 +9,7 @@ import { requestHostname } from './http/request-host.ts';
 import { startTitleTimer } from './titles/title-timer.ts';
 import { startEmailTimers } from './email/email-timers.ts';
 import { startUnsentSweep } from './attachments/sweep-unsent.ts';
+import { startRetentionSweep } from './privacy/retention-sweep.ts';
 import { bootstrapOwner } from './operators/bootstrap-owner.ts';
 import { createDemoShop } from '../../demo/server.ts';
 
@@ -31,6 +32,7 @@ const titles = withWorker ? startTitleTimer(services) : null;
 const knowledge = withWorker ? startSyncTimer(services) : null;
 const email = withWorker ? startEmailTimers(services) : null;
 const sweep = withWorker ? startUnsentSweep(services) : null;
+const retention = withWorker ? startRetentionSweep(services) : null;
 if (!withWorker) services.logger.info('HEED_WORKER=0: no reply worker in this process; run `npm run worker` beside it');
 server.listen(PORT, HOST, () => services.logger.info(`API listening on http://${HOST}:${PORT}/`));
 
@@ -53,7 +55,7 @@ onShutdown(async () => {
     s?.close();
     s?.closeAllConnections();
   }
-  await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop(), email?.stop(), sweep?.stop()]);
+  await Promise.all([worker?.stop({ release: true }), titles?.stop(), knowledge?.stop(), email?.stop(), sweep?.stop(), retention?.stop()]);
   await close();
 }, services.logger);
 

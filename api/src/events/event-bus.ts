@@ -5,7 +5,11 @@ import type { LiveEvent } from './event-types.ts';
  * What travels over a visitor's Redis channel. `at` is the publisher's clock (ms since the
  * epoch) at publish, for the fan-out lag metric; messages without it are still valid.
  */
-export type BusMessage = { kind: 'wake'; at?: number } | { kind: 'live'; at?: number; event: LiveEvent };
+export type BusMessage =
+  | { kind: 'wake'; at?: number }
+  | { kind: 'live'; at?: number; event: LiveEvent }
+  /** the visitor's data was erased: their streams end as if their ticket were forged */
+  | { kind: 'erased'; at?: number };
 
 type Listener = (message: BusMessage) => void;
 
@@ -51,6 +55,12 @@ export class EventBus {
   async wake(visitorId: string): Promise<void> {
     const message: BusMessage = { kind: 'wake', at: Date.now() };
     await this.publisher.publish(this.keys.visitorChannel(visitorId), JSON.stringify(message));
+  }
+
+  /** Ends every open stream of these visitors, in every process (called after the erasure's commit). */
+  async erased(visitorIds: readonly string[]): Promise<void> {
+    const message = JSON.stringify({ kind: 'erased', at: Date.now() } satisfies BusMessage);
+    await Promise.all(visitorIds.map((id) => this.publisher.publish(this.keys.visitorChannel(id), message)));
   }
 
   /**

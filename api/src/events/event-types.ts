@@ -10,7 +10,9 @@ export type DurableEvent =
   | { type: 'run.started'; conversationId: string; runId: string; claimedMessageIds: string[] }
   | { type: 'reply.completed'; conversationId: string; runId: string; message: MessageView }
   | { type: 'reply.failed'; conversationId: string; runId: string; message: MessageView }
-  | { type: 'conversation.updated'; conversationId: string; conversation: ConversationView };
+  | { type: 'conversation.updated'; conversationId: string; conversation: ConversationView }
+  /** the visitor deleted it (any of their tabs): it is gone with everything in it */
+  | { type: 'conversation.deleted'; conversationId: string };
 
 export type LiveEvent =
   /** `offset` is where `text` starts in the reply so far; clients drop what they already have */

@@ -2,7 +2,16 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { conversationsCsv } from '../console/export/conversations-csv.ts';
-import { conversationsExportQuery, describeQueryError, overviewExportQuery, queryObject } from '../console/export/export-query.ts';
+import {
+  conversationsExportQuery,
+  describeQueryError,
+  overviewExportQuery,
+  queryObject,
+  visitorExportQuery,
+} from '../console/export/export-query.ts';
+import { erasureSubjectOf } from '../console/visitors/erasure.ts';
+import { consoleBaseUrl } from '../trpc/console-procedure.ts';
+import { exportVisitorData } from '../privacy/export-visitor.ts';
 import { overviewCsv } from '../console/export/overview-csv.ts';
 import { overviewSeries } from '../console/overview/series.ts';
 import { consoleTokenOf, findOperatorSession, type Staff } from '../operators/operator-sessions.ts';
@@ -20,7 +29,10 @@ interface ConsoleExport<Q> {
   query: z.ZodType<Q>;
   /** the download's file name, without date and extension */
   fileName(query: Q): string;
-  body(s: Services, staff: Staff, query: Q): Promise<string> | AsyncIterable<string>;
+  /** `csv` unless said (the content type and the name's extension) */
+  format?: 'csv' | 'json';
+  /** the download; null: what the query names is not within the operator's sites (404) */
+  body(s: Services, staff: Staff, query: Q, base: string): Promise<string | null> | AsyncIterable<string>;
 }
 
 const defineExport = <Q>(e: ConsoleExport<Q>): ConsoleExport<unknown> => e as ConsoleExport<unknown>;
@@ -41,6 +53,18 @@ export const CONSOLE_EXPORTS: Readonly<Record<string, ConsoleExport<unknown>>> =
     query: overviewExportQuery,
     fileName: (query) => `heed-overview-${query.range}`,
     body: async (s, staff, query) => overviewCsv(await overviewSeries(s.db, { ...query, scope: staff.sites })),
+  }),
+  /** everything Heed holds about a conversation's visitor (privacy/export-visitor.ts), for an access request */
+  'visitor.json': defineExport({
+    query: visitorExportQuery,
+    fileName: () => 'heed-visitor-data',
+    format: 'json',
+    body: async (s, staff, query, base) => {
+      const found = await erasureSubjectOf(s.db, { conversationId: query.conversationId, sites: staff.sites });
+      if (!found) return null;
+      const doc = await exportVisitorData(s.db, s.config, { siteId: found.siteId, subject: found.subject, baseUrl: base });
+      return doc ? `${JSON.stringify(doc, null, 2)}\n` : null;
+    },
   }),
 };
 
@@ -73,22 +97,26 @@ export function consoleExports(s: Services): (app: FastifyInstance) => Promise<v
       const parsed = download.query.safeParse(queryObject(url.searchParams));
       if (!parsed.success) return text(400, `Bad request: ${describeQueryError(parsed.error)}`);
 
-      reply.headers(csvHeaders(download.fileName(parsed.data)));
-      if (request.method === 'HEAD') return reply.send();
-      const body = download.body(s, staff, parsed.data);
+      const headers = downloadHeaders(download.fileName(parsed.data), download.format ?? 'csv');
+      if (request.method === 'HEAD' && download.format !== 'json') return reply.headers(headers).send();
+      const body = download.body(s, staff, parsed.data, consoleBaseUrl({ req: request.raw, services: s }));
       // Fastify pipes a stream, waiting for `drain` between pages; when the client goes away it
       // destroys the readable, which returns the generator: no further page is read.
-      return reply.send(typeof body === 'object' && Symbol.asyncIterator in body ? Readable.from(body) : await body);
+      if (typeof body === 'object' && Symbol.asyncIterator in body) return reply.headers(headers).send(Readable.from(body));
+      const whole = await body;
+      if (whole === null) return text(404, 'Not found');
+      reply.headers(headers);
+      return request.method === 'HEAD' ? reply.send() : reply.send(whole);
     });
   };
 }
 
 /** A download, named with today's UTC date, never cached (it holds conversation content). */
-function csvHeaders(base: string): Record<string, string> {
+function downloadHeaders(base: string, format: 'csv' | 'json'): Record<string, string> {
   const day = new Date().toISOString().slice(0, 10);
   return {
-    'content-type': 'text/csv; charset=utf-8; header=present',
-    'content-disposition': `attachment; filename="${base}-${day}.csv"`,
+    'content-type': format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/json; charset=utf-8',
+    'content-disposition': `attachment; filename="${base}-${day}.${format}"`,
     'cache-control': 'no-store',
   };
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { verifyVisitorToken } from '../auth/visitor-token.ts';
 import { signingKeys } from '../auth/signing-keys.ts';
 import { visitorTokenInvalid } from '../auth/visitor-refusals.ts';
+import { signedFileLinkValid } from '../attachments/signed-link.ts';
 import { UploadRefused, fileLimitOf, storeUpload, tooLarge, uploadTarget, type Uploader } from '../attachments/upload.ts';
 import { Refusal, refuse, retryAfterSeconds } from '../errors/refusal.ts';
 import { tooManyRequests } from '../limits/too-many-requests.ts';
@@ -36,7 +37,11 @@ const FILE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline';
 
 const uploadQuery = z.object({ conversationId: z.uuid(), name: z.string().max(1000).default('file') });
 const fileParams = z.object({ id: z.uuid() });
-const fileQuery = z.object({ k: z.string().min(1).max(64) });
+/** a file's own key (`k`, the thread's address), or an expiring signature (`x`, `s`: an export's link) */
+const fileQuery = z.union([
+  z.object({ k: z.string().min(1).max(64) }),
+  z.object({ x: z.string().min(1).max(12), s: z.string().min(1).max(64) }),
+]);
 
 /**
  * `POST /files?conversationId=&name=` (the raw bytes as the body): a file for a conversation,
@@ -97,7 +102,9 @@ export function fileRoutes(s: Services): (app: FastifyInstance) => Promise<void>
         where: { id: params.data.id },
         select: { accessKey: true, storeKey: true, mime: true, name: true, sha256: true },
       });
-      if (!row || !sameKey(row.accessKey, query.data.k)) return missing(reply);
+      const q = query.data;
+      const allowed = 'k' in q ? !!row && sameKey(row.accessKey, q.k) : signedFileLinkValid(keys, params.data.id, q);
+      if (!row || !allowed) return missing(reply);
       const etag = `"${row.sha256}"`;
       const headers = fileHeaders(row, etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();

@@ -6,6 +6,8 @@ import { WindowLimiters } from '../limits/window-limiters.ts';
 import { apiKeyFor } from '../proactive/api-keys.ts';
 import { sendServerMessage, serverMessageInput } from '../proactive/server-message.ts';
 import { wellFormed } from '../db/well-formed.ts';
+import { consoleBaseUrl } from '../trpc/console-procedure.ts';
+import { answerVisitorData, subjectOf, VISITOR_DATA_PATH } from './site-visitor-data.ts';
 
 /** `POST /api/v1/sites/:siteKey/messages` lives under this prefix. */
 const SITE_MESSAGES_PREFIX = '/api/v1/sites/';
@@ -20,8 +22,10 @@ const MAX_BODY_BYTES = 16 * 1024;
 const PER_KEY = { points: 60, seconds: 60 };
 
 /**
- * Server-to-server messages (`Authorization: Bearer heed_sk_…`, a site API key created in the
- * console): body `{ userId, text, conversationId? }` → 201 `{ conversationId, messageId }`.
+ * The site's server API (`Authorization: Bearer heed_sk_…`, a site API key created in the
+ * console). Visitors' data: `DELETE`/`GET …/export` of `users/:userId` or `visitors/:visitorId`
+ * (site-visitor-data.ts), under the same key check and rate. Messages:
+ * body `{ userId, text, conversationId? }` → 201 `{ conversationId, messageId }`.
  * 401 for a key that is unknown, revoked or another site's (which one is not said); 404 for a
  * user id without a verified session or a conversation not theirs; 400 naming bad fields; 413
  * over 16 KB; 429 with `Retry-After` over the key's rate. No CORS: browsers are not its callers.
@@ -49,12 +53,14 @@ function handler(s: Services, limiters: WindowLimiters) {
         .headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers })
         .send(JSON.stringify(body));
     const path = new URL(request.url, 'http://x').pathname;
-    const match = /^\/api\/v1\/sites\/([^/]{1,256})\/messages$/.exec(path);
-    if (!match) return send(404, { error: 'not_found' });
-    if (req.method !== 'POST') return send(405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    const messages = /^\/api\/v1\/sites\/([^/]{1,256})\/messages$/.exec(path);
+    const data = VISITOR_DATA_PATH.exec(path);
+    const subject = data ? subjectOf(data[2]!, data[3]!) : null;
+    if (!messages && !subject) return send(404, { error: 'not_found' });
+    if (messages && req.method !== 'POST') return send(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     let siteKey: string;
     try {
-      siteKey = decodeURIComponent(match[1]!);
+      siteKey = decodeURIComponent((messages ?? data)![1]!);
     } catch {
       return send(404, { error: 'not_found' });
     }
@@ -67,6 +73,10 @@ function handler(s: Services, limiters: WindowLimiters) {
         { error: 'rate_limited', retryAfterMs: verdict.retryAfterMs },
         { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) },
       );
+    }
+    if (subject) {
+      const answer = await answerVisitorData(s, key, { method: req.method ?? 'GET', subject, exporting: !!data![4], base: consoleBaseUrl({ req, services: s }) });
+      return send(answer.status, answer.body, answer.headers);
     }
     const raw = await readBoundedBody(req);
     if (raw === null) return send(413, { error: 'body_too_large' }, { connection: 'close' });

@@ -139,6 +139,8 @@ export const siteSettingsFields = {
     .int()
     .min(1024, 'at least 1 KB')
     .max(250 * 1024 * 1024, 'at most 250 MB'),
+  /** keep a conversation this many days after its last activity, then the retention sweep removes it; null = keep */
+  retentionDays: z.union([z.null(), z.number().int().min(1, 'at least 1 day').max(3650, 'at most 3650 days (ten years)')]),
   /** unsolicited messages (intents, check-ins) per visitor per day; 0 turns them off */
   unsolicitedPerDay: z.number().int().min(0, 'at least 0').max(20, 'at most 20'),
 };

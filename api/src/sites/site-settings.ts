@@ -29,6 +29,9 @@ const SETTINGS_SELECT = {
   attachmentKinds: true,
   attachmentMaxBytes: true,
   attachmentMessageMaxBytes: true,
+  retentionDays: true,
+  retentionSweptAt: true,
+  retentionSweptCount: true,
   createdAt: true,
 } as const satisfies Prisma.SiteSelect;
 

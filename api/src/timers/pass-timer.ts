@@ -14,6 +14,8 @@ export function startPassTimer(
   intervalMs: number,
   pass: (signal: AbortSignal) => Promise<void>,
   onError: (err: unknown) => void,
+  /** `atStart`: the first pass runs at once instead of one interval after the start */
+  opts: { atStart?: boolean } = {},
 ): PassTimer {
   if (intervalMs <= 0) return { stop: async () => {} };
   const stopping = new AbortController();
@@ -32,7 +34,8 @@ export function startPassTimer(
         schedule();
       });
   };
-  schedule();
+  if (opts.atStart) tick();
+  else schedule();
   return {
     async stop() {
       stopping.abort();

@@ -4,11 +4,8 @@ import { siteScopeSql, type SiteScope } from '../../operators/site-access.ts';
 import { conversationItemsById } from './items-by-id.ts';
 import type { ConversationItem } from './item.ts';
 
-/** What the console's stream carries: a conversation to insert or replace in the list. */
-export interface ConversationChange {
-  type: 'upsert';
-  item: ConversationItem;
-}
+/** What the console's stream carries: a conversation to insert or replace in the list, or one that no longer exists. */
+export type ConversationChange = { type: 'upsert'; item: ConversationItem } | { type: 'removed'; conversationId: string };
 
 /** A change with the event-log position to resume after (`lastEventId`). */
 export interface TrackedChange {
@@ -135,7 +132,20 @@ async function* send(
       sites: q.sites,
     });
     for (const item of items) yield { id: cursor, change: { type: 'upsert', item } };
+    for (const conversationId of await deletedOf(s, ids.slice(i, i + READ_PAGE), items)) yield { id: cursor, change: { type: 'removed', conversationId } };
   }
+}
+
+/**
+ * The touched ids that no longer exist at all (deleted by their visitor, erased, swept by
+ * retention): the list drops them. An id that exists but is outside the operator's scope is not
+ * among them, so a removal says nothing about another site's conversations.
+ */
+async function deletedOf(s: Pick<Services, 'db'>, ids: readonly string[], found: readonly ConversationItem[]): Promise<string[]> {
+  const missing = ids.filter((id) => !found.some((item) => item.id === id));
+  if (missing.length === 0) return [];
+  const existing = await s.db.conversation.findMany({ where: { id: { in: missing } }, select: { id: true } });
+  return missing.filter((id) => !existing.some((c) => c.id === id));
 }
 
 /** The newest event id (0 in an empty log), as a decimal string. */

@@ -29,6 +29,9 @@ export const conversationsExportQuery = z.strictObject({
 /** `GET /admin/export/overview.csv?range=&siteId=` (the overview's own input). */
 export const overviewExportQuery = z.strictObject({ range: overviewRange, siteId: uuid.optional() });
 
+/** `GET /admin/export/visitor.json?conversationId=` (the visitor of a conversation the operator may read). */
+export const visitorExportQuery = z.strictObject({ conversationId: uuid });
+
 /** A zod error as one line a person can act on: `filter: Invalid option…; siteId: Invalid UUID`. */
 export function describeQueryError(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; ');

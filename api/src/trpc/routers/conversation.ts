@@ -8,6 +8,7 @@ import { dropTitleRequest } from '../../titles/request-title.ts';
 import { router, visitorProcedure } from '../trpc.ts';
 import { notFound, refuse } from '../../errors/refusal.ts';
 import { conversationTitle, timestamp, uuid } from '../../inputs/fields.ts';
+import { deleteOwnConversation } from '../../privacy/delete-conversation.ts';
 
 export const conversationRouter = router({
   /**
@@ -90,6 +91,18 @@ export const conversationRouter = router({
       emit(visitorId, { type: 'conversation.updated', conversationId: input.conversationId, conversation });
       return conversation;
     });
+  }),
+
+  /**
+   * Deletes the visitor's own conversation for good, with its messages, files and everything
+   * else it left behind; their other tabs get `conversation.deleted`. NOT_FOUND when it is not
+   * theirs or already gone.
+   */
+  delete: visitorProcedure.input(z.strictObject({ conversationId: uuid })).mutation(async ({ ctx, input }) => {
+    if (!(await deleteOwnConversation(ctx.services, { visitorId: ctx.visitor.visitorId, conversationId: input.conversationId }))) {
+      throw notFound('conversation');
+    }
+    return { deleted: true as const };
   }),
 
   /**

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { visitorProfile } from '../../../console/visitors/profile.ts';
 import { notFound } from '../../../errors/refusal.ts';
 import { uuid } from '../../../inputs/fields.ts';
-import { consoleProcedure } from '../../console-procedure.ts';
+import { consoleProcedure, ownerProcedure } from '../../console-procedure.ts';
+import { erasurePreview, erasureSubjectOf } from '../../../console/visitors/erasure.ts';
+import { eraseVisitorData } from '../../../privacy/erase-visitor.ts';
 import { router } from '../../trpc.ts';
 
 /**
@@ -20,5 +22,31 @@ export const visitorsRouter = router({
     const profile = await visitorProfile(ctx.services.db, { conversationId: input.conversationId, sites: ctx.sites });
     if (!profile) throw notFound('conversation');
     return profile;
+  }),
+
+  /**
+   * What "Delete visitor data" would remove (the confirmation's figures): the conversations,
+   * messages and files of the conversation's visitor — of every browser the host's user was
+   * identified in, for an identified visitor.
+   */
+  erasure: consoleProcedure.input(z.strictObject({ conversationId: uuid })).query(async ({ ctx, input }) => {
+    const preview = await erasurePreview(ctx.services.db, { conversationId: input.conversationId, sites: ctx.sites });
+    if (!preview) throw notFound('conversation');
+    return preview;
+  }),
+
+  /**
+   * Erases everything Heed holds about the conversation's visitor (owners only): see
+   * privacy/erase-visitor.ts. The live lists drop their conversations; one content-free record
+   * of the erasure stays.
+   */
+  erase: ownerProcedure.input(z.strictObject({ conversationId: uuid })).mutation(async ({ ctx, input }) => {
+    const found = await erasureSubjectOf(ctx.services.db, { conversationId: input.conversationId, sites: ctx.sites });
+    if (!found) throw notFound('conversation');
+    return eraseVisitorData(ctx.services, {
+      siteId: found.siteId,
+      subject: found.subject,
+      actor: { kind: 'operator', operatorId: ctx.staff.operatorId },
+    });
   }),
 });
