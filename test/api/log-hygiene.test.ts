@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { makeClient, TestHeed } from '../support/harness.ts';
+import { findMarker, markerPlacesOf } from '../support/marker-search.ts';
+import { isEmbeddedTestRun } from '../support/stores.ts';
 import { describeError } from '../../api/src/logging/describe-error.ts';
+import { addressKey } from '../../api/src/limits/address-key.ts';
 
 /**
  * Logs are read by more people than conversations are: they must never hold what a visitor
@@ -16,7 +20,9 @@ const IDENTITY_SECRET = `identity-${randomUUID()}`;
 
 let heed: TestHeed;
 beforeAll(async () => {
-  heed = await TestHeed.start({ env: { ADMIN_TOKEN, CRON_SECRET, MODEL_MAX_ATTEMPTS: '1' } });
+  // behind one trusted proxy, so a request can speak from the address it forwards; the default
+  // limits (windows of minutes), so what they counted is still there to be searched
+  heed = await TestHeed.start({ env: { ADMIN_TOKEN, CRON_SECRET, MODEL_MAX_ATTEMPTS: '1', TRUST_PROXY: '1', RATE_LIMITS: '{}' } });
   await heed.services.db.site.update({ where: { key: heed.siteKey }, data: { identitySecrets: [IDENTITY_SECRET] } });
 });
 afterAll(() => heed?.stop());
@@ -84,6 +90,67 @@ test('a full journey logs no message text, reply text, token, identity, secret o
     expect(log, `the log holds ${secret.slice(0, 12)}…`).not.toContain(secret); // …without what it echoed
   }
 });
+
+test('a client’s address reaches no log line and no store: the per-address limits count a keyed hash of it', async () => {
+  const address = '203.0.113.77';
+  const forwarded = { 'x-forwarded-for': address };
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${heed.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...forwarded, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  // every per-address limit: session starts, sends, an upload, an event stream, a failed sign-in
+  const started = await (await post('/trpc/session.start', { siteKey: heed.siteKey })).json();
+  const token: string = started.result.data.visitorToken;
+  const bearer = { authorization: `Bearer ${token}` };
+  const api = makeClient(heed.url, token);
+  const { id: conversationId } = await api.conversation.create.mutate();
+  heed.model.script({ text: 'Noted.' });
+  expect((await post('/trpc/message.send', { conversationId, clientMessageId: randomUUID(), content: 'hello' }, bearer)).status).toBe(200);
+  const upload = await fetch(`${heed.url}/files?conversationId=${conversationId}&name=note.txt`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', ...forwarded, ...bearer },
+    body: 'a note',
+  });
+  expect(upload.status).toBe(201);
+  const signIn = await post(
+    '/trpc/console.auth.signIn',
+    { email: 'nobody@example.com', password: 'not-the-password-1' },
+    { origin: heed.url },
+  );
+  expect(signIn.status).toBe(401);
+  const { ticket } = await api.events.ticket.mutate();
+  const stream = await openStream(`/trpc/events.subscribe?connectionParams=${encodeURIComponent(JSON.stringify({ ticket }))}`, forwarded);
+  try {
+    // the limits counted it (in Redis, where there is one) under its keyed hash, never under the address
+    if (!isEmbeddedTestRun()) {
+      const counted = await findMarker(markerPlacesOf(heed), addressKey(heed.config.HEED_SECRET, address));
+      for (const limit of ['sessionStart', 'sendsPerIp', 'signInIp', 'streams:ip']) {
+        expect(counted, limit).toContainEqual(expect.stringContaining(`limit:${limit}:`));
+      }
+    }
+    expect(await findMarker(markerPlacesOf(heed), address)).toEqual([]);
+  } finally {
+    stream.destroy();
+  }
+  expect(heed.logs.join('\n')).not.toContain(address);
+});
+
+/** Opens an event stream over plain HTTP with `headers`; resolves once the server said it is connected. */
+function openStream(path: string, headers: Record<string, string>): Promise<{ destroy(): void }> {
+  const { port } = new URL(heed.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => chunk.includes('event: connected') && resolve(req));
+      res.on('error', () => {});
+    });
+    req.on('error', (err) => (/socket hang up|aborted|ECONNRESET/.test(String(err)) ? undefined : reject(err)));
+    req.end();
+  });
+}
 
 test('an error is described by kind, code and status; database and provider messages are left out', () => {
   expect(describeError(new Error('boom\nat line two'))).toBe('Error: boom');

@@ -42,7 +42,7 @@ const AGENT_MAY = [
   /^console\.operators\.list$/,
   /^console\.proactive\.(intentRules\.list|apiKeys\.list|stats)$/,
   /^console\.knowledge\.(sources|unanswered)$/,
-  /^console\.visitors\.profile$/,
+  /^console\.visitors\.(profile|erasure)$/,
   /^console\.cannedReplies\.list$/,
 ];
 

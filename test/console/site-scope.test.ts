@@ -99,6 +99,8 @@ const CALLS: Record<string, (ids: Ids) => unknown> = {
   'console.knowledge.unanswered': ({ siteId }) => ({ siteId }),
   'console.knowledge.dismissUnanswered': ({ unansweredId }) => ({ id: unansweredId }),
   'console.visitors.profile': ({ conversationId }) => ({ conversationId }),
+  'console.visitors.erasure': ({ conversationId }) => ({ conversationId }),
+  'console.visitors.erase': ({ conversationId }) => ({ conversationId }),
 };
 
 /** Words only site B's data holds: none may reach the agent. */
@@ -278,13 +280,13 @@ describe('an agent of site A naming site B', () => {
   test('every console download answers as for a site that exists nowhere, and without a site counts A only', async () => {
     const names = Object.keys(CONSOLE_EXPORTS);
     expect(names.length).toBeGreaterThan(0);
-    const get = async (name: string, site: { siteId?: string }) => {
+    const get = async (name: string, q: Record<string, string>) => {
       // the overview's download takes a range; the others take the list's filters, left at their defaults
-      const query = new URLSearchParams({ ...(name.startsWith('overview') ? { range: '7d' } : {}), ...site });
+      const query = new URLSearchParams({ ...(name.startsWith('overview') ? { range: '7d' } : {}), ...q });
       const res = await fetch(`${heed.url}${CONSOLE_EXPORT_PREFIX}${name}?${query}`, { headers: { cookie: agent.cookie } });
       return { status: res.status, text: await res.text() };
     };
-    for (const name of names) {
+    for (const name of names.filter((n) => n !== 'visitor.json')) {
       const none = randomUUID();
       const forB = await get(name, { siteId: b.siteId });
       const forNone = await get(name, { siteId: none });
@@ -296,5 +298,12 @@ describe('an agent of site A naming site B', () => {
       expect([name, leaksOf(mine.text)]).toEqual([name, []]);
       expect([name, mine.text]).toEqual([name, onlyA.text]);
     }
+    // a visitor's data is named by a conversation: B's answers as one that exists nowhere
+    const forB = await get('visitor.json', { conversationId: b.conversationId });
+    const forNone = await get('visitor.json', { conversationId: randomUUID() });
+    expect(forB).toEqual({ status: 404, text: forNone.text });
+    const forA = await get('visitor.json', { conversationId: conversationA });
+    expect(forA.status).toBe(200);
+    expect(leaksOf(forA.text)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { signedFileLinkValid } from '../attachments/signed-link.ts';
 import { UploadRefused, fileLimitOf, storeUpload, tooLarge, uploadTarget, type Uploader } from '../attachments/upload.ts';
 import { Refusal, refuse, retryAfterSeconds } from '../errors/refusal.ts';
 import { tooManyRequests } from '../limits/too-many-requests.ts';
-import { clientIp } from '../limits/client-ip.ts';
+import { clientAddressKey } from '../limits/address-key.ts';
 import { consoleTokenOf, findOperatorSession } from '../operators/operator-sessions.ts';
 import { originAllowed } from '../sites/origin-rule.ts';
 import type { Services } from '../services.ts';
@@ -80,7 +80,7 @@ export function fileRoutes(s: Services): (app: FastifyInstance) => Promise<void>
         const declared = Number(request.headers['content-length'] ?? 0);
         if (declared > limit) throw tooLarge(limit);
         if ('visitorId' in uploader) {
-          const over = await s.limits.upload(uploader, clientIp(request.raw, s.config.TRUST_PROXY), declared);
+          const over = await s.limits.upload(uploader, clientAddressKey(request.raw, s.config), declared);
           if (over) throw tooManyRequests(over);
         }
         const bytes = await readBounded(request.raw, limit);

@@ -75,7 +75,12 @@ function handler(s: Services, limiters: WindowLimiters) {
       );
     }
     if (subject) {
-      const answer = await answerVisitorData(s, key, { method: req.method ?? 'GET', subject, exporting: !!data![4], base: consoleBaseUrl({ req, services: s }) });
+      const answer = await answerVisitorData(s, key, {
+        method: req.method ?? 'GET',
+        subject,
+        exporting: !!data![4],
+        base: consoleBaseUrl({ req, services: s }),
+      });
       return send(answer.status, answer.body, answer.headers);
     }
     const raw = await readBoundedBody(req);

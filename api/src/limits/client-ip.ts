@@ -10,6 +10,9 @@ import { isIPv6 } from 'node:net';
  *
  * IPv6 clients are counted per /64: one subscriber usually holds a whole /64, so counting
  * single addresses would give them 2^64 budgets.
+ *
+ * The answer is the client's address itself: nothing may store or log it. Requests take
+ * `clientAddressKey` (address-key.ts), which hashes it at once.
  * @example clientIp(req, 1) // behind one proxy: the last X-Forwarded-For entry
  */
 export function clientIp(req: Pick<IncomingMessage, 'headers' | 'socket'>, trustedProxies: number): string {

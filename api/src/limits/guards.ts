@@ -6,7 +6,7 @@ import { tooManyRequests } from './too-many-requests.ts';
 /** Who a limit counts: the request's client address (for a visitor's limits, the visitor too). */
 interface Caller {
   services: Services;
-  /** the client's address (X-Forwarded-For only behind TRUST_PROXY proxies) */
+  /** the client's address key (address-key.ts `clientAddressKey`): a keyed hash, never the address itself */
   ip: string;
 }
 

@@ -37,7 +37,10 @@ const STREAM_RETRY_MS = 10_000;
  * Every rate limit, per site (see `site-limits.ts` for the numbers and why): one object per
  * process, on `Services`, whose methods say whether an action may happen. Redis holds the
  * counts for the whole deployment; each limiter falls back to this process's memory while
- * Redis is away. Keys live under `<REDIS_PREFIX>limit:`.
+ * Redis is away. Keys live under `<REDIS_PREFIX>limit:` and expire with their window.
+ *
+ * Per-address limits take the request's address key (`clientAddressKey`, address-key.ts), a
+ * keyed hash: no key or value here carries a client's address.
  * @example const over = await services.limits.send(ctx.visitor, ctx.ip); if (over) throw tooManyRequests(over)
  */
 export class Limits {
@@ -53,7 +56,7 @@ export class Limits {
     this.prefix = deps.prefix;
   }
 
-  /** `session.start` from `ip` for a site (`null`: an unknown key, counted under the deployment's limits). */
+  /** `session.start` from the address `ip` (its key) for a site (`null`: an unknown key, counted under the deployment's limits). */
   async sessionStart(siteId: string | null, ip: string): Promise<OverLimit | null> {
     const { sessionStart } = await this.sites.forSite(siteId);
     return over('session_start_limit', await this.windows.consume('sessionStart', sessionStart, `${siteId ?? 'unknown'}:${ip}`));

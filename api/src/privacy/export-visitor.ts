@@ -29,7 +29,10 @@ const conversationSelect = {
   ratingComment: true,
   ratedAt: true,
   messages: { select: messageSelect, orderBy: { seq: 'asc' } },
-  inputRequests: { select: { question: true, choices: true, status: true, createdAt: true, closedAt: true }, orderBy: { createdAt: 'asc' } },
+  inputRequests: {
+    select: { question: true, choices: true, status: true, createdAt: true, closedAt: true },
+    orderBy: { createdAt: 'asc' },
+  },
   todos: { select: { text: true, status: true, createdAt: true, completedAt: true }, orderBy: { createdAt: 'asc' } },
   notes: { select: { authorName: true, content: true, createdAt: true }, orderBy: { createdAt: 'asc' } },
   attachments: { where: { messageId: null }, select: { id: true, name: true, mime: true, bytes: true } },
@@ -92,7 +95,8 @@ export async function exportVisitorData(
   config: Pick<Config, 'HEED_SECRET' | 'HEED_SECRET_PREVIOUS'>,
   q: { siteId: string; subject: ErasureSubject; baseUrl: string; now?: Date },
 ): Promise<VisitorDataExport | null> {
-  const where = q.subject.kind === 'user' ? { siteId: q.siteId, externalId: q.subject.userId } : { siteId: q.siteId, id: q.subject.visitorId };
+  const where =
+    q.subject.kind === 'user' ? { siteId: q.siteId, externalId: q.subject.userId } : { siteId: q.siteId, id: q.subject.visitorId };
   const [site, visitors] = await Promise.all([
     db.site.findUnique({ where: { id: q.siteId }, select: { key: true, name: true } }),
     db.visitor.findMany({ where, select: visitorSelect, orderBy: { createdAt: 'asc' } }),
@@ -108,7 +112,12 @@ export async function exportVisitorData(
     url: new URL(signedFileUrl(keys, a.id, expires), q.baseUrl).href,
   });
   const emails = await db.emailOutbox.findMany({
-    where: { OR: [{ visitorId: { in: visitors.map((v) => v.id) } }, { conversationId: { in: visitors.flatMap((v) => v.conversations.map((c) => c.id)) } }] },
+    where: {
+      OR: [
+        { visitorId: { in: visitors.map((v) => v.id) } },
+        { conversationId: { in: visitors.flatMap((v) => v.conversations.map((c) => c.id)) } },
+      ],
+    },
     select: { kind: true, recipient: true, status: true, createdAt: true, sentAt: true, visitorId: true, conversationId: true },
     orderBy: { createdAt: 'asc' },
   });
@@ -123,7 +132,9 @@ export async function exportVisitorData(
       exportedVisitor(
         v,
         file,
-        emails.filter((e) => e.kind === 'visitor_reply' && (e.visitorId === v.id || v.conversations.some((c) => c.id === e.conversationId))),
+        emails.filter(
+          (e) => e.kind === 'visitor_reply' && (e.visitorId === v.id || v.conversations.some((c) => c.id === e.conversationId)),
+        ),
       ),
     ),
   };
@@ -169,11 +180,24 @@ function exportedVisitor(
         files: m.attachments.map(file),
       })),
       unsentFiles: c.attachments.map(file),
-      questions: c.inputRequests.map((r) => ({ question: r.question, choices: r.choices, status: r.status, askedAt: iso(r.createdAt), closedAt: iso(r.closedAt) })),
+      questions: c.inputRequests.map((r) => ({
+        question: r.question,
+        choices: r.choices,
+        status: r.status,
+        askedAt: iso(r.createdAt),
+        closedAt: iso(r.closedAt),
+      })),
       todos: c.todos.map((t) => ({ text: t.text, status: t.status, addedAt: iso(t.createdAt), completedAt: iso(t.completedAt) })),
       teamNotes: c.notes.map((n) => ({ authorName: n.authorName, text: n.content, writtenAt: iso(n.createdAt) })),
     })),
-    pageRequests: v.proactive.map((p) => ({ kind: p.kind, name: p.name, data: p.data ?? null, text: p.text, status: p.status, at: iso(p.createdAt) })),
+    pageRequests: v.proactive.map((p) => ({
+      kind: p.kind,
+      name: p.name,
+      data: p.data ?? null,
+      text: p.text,
+      status: p.status,
+      at: iso(p.createdAt),
+    })),
     emails: emails.map((e) => ({ kind: e.kind, to: e.recipient, status: e.status, queuedAt: iso(e.createdAt), sentAt: iso(e.sentAt) })),
   };
 }

@@ -53,7 +53,11 @@ export function addCounts(a: RemovalCounts, b: RemovalCounts): RemovalCounts {
  * (after the rows are locked, so the count is what goes). Events and emails are matched by
  * conversation; a whole visitor's other rows are counted by the caller.
  */
-export async function countConversationRows(tx: Tx, conversationIds: readonly string[], visitorIds: readonly string[]): Promise<RemovalCounts> {
+export async function countConversationRows(
+  tx: Tx,
+  conversationIds: readonly string[],
+  visitorIds: readonly string[],
+): Promise<RemovalCounts> {
   const ids = [...conversationIds];
   const [row] = await tx.$queryRaw<Record<keyof RemovalCounts, bigint>[]>`
     SELECT

@@ -23,12 +23,15 @@ export interface Removal {
  */
 export async function removeConversations(tx: Tx, conversationIds: readonly string[]): Promise<Removal> {
   const ids = [...conversationIds];
-  if (ids.length === 0) return { counts: await countConversationRows(tx, [], []), storeKeys: [], runIds: [], conversationIds: [], visitorIds: [] };
+  if (ids.length === 0)
+    return { counts: await countConversationRows(tx, [], []), storeKeys: [], runIds: [], conversationIds: [], visitorIds: [] };
   const visitors = await tx.$queryRaw<{ visitorId: string }[]>`
     SELECT DISTINCT "visitorId"::text AS "visitorId" FROM "Conversation" WHERE id = ANY(${ids}::uuid[])`;
   const visitorIds = visitors.map((v) => v.visitorId);
   const counts = await countConversationRows(tx, ids, visitorIds);
-  const stored = await tx.$queryRaw<{ storeKey: string }[]>`SELECT "storeKey" FROM "Attachment" WHERE "conversationId" = ANY(${ids}::uuid[])`;
+  const stored = await tx.$queryRaw<
+    { storeKey: string }[]
+  >`SELECT "storeKey" FROM "Attachment" WHERE "conversationId" = ANY(${ids}::uuid[])`;
   const runs = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM "Run" WHERE "conversationId" = ANY(${ids}::uuid[])`;
   await tx.$executeRaw`DELETE FROM "Event" WHERE "visitorId" = ANY(${visitorIds}::uuid[]) AND "conversationId" = ANY(${ids}::uuid[])`;
   await tx.$executeRaw`DELETE FROM "EmailOutbox" WHERE "conversationId" = ANY(${ids}::uuid[])`;

@@ -46,7 +46,11 @@ export async function sweepRetention(s: SweepServices, opts: { batch?: number; s
       if (n < batch || signal?.aborted) break;
     }
     const visitors = await sweepIdleVisitors(s, site.id, days, batch, signal);
-    await s.db.site.update({ where: { id: site.id }, data: { retentionSweptAt: new Date(), retentionSweptCount: removed }, select: { id: true } });
+    await s.db.site.update({
+      where: { id: site.id },
+      data: { retentionSweptAt: new Date(), retentionSweptCount: removed },
+      select: { id: true },
+    });
     pass.sites += 1;
     pass.conversations += removed;
     pass.visitors += visitors;

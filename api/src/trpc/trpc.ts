@@ -7,7 +7,7 @@ import { verifyStreamTicket } from '../auth/stream-ticket.ts';
 import { verifyVisitorToken, type VisitorClaims } from '../auth/visitor-token.ts';
 import type { Services } from '../services.ts';
 import { bearerMatches } from '../http/bearer.ts';
-import { clientIp } from '../limits/client-ip.ts';
+import { clientAddressKey } from '../limits/address-key.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { originAllowed } from '../sites/origin-rule.ts';
 import { wellFormed } from '../db/well-formed.ts';
@@ -28,7 +28,10 @@ export interface Context {
   consoleToken: string | null;
   /** the browser page the request comes from (`Origin`), if any */
   origin: string | null;
-  /** the client's address for per-address limits (X-Forwarded-For only behind TRUST_PROXY proxies) */
+  /**
+   * a keyed hash of the client's address (limits/address-key.ts; X-Forwarded-For only behind
+   * TRUST_PROXY proxies): per-address limits count it, and the address itself is kept nowhere
+   */
   ip: string;
   /** this request's id, as answered in `X-Request-Id`; name it in log lines */
   requestId: string;
@@ -63,7 +66,7 @@ export function createContextFactory(services: Services) {
       operator: bearerMatches(header, services.config.ADMIN_TOKEN),
       consoleToken: consoleTokenOf(req.headers.cookie),
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
-      ip: clientIp(req, services.config.TRUST_PROXY),
+      ip: clientAddressKey(req, services.config),
       requestId: requestIdOf(req),
       req,
       res,

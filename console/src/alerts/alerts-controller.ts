@@ -78,6 +78,10 @@ export class AlertsController implements ReactiveController {
     this.openedAt = Date.now();
     this.unsubscribe = api.changes(undefined, {
       onChange: (change) => this.take(change.item),
+      // deleted by its visitor, erased or swept: it needs nobody any more
+      onRemoved: (conversationId) => {
+        if (this.items.delete(conversationId)) this.recount();
+      },
       // the views show the stream's state and its failures; a view listening again reopens it, and this with it
       onState: () => {},
       onError: () => {},

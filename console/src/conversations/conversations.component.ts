@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import '../../../widget/src/conversation-row/conversation-row.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
-import type { ConversationFilter, ConversationItem, SiteSummary } from '../state/contract.ts';
+import type { ConversationChange, ConversationFilter, ConversationItem, SiteSummary } from '../state/contract.ts';
 import { applyChange, applyWaitingChange } from '../state/conversation-feed.ts';
 import { hrefOf, type ListState } from '../state/route.ts';
 import { isTyping, nextRowKey } from '../state/list-keys.ts';
@@ -44,8 +44,9 @@ const WAITING_MAX = 50;
  * `waiting`, oldest wait first), kept live by the same stream, whatever the filter below.
  *
  * Live without polling: `console.conversations.changes` (SSE) upserts rows — a new
- * conversation appears, one with new activity moves to the top, a state changes in place.
- * Changes that arrive while a page loads are applied after it.
+ * conversation appears, one with new activity moves to the top, a state changes in place, a
+ * deleted one (erased, deleted by its visitor, past the site's retention) leaves both lists.
+ * Changes that arrive while a page loads are applied after it, in order.
  *
  * The list's state lives in the URL (`list`, from the route): choosing a filter, a site or a
  * search navigates, so a reload or a shared link shows the same list. Keyboard: j / k or the
@@ -69,8 +70,9 @@ export class HeedConsoleConversations extends ConsoleElement {
   @state() private error: string | null = null;
   @state() private connection: 'connecting' | 'connected' | 'off' = 'connecting';
   private unsubscribe?: () => void;
-  private held: ConversationItem[] | null = null;
-  private waitingHeld: ConversationItem[] | null = null;
+  /** changes that came while the list's page loads, applied after it */
+  private held: ConversationChange[] | null = null;
+  private waitingHeld: ConversationChange[] | null = null;
   private loadSeq = 0;
   private waitingSeq = 0;
 
@@ -258,8 +260,9 @@ export class HeedConsoleConversations extends ConsoleElement {
       const page = await this.api.conversations({ filter: 'waiting', limit: WAITING_MAX, ...(this.siteId ? { siteId: this.siteId } : {}) });
       if (seq !== this.waitingSeq) return;
       this.waiting = page.items;
-      for (const item of this.waitingHeld ?? []) this.waiting = applyWaitingChange(this.waiting, item, this.siteId || undefined);
+      const held = this.waitingHeld ?? [];
       this.waitingHeld = null;
+      for (const change of held) this.takeWaiting(change, false);
     } catch (err) {
       if (seq === this.waitingSeq) this.error = this.failed(err).message;
     }
@@ -286,8 +289,9 @@ export class HeedConsoleConversations extends ConsoleElement {
       const kept = cursor ? this.items.filter((c) => !known.has(c.id)) : [];
       this.items = [...kept, ...page.items];
       this.nextCursor = page.nextCursor;
-      for (const item of this.held ?? []) this.upsert(item);
+      const held = this.held ?? [];
       this.held = null;
+      for (const change of held) this.take(change);
       if (!cursor)
         this.announce(page.nextCursor ? `${page.items.length} or more conversations.` : `${counted(page.items.length, 'conversation')}.`);
     } catch (err) {
@@ -301,19 +305,34 @@ export class HeedConsoleConversations extends ConsoleElement {
     this.unsubscribe?.();
     this.connection = 'connecting';
     this.unsubscribe = this.api.changes(this.siteId || undefined, {
-      onChange: (change) => {
-        if (change.type !== 'upsert') return;
-        if (this.held) this.held.push(change.item);
-        else this.upsert(change.item);
-        if (this.waitingHeld) this.waitingHeld.push(change.item);
-        else this.waitWith(change.item);
-      },
+      onChange: (change) => this.receive(change),
+      onRemoved: (conversationId) => this.receive({ type: 'removed', conversationId }),
       onState: (s) => void (this.connection = s),
       onError: (err) => {
         this.connection = 'off';
         this.error = this.failed(err).message;
       },
     });
+  }
+
+  /** One live change for both lists, held while a list's page loads. */
+  private receive(change: ConversationChange) {
+    if (this.held) this.held.push(change);
+    else this.take(change);
+    if (this.waitingHeld) this.waitingHeld.push(change);
+    else this.takeWaiting(change);
+  }
+
+  private take(change: ConversationChange) {
+    if (change.type === 'upsert') this.upsert(change.item);
+    else this.items = this.items.filter((c) => c.id !== change.conversationId);
+  }
+
+  /** `announce` false: a change held through the queue's load, too late to be news. */
+  private takeWaiting(change: ConversationChange, announce = true) {
+    if (change.type === 'removed') this.waiting = this.waiting.filter((c) => c.id !== change.conversationId);
+    else if (announce) this.waitWith(change.item);
+    else this.waiting = applyWaitingChange(this.waiting, change.item, this.siteId || undefined);
   }
 
   private upsert(item: ConversationItem) {

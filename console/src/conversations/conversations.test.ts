@@ -130,6 +130,37 @@ describe('heed-console-conversations', () => {
     expect(row.querySelector('.held')!.textContent).to.equal('Held by Ana');
   });
 
+  it('drops a deleted conversation from the list and from the queue', async () => {
+    const gone = item({ title: 'Erased', waitingForPerson: true, attention: 'waiting', updatedAt: at(5) });
+    const stays = item({ title: 'Stays', updatedAt: at(4) });
+    const { el, root, fake, titles } = await list([gone, stays], null, [], [gone]);
+    fake.emitRemoved(gone.id);
+    await el.updateComplete;
+    expect(titles()).to.deep.equal(['Stays']);
+    expect(root.querySelector('.queue') === null).to.be.true;
+  });
+
+  it('applies a removal that came while a page loaded, after the page', async () => {
+    let answer: (page: { items: ConversationItem[]; nextCursor: null }) => void = () => {};
+    const gone = item({ title: 'Erased', updatedAt: at(5) });
+    const stays = item({ title: 'Stays', updatedAt: at(4) });
+    const fake = fakeConsoleApi({
+      conversations: (input) =>
+        input.filter === 'waiting' ? Promise.resolve({ items: [], nextCursor: null }) : new Promise((resolve) => (answer = resolve)),
+    });
+    const el = await fixture<HeedConsoleConversations>(
+      html`<heed-console-conversations .api=${fake.api} .me=${owner}></heed-console-conversations>`,
+    );
+    await waitUntil(() => fake.openStreams === 1, 'listening');
+    fake.emitRemoved(gone.id);
+    answer({ items: [gone, stays], nextCursor: null });
+    await waitUntil(
+      () => el.shadowRoot!.querySelectorAll('ul[aria-label=Conversations] li').length === 1,
+      'the page without the removed row',
+    );
+    expect(el.shadowRoot!.querySelector('ul[aria-label=Conversations] li')!.getAttribute('data-id')).to.equal(stays.id);
+  });
+
   it('offers the Waiting for a person filter, which asks the server for the waiting list', async () => {
     const { el, root, fake } = await list([]);
     [...root.querySelectorAll<HTMLButtonElement>('[role=group] button')].find((b) => b.textContent === 'Waiting for a person')!.click();

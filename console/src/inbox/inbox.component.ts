@@ -1,10 +1,11 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { property, query } from 'lit/decorators.js';
+import { property, query, state } from 'lit/decorators.js';
 import '../conversations/conversations.ts';
 import '../transcript/transcript.ts';
 import '../visitor-profile/visitor-profile.ts';
 import type { HeedConsoleConversations } from '../conversations/conversations.component.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
+import type { ErasingDetail } from '../visitor-erase/visitor-erase.component.ts';
 import { isTyping } from '../state/list-keys.ts';
 import { hrefOf, type ListState } from '../state/route.ts';
 import { styles } from './inbox.styles.ts';
@@ -19,6 +20,11 @@ import { styles } from './inbox.styles.ts';
  * Keyboard: in the list, j / k or the arrow keys move and Enter opens; `r` writes in the open
  * conversation (the reply box, or a note when it is not held by you); Escape closes the
  * conversation and goes back to its row in the list.
+ *
+ * When the open conversation is deleted (its visitor erased by a colleague, deleted from the
+ * widget, past the site's retention), the conversation pane says so instead of a transcript that
+ * can no longer load, and the live region says it too. Erasing its visitor from the visitor
+ * pane leaves the conversation for the list.
  */
 export class HeedConsoleInbox extends ConsoleElement {
   static override styles = styles;
@@ -28,18 +34,50 @@ export class HeedConsoleInbox extends ConsoleElement {
   @property({ attribute: false }) list: ListState = {};
   @query('heed-console-conversations') private listPane?: HeedConsoleConversations;
   @query('.conversation-pane') private conversationPane?: HTMLElement;
+  /** the open conversation was deleted: its pane says so */
+  @state() private removedId: string | null = null;
   /** the conversation was opened from the list here: focus follows it into the conversation */
   private focusConversation = false;
+  /** the open conversation's visitor is being erased from here: its removal is that erasure's to report */
+  private erasingId: string | null = null;
+  /** an erasure left the conversation: focus goes to the list once it is closed */
+  private focusList = false;
+  private unsubscribe?: () => void;
 
   override connectedCallback() {
     super.connectedCallback();
     this.addEventListener('keydown', this.onKey);
     this.addEventListener('heed-select', () => void (this.focusConversation = true));
+    this.addEventListener('heed-visitor-erasing', this.onErasing as EventListener);
+    this.addEventListener('heed-visitor-erased', this.onErased);
+    this.unsubscribe = this.api.changes(undefined, {
+      onChange: () => {},
+      onRemoved: (id) => this.removed(id),
+      // the list shows the stream's state and its failures
+      onState: () => {},
+      onError: () => {},
+    });
+  }
+
+  override disconnectedCallback() {
+    this.unsubscribe?.();
+    super.disconnectedCallback();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('conversationId')) {
+      this.removedId = null;
+      this.erasingId = null;
+    }
   }
 
   override updated(changed: PropertyValues<this>) {
     if (!changed.has('conversationId')) return;
     if (this.conversationId === null) this.emit('heed-title', { title: null });
+    if (this.conversationId === null && this.focusList) {
+      this.focusList = false;
+      this.listPane?.focusSelected();
+    }
     if (this.conversationId !== null && this.focusConversation) {
       this.focusConversation = false;
       this.conversationPane?.focus({ preventScroll: true });
@@ -48,6 +86,7 @@ export class HeedConsoleInbox extends ConsoleElement {
 
   override render() {
     const open = this.conversationId !== null;
+    const gone = open && this.removedId === this.conversationId;
     return html`<div class="panes" data-open=${open ? 'conversation' : 'list'}>
       <section class="list-pane" aria-label="Conversation list">
         <heed-console-conversations .api=${this.api} .me=${this.me} .list=${this.list} .selectedId=${this.conversationId}></heed-console-conversations>
@@ -56,13 +95,42 @@ export class HeedConsoleInbox extends ConsoleElement {
         ${
           open
             ? html`<a class="back" href=${hrefOf({ view: 'conversations', list: this.list })}>← Back to the list</a>
-                <heed-console-transcript .api=${this.api} .me=${this.me} .conversationId=${this.conversationId!}></heed-console-transcript>`
+                ${
+                  gone
+                    ? html`<p class="muted deleted">This conversation was deleted.</p>`
+                    : html`<heed-console-transcript .api=${this.api} .me=${this.me} .conversationId=${this.conversationId!}></heed-console-transcript>`
+                }`
             : html`<p class="muted choose">Choose a conversation to read it here.</p>`
         }
       </section>
-      ${open ? this.visitorPane() : nothing}
+      ${open && !gone ? this.visitorPane() : nothing}
     </div>`;
   }
+
+  /** A conversation was deleted: when it is the open one, its pane says so, and focus inside it stays in the pane. */
+  private async removed(conversationId: string) {
+    if (conversationId !== this.conversationId || conversationId === this.erasingId || conversationId === this.removedId) return;
+    const active = (this.renderRoot as ShadowRoot).activeElement;
+    const focusInside = active !== null && active !== this.conversationPane && !this.listPane?.contains(active);
+    this.removedId = conversationId;
+    this.announce('This conversation was deleted.');
+    await this.updateComplete;
+    if (focusInside) this.conversationPane?.focus({ preventScroll: true });
+  }
+
+  /** The erasure's own removals are not news: it reports them, then leaves the conversation. */
+  private readonly onErasing = (e: CustomEvent<ErasingDetail>) => {
+    const { conversationId, done } = e.detail;
+    this.erasingId = conversationId;
+    void done.then((erased) => {
+      if (!erased && this.erasingId === conversationId) this.erasingId = null;
+    });
+  };
+
+  private readonly onErased = () => {
+    this.focusList = true;
+    location.hash = hrefOf({ view: 'conversations', list: this.list });
+  };
 
   /** The visitor of the open conversation (who they are, where they are, what they asked before). */
   private visitorPane() {

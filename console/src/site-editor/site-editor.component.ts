@@ -16,6 +16,15 @@ import { counted } from '../state/plural.ts';
 
 const wholeIn = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
 
+/** What a number field must hold, said beside it when it does not. */
+const NUMBER_RULES: Record<string, string> = {
+  replyMaxTokens: 'A whole number above 0.',
+  checkInAfterMinutes: 'A whole number of minutes from 1 to 10080, or blank.',
+  unsolicitedPerDay: 'A whole number from 0 to 20.',
+  retentionDays: 'A whole number of days from 1 to 3650, or empty to keep conversations.',
+};
+const sweptAt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 /** A new site's attachment settings: the schema's defaults. */
 const ATTACHMENT_DEFAULTS = { kinds: ATTACHMENT_KIND_NAMES as string[], maxBytes: 10 * MB, messageMaxBytes: 20 * MB };
 /** The most the editor asks for (MB); the server's own ceiling (ATTACHMENT_MAX_BYTES) may be lower and says so. */
@@ -35,8 +44,9 @@ const KIND_GROUPS: { legend: string; kinds: AttachmentKind[] }[] = [
  * the assistant's name, greeting, accent colour and launcher position, the system prompt,
  * model and reply token cap; whether the assistant may hand a conversation to a person, the
  * check-in delay and the daily budget of unsolicited messages; what visitors may attach (the
- * kinds, none: off) and how much (the largest file and message, in MB). The embed snippet with "Copy
- * snippet". Owners edit; agents read. Field errors from the server show beside their fields.
+ * kinds, none: off) and how much (the largest file and message, in MB); how many days conversations
+ * are kept (empty: kept), with when the retention sweep last ran and what it removed. The embed
+ * snippet with "Copy snippet". Owners edit; agents read. Field errors from the server show beside their fields.
  * Changes apply to the next run and the next widget load.
  *
  * An existing site's page also holds its canned replies (`heed-canned-replies`), its intent rules (`heed-intent-rules`), its server API
@@ -105,6 +115,11 @@ export class HeedSiteEditor extends ConsoleElement {
           ${this.number('unsolicitedPerDay', 'Unsolicited messages per visitor per day', s?.unsolicitedPerDay ?? 2, 'Intents, check-ins and your server’s messages together. 0 turns them off; blank for 2.', 0, 20)}
         </fieldset>
         ${this.attachments(s, readOnly || this.busy)}
+        <fieldset ?disabled=${readOnly || this.busy}>
+          <legend>Privacy</legend>
+          ${this.number('retentionDays', 'Keep conversations for (days)', s?.retentionDays, 'Empty keeps conversations. Otherwise a conversation is deleted, with its files, this many days after its last message.', 1, 3650)}
+          ${s ? lastSweep(s) : nothing}
+        </fieldset>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         ${readOnly ? nothing : html`<button type="submit" class="primary" ?disabled=${this.busy}>${s ? 'Save changes' : 'Create site'}</button>`}
       </form>
@@ -242,14 +257,19 @@ export class HeedSiteEditor extends ConsoleElement {
 
   private async save(e: SubmitEvent) {
     e.preventDefault();
-    const input = siteInput(new FormData(e.target as HTMLFormElement), this.site ?? undefined);
+    const form = e.target as HTMLFormElement;
+    const input = siteInput(new FormData(form), this.site ?? undefined);
     const fields: Record<string, string> = {};
     if (!input.name) fields.name = 'Give the site a name.';
     if (input.replyMaxTokens !== null && !(Number.isInteger(input.replyMaxTokens) && input.replyMaxTokens > 0))
-      fields.replyMaxTokens = 'A whole number above 0.';
+      fields.replyMaxTokens = NUMBER_RULES.replyMaxTokens!;
     if (input.checkInAfterMinutes !== null && !wholeIn(input.checkInAfterMinutes, 1, 10080))
-      fields.checkInAfterMinutes = 'A whole number of minutes from 1 to 10080, or blank.';
-    if (!wholeIn(input.unsolicitedPerDay, 0, 20)) fields.unsolicitedPerDay = 'A whole number from 0 to 20.';
+      fields.checkInAfterMinutes = NUMBER_RULES.checkInAfterMinutes!;
+    if (!wholeIn(input.unsolicitedPerDay, 0, 20)) fields.unsolicitedPerDay = NUMBER_RULES.unsolicitedPerDay!;
+    if (input.retentionDays !== null && !wholeIn(input.retentionDays, 1, 3650)) fields.retentionDays = NUMBER_RULES.retentionDays!;
+    // what a browser cannot read as a number reaches the form as blank, and blank means "keep" or "never"
+    for (const field of form.querySelectorAll<HTMLInputElement>('input[type=number]'))
+      if (field.validity.badInput && !fields[field.name]) fields[field.name] = NUMBER_RULES[field.name] ?? 'A number, please.';
     if (input.accentColor && !/^#[0-9a-f]{6}$/.test(input.accentColor))
       fields.accentColor = 'A colour as # and six hex digits, e.g. #1a5fd0; blank for the default.';
     Object.assign(fields, attachmentSizeErrors(input.attachmentMaxBytes, input.attachmentMessageMaxBytes));
@@ -317,6 +337,15 @@ export class HeedSiteEditor extends ConsoleElement {
     this.announce(`Site deleted with ${counted(d.conversations, 'conversation')}.`);
     location.hash = hrefOf({ view: 'sites' });
   }
+}
+
+/** When the retention sweep last passed over the site and what it removed; before its first pass, that it has not run. */
+function lastSweep(s: SiteSettings) {
+  if (!s.retentionSweptAt) return html`<p class="hint" id="retention-sweep">The sweep has not run for this site yet.</p>`;
+  const at = new Date(s.retentionSweptAt);
+  return html`<p class="hint" id="retention-sweep">
+    Last sweep: <time datetime=${at.toISOString()}>${sweptAt.format(at)}</time>, removed ${counted(s.retentionSweptCount, 'conversation')}
+  </p>`;
 }
 
 /** What is wrong with the attachment sizes (bytes, NaN when the field holds no number), by field. */

@@ -1,5 +1,6 @@
 /// <reference types="mocha" />
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import './site-editor.ts';
 import type { HeedSiteEditor } from './site-editor.component.ts';
 import { MB } from '../state/site-form.ts';
@@ -161,6 +162,53 @@ describe('heed-site-editor', () => {
     button('Save changes').click();
     await waitUntil(() => root.activeElement === field('attachmentMaxBytes'), 'focus on the field');
     expect(root.querySelector('#attachmentMaxBytes-note')!.textContent).to.equal('at most 25 MB on this server');
+  });
+
+  it('keeps conversations for a number of days, empty for ever, refusing what is not 1 to 3650 whole days at the field', async () => {
+    const stored = { ...fakeConsoleApi().site, retentionDays: 90 };
+    const { root, field, button, fake } = await editor('site-1', fakeConsoleApi({ site: async () => stored }));
+    await waitUntil(() => root.querySelector('#snippet'));
+    const days = field('retentionDays');
+    expect([days.labels![0]!.textContent, days.value]).to.deep.equal(['Keep conversations for (days)', '90']);
+    expect(root.querySelector('#retentionDays-note')!.textContent).to.equal(
+      'Empty keeps conversations. Otherwise a conversation is deleted, with its files, this many days after its last message.',
+    );
+    days.value = '0';
+    button('Save changes').click();
+    await waitUntil(() => root.activeElement === days, 'focus on the days');
+    expect(root.querySelector('#retentionDays-note')!.textContent).to.equal(
+      'A whole number of days from 1 to 3650, or empty to keep conversations.',
+    );
+    // what the browser cannot read as a number (letters, where it lets them in; a lone "e" here)
+    // reaches the form as empty: it is refused, not taken for "keep for ever"
+    days.value = '';
+    days.focus();
+    await sendKeys({ type: 'e' });
+    expect(days.validity.badInput).to.be.true;
+    button('Save changes').click();
+    await waitUntil(() => root.activeElement === days, 'focus on the days again');
+    expect(fake.callsOf('updateSite')).to.have.length(0);
+    days.value = '';
+    button('Save changes').click();
+    await waitUntil(() => fake.callsOf('updateSite').length === 1);
+    expect(fake.callsOf('updateSite')[0]).to.deep.equal(['site-1', { retentionDays: null }]);
+    days.value = '30';
+    button('Save changes').click();
+    await waitUntil(() => fake.callsOf('updateSite').length === 2);
+    expect(fake.callsOf('updateSite')[1]).to.deep.equal(['site-1', { retentionDays: 30 }]);
+  });
+
+  it('says when the retention sweep last ran and what it removed, or that it has not run', async () => {
+    const { root } = await editor('site-1');
+    await waitUntil(() => root.querySelector('#retention-sweep'));
+    expect(root.querySelector('#retention-sweep')!.textContent).to.equal('The sweep has not run for this site yet.');
+    const swept = { ...fakeConsoleApi().site, retentionDays: 30, retentionSweptAt: '2026-01-02T03:04:00.000Z', retentionSweptCount: 4 };
+    const { el, root: after } = await editor('site-1', fakeConsoleApi({ site: async () => swept }));
+    await waitUntil(() => after.querySelector('#retention-sweep time'));
+    const line = after.querySelector('#retention-sweep')!;
+    expect(line.textContent!.replace(/\s+/g, ' ').trim()).to.match(/^Last sweep: .+, removed 4 conversations$/);
+    expect(line.querySelector('time')!.getAttribute('datetime')).to.equal('2026-01-02T03:04:00.000Z');
+    await expect(el).shadowDom.to.be.accessible();
   });
 
   it('holds the site’s intents, API keys and unsolicited message counts', async () => {

@@ -10,6 +10,7 @@ import type {
   Note,
   StatusChange,
   CreatedApiKey,
+  ErasureResult,
   IntentRuleInput,
   IntentRuleView,
   Invitation,
@@ -30,6 +31,7 @@ import type {
   Transcript,
   TranscriptHead,
   TranscriptMessage,
+  VisitorErasure,
   VisitorProfile,
 } from './contract.ts';
 
@@ -137,6 +139,10 @@ export function createConsoleApi(base = new URL('/trpc', location.origin).href) 
 
     /** who the conversation's visitor is: page, referrer, browser, identity, earlier conversations */
     visitorProfile: (conversationId: string) => query<VisitorProfile>('visitors.profile', { conversationId }),
+    /** what erasing the conversation's visitor would remove: the counts the confirmation states */
+    visitorErasure: (conversationId: string) => query<VisitorErasure>('visitors.erasure', { conversationId }),
+    /** deletes everything about the conversation's visitor (every browser of an identified user); owners only */
+    eraseVisitor: (conversationId: string) => mutate<ErasureResult>('visitors.erase', { conversationId }),
 
     knowledgeSources: (siteId: string) => query<KnowledgeSourceView[]>('knowledge.sources', { siteId }),
     addKnowledgeSource: (siteId: string, url: string) => mutate<{ id: string }>('knowledge.add', { siteId, url }),

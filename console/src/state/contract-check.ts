@@ -10,6 +10,7 @@ import type {
   ApiKeyRow,
   ConversationChange,
   CreatedApiKey,
+  ErasureResult,
   IntentRuleView,
   Invitation,
   ConversationPage,
@@ -24,6 +25,7 @@ import type {
   Transcript,
   TranscriptHead,
   TranscriptMessage,
+  VisitorErasure,
   VisitorProfile,
 } from './contract.ts';
 
@@ -60,6 +62,8 @@ export type ContractChecks = [
   Fits<Out['proactive']['stats'], ProactiveStats>,
   Fits<Out['model']['status'], ModelStatus>,
   Fits<Out['visitors']['profile'], VisitorProfile>,
+  Fits<Out['visitors']['erasure'], VisitorErasure>,
+  Fits<Out['visitors']['erase'], ErasureResult>,
   Fits<Out['profile']['alerts'], AlertSettings>,
   Fits<Out['profile']['setAlerts'], AlertSettings>,
 ];

@@ -66,6 +66,8 @@ export interface SiteFields {
   attachmentMaxBytes: number;
   /** the largest total of one message's files, in bytes */
   attachmentMessageMaxBytes: number;
+  /** delete a conversation, with its files, this many days after its last message (1–3650); null: keep */
+  retentionDays: number | null;
 }
 
 export interface SiteSettings extends Omit<SiteFields, 'attachmentKinds'> {
@@ -77,6 +79,10 @@ export interface SiteSettings extends Omit<SiteFields, 'attachmentKinds'> {
   identitySecrets: number;
   /** the embed `<script …>` tag */
   snippet: string;
+  /** when the retention sweep last passed over the site; null: never */
+  retentionSweptAt: string | Date | null;
+  /** how many conversations that pass removed */
+  retentionSweptCount: number;
   createdAt: string | Date;
 }
 
@@ -168,10 +174,20 @@ export interface ConversationPage {
   nextCursor: string | null;
 }
 
-export interface ConversationChange {
+/** A conversation was created or changed: the row as it is now. */
+export interface ConversationUpsert {
   type: 'upsert';
   item: ConversationItem;
 }
+
+/** A conversation and everything in it was deleted (a visitor's erasure, the visitor, or the site's retention). */
+export interface ConversationRemoved {
+  type: 'removed';
+  conversationId: string;
+}
+
+/** One change of the live list (console.conversations.changes). */
+export type ConversationChange = ConversationUpsert | ConversationRemoved;
 
 /**
  * A file sent with a message. In a private conversation only what it is stays (kind, type,
@@ -471,4 +487,23 @@ export interface VisitorProfile {
   lastSeenAt: string | Date;
   /** newest activity first, at most 20 */
   earlier: EarlierConversation[];
+}
+
+/** What erasing a conversation's visitor would remove (console.visitors.erasure), for the confirmation. */
+export interface VisitorErasure {
+  visitorId: string;
+  /** the site identified them: every browser with their user id goes too */
+  identified: boolean;
+  /** the user id the site signed; null: anonymous */
+  externalId: string | null;
+  counts: { conversations: number; messages: number; attachments: number };
+}
+
+/** What an erasure removed (console.visitors.erase); the content-free record of it stays on the server. */
+export interface ErasureResult {
+  erasedAt: string;
+  /** an identified user (every browser of theirs) or one anonymous visitor */
+  subject: 'user' | 'visitor';
+  /** rows removed by kind: visitors, conversations, messages, attachments, files… */
+  counts: Record<string, number>;
 }

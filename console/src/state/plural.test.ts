@@ -13,6 +13,7 @@ describe('counted', () => {
     ]);
     expect(counted(1, 'reply')).to.equal('1 reply');
     expect(counted(3, 'reply')).to.equal('3 replies');
+    expect([counted(1, 'file'), counted(2, 'file')]).to.deep.equal(['1 file', '2 files']);
   });
 });
 

@@ -10,6 +10,7 @@ const NOUNS = {
   question: ['question', 'questions'],
   page: ['page', 'pages'],
   attachment: ['attachment', 'attachments'],
+  file: ['file', 'files'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /**

@@ -43,6 +43,13 @@ describe('console helpers', () => {
     expect(siteInput(form({ name: 'x', key: 'my-shop', replyMaxTokens: '' }))).to.deep.include({ key: 'my-shop', replyMaxTokens: null });
   });
 
+  it('shape the days conversations are kept: blank keeps them, anything else as the number it reads as', () => {
+    expect(siteInput(form({ name: 'Shop', retentionDays: ' ' })).retentionDays).to.equal(null);
+    expect(siteInput(form({ name: 'Shop', retentionDays: ' 30 ' })).retentionDays).to.equal(30);
+    // not a number: NaN, which the editor refuses at the field (blank would mean "keep")
+    expect(siteInput(form({ name: 'Shop', retentionDays: 'abc' })).retentionDays).to.be.NaN;
+  });
+
   it('read the greetings by language from "code: text" lines and show them the same way', () => {
     const lines = 'de: Hallo! Wie können wir helfen?\n\nFR : Bonjour : bienvenue\nno colon here\nes:   ';
     expect(greetingsOf(lines)).to.deep.equal({ de: 'Hallo! Wie können wir helfen?', fr: 'Bonjour : bienvenue' });

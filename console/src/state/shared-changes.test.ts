@@ -2,18 +2,19 @@
 import { expect } from '@open-wc/testing';
 import { item } from '../test-support/fake-console-api.ts';
 import type { ChangeHandlers } from './console-api.ts';
-import type { ConversationChange } from './contract.ts';
-import { sharedChanges } from './shared-changes.ts';
+import type { ConversationUpsert } from './contract.ts';
+import { sharedChanges, type StreamHandlers } from './shared-changes.ts';
 
 function setup(lingerMs = 20) {
-  const opened: ChangeHandlers[] = [];
+  const opened: StreamHandlers[] = [];
   let closed = 0;
   const { listen } = sharedChanges((h) => {
     opened.push(h);
     return () => void closed++;
   }, lingerMs);
   const seen = (into: string[]): ChangeHandlers => ({
-    onChange: (c: ConversationChange) => into.push(c.item.title!),
+    onChange: (c: ConversationUpsert) => into.push(c.item.title!),
+    onRemoved: (id: string) => into.push(`removed ${id}`),
     onState: () => {},
     onError: () => {},
   });
@@ -34,6 +35,19 @@ describe('one shared stream of changes per tab', () => {
     opened[0]!.onChange({ type: 'upsert', item: item({ title: 'B', siteId: 'site-2' }) });
     expect(all).to.deep.equal(['A', 'B']);
     expect(shop).to.deep.equal(['A']);
+  });
+
+  it('tells every view of a removal, whatever its site: the row is gone and names none', () => {
+    const { listen, opened, seen } = setup();
+    const all: string[] = [];
+    const shop: string[] = [];
+    listen(undefined, seen(all));
+    listen('site-1', seen(shop));
+    // a view that does not follow removals is simply not told
+    listen('site-2', { onChange: () => {}, onState: () => {}, onError: () => {} });
+    opened[0]!.onChange({ type: 'removed', conversationId: 'c-1' });
+    expect(all).to.deep.equal(['removed c-1']);
+    expect(shop).to.deep.equal(['removed c-1']);
   });
 
   it('keeps the connection across a hop between views, and closes it once nobody listens for a while', async () => {

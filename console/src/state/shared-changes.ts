@@ -1,11 +1,21 @@
-import type { ConversationChange } from './contract.ts';
+import type { ConversationChange, ConversationUpsert } from './contract.ts';
 
-/** What the live list's subscription reports. */
+/**
+ * What the live list's subscription reports. A removal comes apart from the upserts, so a
+ * view that only follows rows (an open transcript, the alerts) needs no word about it.
+ */
 export interface ChangeHandlers {
-  onChange(change: ConversationChange): void;
+  onChange(change: ConversationUpsert): void;
+  /** the conversation and everything in it was deleted: drop it */
+  onRemoved?(conversationId: string): void;
   onState(state: 'connecting' | 'connected'): void;
   /** the stream ended for good (signed out, or refused) */
   onError(error: unknown): void;
+}
+
+/** What the stream itself reports: every change as the server sends it. */
+export interface StreamHandlers extends Omit<ChangeHandlers, 'onChange' | 'onRemoved'> {
+  onChange(change: ConversationChange): void;
 }
 
 /** How long the stream stays open with nobody listening: longer than a hop from the list to a transcript and back. */
@@ -25,7 +35,7 @@ export const LINGER_MS = 30_000;
  *
  * @example const changes = sharedChanges((h) => openTheStream(h)); const stop = changes.listen(siteId, handlers);
  */
-export function sharedChanges(open: (h: ChangeHandlers) => () => void, lingerMs = LINGER_MS) {
+export function sharedChanges(open: (h: StreamHandlers) => () => void, lingerMs = LINGER_MS) {
   const listeners = new Set<{ siteId?: string; h: ChangeHandlers }>();
   let close: (() => void) | null = null;
   let state: 'connecting' | 'connected' = 'connecting';
@@ -35,7 +45,9 @@ export function sharedChanges(open: (h: ChangeHandlers) => () => void, lingerMs 
     state = 'connecting';
     close = open({
       onChange(change) {
-        for (const l of [...listeners]) if (!l.siteId || change.item.siteId === l.siteId) l.h.onChange(change);
+        // a removal names no site (the row is gone): every view drops the id if it shows it
+        if (change.type === 'removed') for (const l of [...listeners]) l.h.onRemoved?.(change.conversationId);
+        else for (const l of [...listeners]) if (!l.siteId || change.item.siteId === l.siteId) l.h.onChange(change);
       },
       onState(s) {
         state = s;

@@ -25,8 +25,9 @@ export function bytesOf(text: string, before?: number): number {
  * The site settings form's values to the procedure's input: blank optional texts become
  * null (the site's defaults apply), allowed origins are one per line, the reply token cap
  * a whole number or null, the check-in delay in minutes or null (off), the attachment kinds ticked
- * (none: off) and the attachment sizes from MB to bytes (`before`: the stored ones, kept when left
- * as shown). The server checks every field again (zod); this only shapes.
+ * (none: off), the attachment sizes from MB to bytes (`before`: the stored ones, kept when left
+ * as shown), and the days conversations are kept (blank: kept). The server checks every field
+ * again (zod); this only shapes.
  *
  * @example siteInput(new FormData(form)) // { name: 'Shop', allowedOrigins: ['https://shop.example'], … }
  */
@@ -39,6 +40,7 @@ export function siteInput(
   const cap = text('replyMaxTokens');
   const checkIn = text('checkInAfterMinutes');
   const perDay = text('unsolicitedPerDay');
+  const keepDays = text('retentionDays');
   const key = text('key');
   return {
     ...(key ? { key } : {}),
@@ -67,6 +69,8 @@ export function siteInput(
     attachmentKinds: ATTACHMENT_KIND_NAMES.filter((kind) => form.getAll('attachmentKinds').includes(kind)),
     attachmentMaxBytes: bytesOf(text('attachmentMaxBytes'), before?.attachmentMaxBytes),
     attachmentMessageMaxBytes: bytesOf(text('attachmentMessageMaxBytes'), before?.attachmentMessageMaxBytes),
+    // blank: keep conversations; anything else is the editor's to check (NaN included)
+    retentionDays: keepDays === '' ? null : Number(keepDays),
   };
 }
 

@@ -1,7 +1,7 @@
 import { ServerError } from '../../../widget/src/state/trpc-wire.ts';
 import type { ChangeHandlers, ConsoleApi } from '../state/console-api.ts';
 import { people } from './fake-people.ts';
-import type { AttachmentView, ConversationItem, Me, SiteSettings, Transcript, VisitorProfile } from '../state/contract.ts';
+import type { AttachmentView, ConversationItem, ErasureResult, Me, SiteSettings, Transcript, VisitorProfile } from '../state/contract.ts';
 
 let n = 0;
 
@@ -98,6 +98,9 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     attachmentKinds: ['png', 'jpeg', 'webp', 'gif', 'pdf', 'text'],
     attachmentMaxBytes: 10 * 1024 * 1024,
     attachmentMessageMaxBytes: 20 * 1024 * 1024,
+    retentionDays: null,
+    retentionSweptAt: null,
+    retentionSweptCount: 0,
     snippet: '<script src="http://api.test/widget.js" data-site="shop" async></script>',
     createdAt: '2026-01-01T00:00:00.000Z',
   };
@@ -139,6 +142,13 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     rotateIdentitySecret: async () => ({ secret: 'sec_once' }),
     conversations: async () => ({ items: [], nextCursor: null }),
     visitorProfile: async () => visitorProfile(),
+    visitorErasure: async () => ({
+      visitorId: 'v-1',
+      identified: false,
+      externalId: null,
+      counts: { conversations: 3, messages: 41, attachments: 2 },
+    }),
+    eraseVisitor: async () => erasureResult(),
     transcript: async () => {
       throw refusal('NOT_FOUND', null, 'No such conversation.');
     },
@@ -250,6 +260,8 @@ export function fakeConsoleApi(over: Partial<Api> = {}) {
     callsOf: (name: keyof Api) => calls.filter((c) => c[0] === name).map((c) => c.slice(1)),
     /** pushes a change to every open subscription */
     emit: (changed: ConversationItem) => streams.forEach((h) => h.onChange({ type: 'upsert', item: changed })),
+    /** pushes a removal (the conversation was deleted) to every open subscription */
+    emitRemoved: (conversationId: string) => streams.forEach((h) => h.onRemoved?.(conversationId)),
     get openStreams() {
       return streams.size;
     },
@@ -364,6 +376,16 @@ export function visitorProfile(over: Partial<VisitorProfile> = {}): VisitorProfi
         status: 'resolved',
       },
     ],
+    ...over,
+  };
+}
+
+/** What erasing an anonymous visitor with 3 conversations, 41 messages and 2 files answers. */
+export function erasureResult(over: Partial<ErasureResult> = {}): ErasureResult {
+  return {
+    erasedAt: '2026-01-02T10:00:00.000Z',
+    subject: 'visitor',
+    counts: { visitors: 1, conversations: 3, messages: 41, runs: 20, events: 90, attachments: 2, files: 2 },
     ...over,
   };
 }

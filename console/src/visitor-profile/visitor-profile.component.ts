@@ -1,6 +1,8 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import '../visitor-erase/visitor-erase.ts';
 import { ConsoleElement } from '../shared/console-element.ts';
+import type { ErasingDetail } from '../visitor-erase/visitor-erase.component.ts';
 import type { EarlierConversation, VisitorProfile } from '../state/contract.ts';
 import { hrefOf } from '../state/route.ts';
 import { exactTime, isKnownZone } from '../state/times.ts';
@@ -16,6 +18,9 @@ const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const webLink = (url: string, text: string) =>
   /^https?:\/\//i.test(url) ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${text}</a>` : html`${text}`;
 
+/** The visitor's data as one JSON file: a plain link, the session cookie authenticates it (like the list's CSV). */
+const exportHref = (conversationId: string) => `/admin/export/visitor.json?${new URLSearchParams({ conversationId })}`;
+
 /** A language tag in words, "Portuguese (Brazil) — pt-BR"; the tag alone when the browser cannot name it. */
 function languageName(tag: string): string {
   try {
@@ -30,13 +35,18 @@ function languageName(tag: string): string {
  * Who is on the other side of a conversation, for the pane beside its transcript: what the host
  * signed about an identified user (id, name, email, attributes), this visit (the page they are
  * on now when the site shares visitor pages, where they came from, browser, language, time zone,
- * first and last seen), and their other conversations on the site as links to them. Headings
+ * first and last seen), their other conversations on the site as links to them, and their data:
+ * "Download data" (one JSON file) for everyone, "Delete visitor data…" for owners. Headings
  * and definition lists, so a screen reader can jump between parts and hear each term with its
  * value; long addresses wrap inside a 320 px pane.
  *
  * It reloads when `conversationId` changes, and whenever the live list says this conversation
  * or another of this visitor's changed, which includes the visitor moving to another page (the
- * API re-sends their newest conversations then), so the page shown follows the visitor without polling.
+ * API re-sends their newest conversations then), or one of their earlier conversations was
+ * deleted, so what is shown follows the visitor without polling.
+ *
+ * @event heed-visitor-erasing - From the delete button: the erasure is under way (see `heed-visitor-erase`).
+ * @event heed-visitor-erased - From the delete button: the visitor's data is gone.
  */
 export class HeedConsoleVisitorProfile extends ConsoleElement {
   static override styles = styles;
@@ -46,19 +56,36 @@ export class HeedConsoleVisitorProfile extends ConsoleElement {
   @state() private error: string | null = null;
   private unsubscribe?: () => void;
   private reloadTimer?: ReturnType<typeof setTimeout>;
+  /** the visitor is being erased from here: a reload would only find them gone */
+  private erasing = false;
 
   override connectedCallback() {
     super.connectedCallback();
+    this.addEventListener('heed-visitor-erasing', this.onErasing as EventListener);
     this.unsubscribe = this.api.changes(undefined, {
       onChange: (c) => {
         const mine = c.item.id === this.conversationId || (this.profile !== null && c.item.visitor.id === this.profile.visitorId);
-        if (!mine) return;
-        clearTimeout(this.reloadTimer);
-        this.reloadTimer = setTimeout(() => void this.load(), RELOAD_DEBOUNCE_MS);
+        if (mine) this.reloadSoon();
+      },
+      // this conversation's own removal is the page's to show; an earlier one leaves the list here
+      onRemoved: (id) => {
+        if (this.profile?.earlier.some((c) => c.id === id)) this.reloadSoon();
       },
       onState: () => {},
       onError: (err) => this.failed(err),
     });
+  }
+
+  private readonly onErasing = (e: CustomEvent<ErasingDetail>) => {
+    this.erasing = true;
+    clearTimeout(this.reloadTimer);
+    void e.detail.done.then((erased) => void (this.erasing = erased));
+  };
+
+  private reloadSoon() {
+    if (this.erasing) return;
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => void this.load(), RELOAD_DEBOUNCE_MS);
   }
 
   override disconnectedCallback() {
@@ -72,6 +99,7 @@ export class HeedConsoleVisitorProfile extends ConsoleElement {
       // another conversation's visitor: never show the previous one's while the new one loads
       if (this.profile && changed.get('conversationId')) this.profile = null;
       this.error = null;
+      this.erasing = false;
       void this.load();
     }
   }
@@ -82,7 +110,7 @@ export class HeedConsoleVisitorProfile extends ConsoleElement {
       <h2 id="visitor-h">Visitor</h2>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${p === null && !this.error ? html`<p class="muted">Loading the visitor…</p>` : nothing}
-      ${p ? html`${this.identity(p)} ${this.visit(p)} ${this.earlier(p)}` : nothing}
+      ${p ? html`${this.identity(p)} ${this.visit(p)} ${this.earlier(p)} ${this.data()}` : nothing}
     </section>`;
   }
 
@@ -142,6 +170,16 @@ export class HeedConsoleVisitorProfile extends ConsoleElement {
             )}
           </ul>`
       }`;
+  }
+
+  /** Everything Heed holds about the visitor: to download (anyone), or to delete for good (owners). */
+  private data() {
+    return html`<h3 id="data-h">Their data</h3>
+      <p class="hint" id="data-note">Everything Heed holds about this visitor, as one JSON file.</p>
+      <div class="data-actions">
+        <a class="button" href=${exportHref(this.conversationId)} download aria-describedby="data-note">Download data</a>
+        ${this.isOwner ? html`<heed-visitor-erase .api=${this.api} .me=${this.me} .conversationId=${this.conversationId}></heed-visitor-erase>` : nothing}
+      </div>`;
   }
 
   private async load() {

@@ -52,5 +52,15 @@ export const styles = [
       display: block;
       font-size: 0.875rem;
     }
+    #data-note {
+      margin: 0 0 8px;
+      font-size: 0.875rem;
+    }
+    .data-actions {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: flex-start;
+      gap: 8px;
+    }
   `,
 ];

@@ -3,15 +3,15 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import './visitor-profile.ts';
 import type { HeedConsoleVisitorProfile } from './visitor-profile.component.ts';
 import { fakeConsoleApi, item, owner, refusal, visitorProfile } from '../test-support/fake-console-api.ts';
-import type { VisitorProfile } from '../state/contract.ts';
+import type { Me, VisitorProfile } from '../state/contract.ts';
 
 const CONVERSATION = '00000000-0000-4000-8000-00000000c001';
 
-async function shown(profile: () => Promise<VisitorProfile>, width = 320) {
+async function shown(profile: () => Promise<VisitorProfile>, width = 320, me: Me = owner) {
   const fake = fakeConsoleApi({ visitorProfile: profile });
   const el = await fixture<HeedConsoleVisitorProfile>(
     html`<div style=${`width: ${width}px`}>
-      <heed-visitor-profile .api=${fake.api} .me=${owner} .conversationId=${CONVERSATION}></heed-visitor-profile>
+      <heed-visitor-profile .api=${fake.api} .me=${me} .conversationId=${CONVERSATION}></heed-visitor-profile>
     </div>`,
   ).then((wrap) => wrap.querySelector('heed-visitor-profile')!);
   const root = el.shadowRoot!;
@@ -119,6 +119,25 @@ describe('heed-visitor-profile', () => {
     expect(root.querySelector('[role="alert"]')!.textContent).to.contain('No such conversation');
     // the previous visitor's details are gone
     expect(root.textContent).not.to.contain('Ines Costa');
+  });
+
+  it('offers everyone the visitor’s data as a download, and deleting it to owners only', async () => {
+    const { root } = await shown(async () => visitorProfile());
+    const download = root.querySelector<HTMLAnchorElement>('a[download]')!;
+    expect(download.textContent).to.equal('Download data');
+    expect(download.getAttribute('href')).to.equal(`/admin/export/visitor.json?conversationId=${CONVERSATION}`);
+    const erase = root.querySelector('heed-visitor-erase')!;
+    expect(erase.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('Delete visitor data…');
+
+    const agent = await shown(async () => visitorProfile(), 320, { ...owner, role: 'agent' });
+    expect(agent.root.querySelector('a[download]')!.textContent).to.equal('Download data');
+    expect(agent.root.querySelectorAll('heed-visitor-erase')).to.have.length(0);
+  });
+
+  it('reloads when one of the visitor’s earlier conversations is deleted', async () => {
+    const { fake } = await shown(async () => visitorProfile());
+    fake.emitRemoved('00000000-0000-4000-8000-0000000000e1');
+    await waitUntil(() => fake.callsOf('visitorProfile').length === 2, 'reloaded');
   });
 
   it('passes axe', async () => {

@@ -132,7 +132,8 @@ async function* send(
       sites: q.sites,
     });
     for (const item of items) yield { id: cursor, change: { type: 'upsert', item } };
-    for (const conversationId of await deletedOf(s, ids.slice(i, i + READ_PAGE), items)) yield { id: cursor, change: { type: 'removed', conversationId } };
+    for (const conversationId of await deletedOf(s, ids.slice(i, i + READ_PAGE), items))
+      yield { id: cursor, change: { type: 'removed', conversationId } };
   }
 }
 

@@ -34,8 +34,7 @@ export async function erasureSubjectOf(
 export async function erasurePreview(db: Db, q: { conversationId: string; sites: SiteScope }): Promise<ErasurePreview | null> {
   const found = await erasureSubjectOf(db, q);
   if (!found) return null;
-  const visitors =
-    found.subject.kind === 'user' ? { siteId: found.siteId, externalId: found.subject.userId } : { id: found.visitorId };
+  const visitors = found.subject.kind === 'user' ? { siteId: found.siteId, externalId: found.subject.userId } : { id: found.visitorId };
   const [conversations, messages, attachments] = await Promise.all([
     db.conversation.count({ where: { visitor: visitors } }),
     db.message.count({ where: { conversation: { visitor: visitors }, role: { in: ['user', 'assistant', 'operator'] } } }),

@@ -78,7 +78,7 @@ export const conversationsRouter = router({
    * Every conversation (of `siteId`, or of every site the operator may act on: read again
    * with the session before each read; a revoked session or a change of the operator's sites
    * ends the stream within a second, see conversationChanges) that
-   * is created or changes, as it happens, over SSE: `{ type: 'upsert', item }` tracked with an event-log position, so a
+   * is created or changes, as it happens, over SSE: `{ type: 'upsert', item }` (or `{ type: 'removed', conversationId }` once it is deleted) tracked with an event-log position, so a
    * reconnect (`lastEventId`) re-sends what changed meanwhile.
    */
   changes: consoleProcedure
