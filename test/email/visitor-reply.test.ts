@@ -119,18 +119,25 @@ test('a reply the visitor read before the delay is not emailed', async () => {
   expect(inbox.to(email)).toEqual([]);
 });
 
-test('the unsubscribe link stops a visitor’s emails at once, with a small page under the API’s security headers', async () => {
+test('the unsubscribe link asks first, then stops a visitor’s emails at once, with small pages under the API’s security headers', async () => {
   const { visitor, conversationId, email } = await waitingVisitor();
   await reply(conversationId, 'First answer.');
   await deliver();
   const mail = await inbox.next((m) => m.to.includes(email));
   const link = linkIn(mail, 'http://127.0.0.1:3000/email/unsubscribe?t=').replace('http://127.0.0.1:3000', heed.url);
-  const page = await fetch(link);
+  // opening the link (as a mail gateway's scanner does) only asks
+  const asked = await fetch(link);
+  expect(asked.status).toBe(200);
+  expect(asked.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(asked.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(asked.headers.get('content-security-policy')).toContain("default-src 'none'");
+  expect(asked.headers.get('content-security-policy')).toContain("form-action 'self'");
+  expect(asked.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(await asked.text()).toContain('<form method="post"><button type="submit">Unsubscribe</button></form>');
+  expect((await heed.services.db.visitor.findUniqueOrThrow({ where: { id: visitor.visitorId } })).emailOptOutAt).toBeNull();
+  // the page's button posts to the same address
+  const page = await fetch(link, { method: 'POST' });
   expect(page.status).toBe(200);
-  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  expect(page.headers.get('x-content-type-options')).toBe('nosniff');
-  expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-  expect(page.headers.get('referrer-policy')).toBe('no-referrer');
   expect(await page.text()).toContain('You are unsubscribed');
   const row = await heed.services.db.visitor.findUniqueOrThrow({ where: { id: visitor.visitorId } });
   expect(row.emailOptOutAt).toBeInstanceOf(Date);
@@ -163,7 +170,9 @@ test('an operator’s unsubscribe link turns their email alerts off, as their pr
   await deliver();
   const mail = await inbox.next((m) => m.to.includes(olga.email));
   const link = linkIn(mail, 'http://127.0.0.1:3000/email/unsubscribe?t=').replace('http://127.0.0.1:3000', heed.url);
-  const page = await fetch(link);
+  expect(await (await fetch(link)).text()).toContain('Stop these emails?');
+  expect(readAlertSettings((await heed.services.db.operator.findUniqueOrThrow({ where: { id: olga.id } })).alerts).email).toBe(true);
+  const page = await fetch(link, { method: 'POST' });
   expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('Email alerts are off')]);
   const { alerts } = await heed.services.db.operator.findUniqueOrThrow({ where: { id: olga.id } });
   expect(readAlertSettings(alerts)).toEqual({ notify: true, sound: true, email: false });
