@@ -114,12 +114,17 @@ test('a hand-off is "Unassigned" until someone takes it: taking it over assigns 
   expect(ids(await bo.api.console.conversations.list.query({ filter: 'unassigned' }))).not.toContain(conversationId);
 });
 
-test("with automatic assignment, hand-offs go round-robin to the site's signed-in agents, never to one signed out", async () => {
+test("with automatic assignment, hand-offs go round-robin to the site's agents at the console, never to one signed out or away", async () => {
   await heed.services.db.site.update({ where: { id: siteId }, data: { autoAssign: true } });
-  // Cy is signed in but answers another site; Bo signs out
+  // Cy is signed in but answers another site; Bo signs out; Eve's session is valid but unused for hours
   await heed.services.db.operatorSession.updateMany({ where: { operatorId: bo.id }, data: { revokedAt: new Date() } });
   const assignees: (string | null)[] = [];
   const dee = await signedInOperator(heed.services, heed.url, { role: 'agent', name: 'Dee', sites: 'all' });
+  const eve = await signedInOperator(heed.services, heed.url, { role: 'agent', name: 'Eve', sites: 'all' });
+  await heed.services.db.operatorSession.updateMany({
+    where: { operatorId: eve.id },
+    data: { lastSeenAt: new Date(Date.now() - 3 * 60 * 60 * 1000) },
+  });
   for (let i = 0; i < 4; i++) {
     const { conversationId } = await handedOff();
     const c = await heed.services.db.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { assigneeId: true } });

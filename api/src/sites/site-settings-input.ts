@@ -119,7 +119,7 @@ export const siteSettingsFields = {
   replyMaxTokens: z.union([z.null(), z.number().int().min(16, 'at least 16').max(8192, 'at most 8192')]),
   /** the model may hand a conversation to a person (the `handoff_to_human` tool) */
   handoffEnabled: z.boolean(),
-  /** a hand-off is assigned at once, round-robin among the site's agents who are signed in */
+  /** a hand-off is assigned at once, round-robin among the site's agents at the console (inbox/auto-assign.ts) */
   autoAssign: z.boolean(),
   /** the widget reports the visitor's page (address and title) for the console's visitor profile */
   shareVisitorPages: z.boolean(),

@@ -108,7 +108,7 @@ export class HeedSiteEditor extends ConsoleElement {
           <label class="inline"><input type="checkbox" name="handoffEnabled" ?checked=${s?.handoffEnabled ?? false} aria-describedby="handoffEnabled-note" /> Let the assistant hand conversations to a person</label>
           <span id="handoffEnabled-note" class="hint">The conversation then waits for a person in the console, and the visitor is told someone will reply.</span>
           <label class="inline"><input type="checkbox" name="autoAssign" ?checked=${s?.autoAssign ?? false} aria-describedby="autoAssign-note" /> Assign hand-offs automatically</label>
-          <span id="autoAssign-note" class="hint">Each conversation handed to a person goes to the next agent of this site who is signed in, in turn.</span>
+          <span id="autoAssign-note" class="hint">Each conversation handed to a person goes to the next agent of this site who has the console open, in turn.</span>
           <label class="inline"><input type="checkbox" name="shareVisitorPages" ?checked=${s?.shareVisitorPages ?? false} aria-describedby="shareVisitorPages-note" /> Show operators the page each visitor is on</label>
           <span id="shareVisitorPages-note" class="hint">The widget reports the page’s address and title as the visitor navigates. Mention it in your privacy policy.</span>
           ${this.number('checkInAfterMinutes', 'Check in after minutes of silence', s?.checkInAfterMinutes, 'Only after a reply that ended with an open question or todo. Blank: never check in.', 1, 10080)}
