@@ -56,3 +56,29 @@ test('the conversation and everything in it go at once; the other tab and the co
   live.unsubscribe();
   otherTab.close();
 });
+
+test('a reply still being written when its conversation is deleted leaves nothing behind, and the worker answers the next one', async () => {
+  const marker = `mid${randomUUID().replaceAll('-', '')}`;
+  const visitor = await heed.visitor();
+  const conversationId = await visitor.conversation();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  heed.model.script({ chunks: [`Part one ${marker} `, `part two ${marker}.`], until: held });
+  await visitor.send(conversationId, `Question ${marker}`);
+  const run = await heed.until('the run to start', () =>
+    heed.services.db.run.findFirst({ where: { conversationId }, select: { id: true } }),
+  );
+
+  await visitor.api.conversation.delete.mutate({ conversationId });
+  release();
+  // the worker finds its run gone and stops writing, before anything of the held reply is kept anywhere
+  await heed.until('the deleted run to end', () => heed.logs.some((line) => line.includes(run.id) && line.includes('"run finished"')));
+  const next = await visitor.conversation();
+  heed.model.script({ text: 'The next answer.' });
+  await visitor.send(next, 'Another question');
+  await heed.until(
+    'the next reply',
+    async () => (await heed.services.db.run.count({ where: { conversationId: next, status: 'completed' } })) > 0,
+  );
+  expect(await findMarker(markerPlacesOf(heed), marker)).toEqual([]);
+});
