@@ -33,3 +33,29 @@ export function csvRecords(text: string): Record<string, string>[] {
     return Object.fromEntries(header.map((name, i) => [name, row[i]!]));
   });
 }
+
+/**
+ * A file of several tables, one under the other, each under its own header row and parted by
+ * one empty record (the overview's download): each table's rows as objects keyed by its header.
+ */
+export function csvTables(text: string): Record<string, string>[][] {
+  const tables: string[][][] = [[]];
+  for (const row of parseCsv(text)) {
+    if (row.length === 1 && row[0] === '') tables.push([]);
+    else tables.at(-1)!.push(row);
+  }
+  return tables.map(([header, ...rows]) => {
+    if (!header) throw new Error('a table without a header row');
+    return rows.map((row) => {
+      if (row.length !== header.length) throw new Error(`a row of ${row.length} cells under a header of ${header.length}`);
+      return Object.fromEntries(header.map((name, i) => [name, row[i]!]));
+    });
+  });
+}
+
+/** The header row of each table of such a file. */
+export function csvHeaders(text: string): string[][] {
+  const rows = parseCsv(text);
+  const isBreak = (row: string[] | undefined) => row?.length === 1 && row[0] === '';
+  return rows.filter((_, i) => i === 0 || isBreak(rows[i - 1]));
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { revokeOperatorSession, sessionIdOf } from '../../api/src/operators/operator-sessions.ts';
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
-import { csvRecords, parseCsv } from './export-csv.ts';
+import { csvHeaders, csvRecords, csvTables, parseCsv } from './export-csv.ts';
 import { OverviewSeed } from './overview-seed.ts';
 
 /**
@@ -44,6 +44,18 @@ beforeAll(async () => {
 });
 afterAll(() => heed?.stop());
 
+/** The team's figures, per bucket and over the range, in the overview's download. */
+const PEOPLE_HEADER = [
+  'first_responses',
+  'first_response_p50_s',
+  'first_response_p90_s',
+  'resolutions',
+  'resolution_p50_s',
+  'resolution_p90_s',
+  'ratings_helpful',
+  'ratings_not_helpful',
+];
+
 const get = (path: string, cookie: string | null = owner.cookie) => fetch(`${heed.url}${path}`, { headers: cookie ? { cookie } : {} });
 
 test('signed out, with a forged cookie or a revoked session, both exports answer 401 and no data', async () => {
@@ -77,6 +89,8 @@ test('the conversation export is an attachment a spreadsheet reads cell for cell
   // the visitor's message counts; the failed reply's placeholder is no message anyone wrote
   expect(byId.get(ids.failed!)).toMatchObject({ failed: 'true', state: 'unviewed', title: 'Broken reply', messages: '1' });
   expect(byId.get(ids.formula!)).toMatchObject({ failed: 'false', state: 'default', last_reply_at: '', visitor_id: seed.visitorId });
+  // nobody from the team touched it: open, unassigned, unrated (export-people.test.ts fills these)
+  expect(byId.get(ids.formula!)).toMatchObject({ status: 'open', assignee: '', rating: '', rating_comment: '', rated_at: '' });
   // no cell of the file starts a formula
   for (const cell of parseCsv(body).flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
 
@@ -115,11 +129,12 @@ test('a large export streams every matching conversation once, across many pages
   }
 });
 
-test('the overview export has one row per bucket and a column per failure kind', async () => {
+test('the overview export has one row per bucket and a column per failure kind, then the range and the comments', async () => {
   const res = await get(`/admin/export/overview.csv?range=24h&siteId=${seed.siteId}`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="heed-overview-24h-\d{4}-\d{2}-\d{2}\.csv"$/);
-  const rows = csvRecords(await res.text());
+  const text = await res.text();
+  const [rows, range, comments] = csvTables(text) as [Record<string, string>[], Record<string, string>[], Record<string, string>[]];
   expect(rows).toHaveLength(24);
   expect(Object.keys(rows[0]!)).toEqual([
     'bucket_start_utc',
@@ -133,19 +148,21 @@ test('the overview export has one row per bucket and a column per failure kind',
     'completion_tokens',
     'reply_cost_usd',
     'title_cost_usd',
-    'first_responses',
-    'first_response_p50_s',
-    'first_response_p90_s',
-    'resolutions',
-    'resolution_p50_s',
-    'resolution_p90_s',
-    'ratings_helpful',
-    'ratings_not_helpful',
+    ...PEOPLE_HEADER,
   ]);
   const sum = (key: string) => rows.reduce((n, r) => n + Number(r[key]), 0);
   expect(sum('conversations')).toBe(4);
   expect(sum('failures_model_timeout')).toBe(1);
   expect(rows.every((r) => r.ttft_p50_ms === '')).toBe(true);
+  // nobody from the team answered here: the range's table is the team's empty row, no comment is listed
+  expect(csvHeaders(text).slice(1)).toEqual([
+    ['group', 'id', 'name', ...PEOPLE_HEADER],
+    ['rated_at_utc', 'site', 'operator', 'rating', 'comment', 'conversation_id'],
+  ]);
+  expect(range).toEqual([
+    { group: 'team', id: '', name: '', ...Object.fromEntries(PEOPLE_HEADER.map((k) => [k, k.endsWith('_s') ? '' : '0'])) },
+  ]);
+  expect(comments).toEqual([]);
   expect((await get('/admin/export/overview.csv?range=30d')).status).toBe(200);
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { overviewSeries } from '../../api/src/console/overview/series.ts';
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator } from '../support/console.ts';
-import { csvRecords } from './export-csv.ts';
+import { csvTables } from './export-csv.ts';
 import { PeopleSeed } from './people-seed.ts';
 
 /**
@@ -10,7 +10,7 @@ import { PeopleSeed } from './people-seed.ts';
  * the visitor started waiting for a person (the hand-off request, else the first visitor message
  * the assistant had not answered) to the first operator message; resolution time from the same
  * start to `resolvedAt`; p50/p90 per bucket, per operator and over the range; the ratings and
- * their comments (never a private conversation's words).
+ * their comments (never a private conversation's words); the same in the overview's CSV.
  */
 let heed: TestHeed;
 beforeAll(async () => {
@@ -207,7 +207,8 @@ test('through console.overview.series and the CSV: the current hour’s first re
   await site.handoff(id, at(10));
   await site.operator(id, at(6), ana);
   await site.resolve(id, at(4), ana);
-  await site.rate(id, at(3), 1, '=cmd|calc');
+  const ratedAt = at(3);
+  await site.rate(id, ratedAt, 1, '=cmd|calc');
 
   const owner = await signedInOperator(services, heed.url, { role: 'owner' });
   const series = await owner.api.console.overview.series.query({ range: '24h', siteId: site.siteId });
@@ -229,11 +230,19 @@ test('through console.overview.series and the CSV: the current hour’s first re
   const csv = await (
     await fetch(`${heed.url}/admin/export/overview.csv?range=24h&siteId=${site.siteId}`, { headers: { cookie: owner.cookie } })
   ).text();
-  const rows = csvRecords(csv);
+  const [rows, range, comments] = csvTables(csv) as [Record<string, string>[], Record<string, string>[], Record<string, string>[]];
   const sum = (key: string) => rows.reduce((n, r) => n + Number(r[key]), 0);
   expect([sum('first_responses'), sum('resolutions'), sum('ratings_helpful'), sum('ratings_not_helpful')]).toEqual([1, 1, 1, 0]);
   const hour = rows.find((r) => r.first_responses === '1')!;
   expect(hour).toMatchObject({ first_response_p50_s: '240', first_response_p90_s: '240' });
-  // the comment is the console's, never a CSV cell
-  expect(csv).not.toContain('calc');
+  // over the range: the team, Ana Live and the site, as the console's tables have them
+  expect(range.map((r) => [r.group, r.name, r.first_responses, r.resolution_p50_s, r.ratings_helpful])).toEqual([
+    ['team', '', '1', '360', '1'],
+    ['operator', 'Ana Live', '1', '360', '1'],
+    ['site', 'Live shop', '1', '360', '1'],
+  ]);
+  // the visitor's comment is a cell of text, never a formula the spreadsheet runs
+  expect(comments).toEqual([
+    { rated_at_utc: ratedAt, site: 'Live shop', operator: 'Ana Live', rating: 'helpful', comment: "'=cmd|calc", conversation_id: id },
+  ]);
 });

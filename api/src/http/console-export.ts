@@ -52,7 +52,7 @@ export const CONSOLE_EXPORTS: Readonly<Record<string, ConsoleExport<unknown>>> =
   'overview.csv': defineExport({
     query: overviewExportQuery,
     fileName: (query) => `heed-overview-${query.range}`,
-    body: async (s, staff, query) => overviewCsv(await overviewSeries(s.db, { ...query, scope: staff.sites })),
+    body: async (s, staff, query) => overviewCsv(await overviewSeries(s.db, { ...query, scope: staff.sites, allComments: true })),
   }),
   /** everything Heed holds about a conversation's visitor (privacy/export-visitor.ts), for an access request */
   'visitor.json': defineExport({

@@ -5,6 +5,8 @@ import { listConversationItems } from '../conversations/list-query.ts';
 import type { Staff } from '../../operators/operator-sessions.ts';
 import type { Services } from '../../services.ts';
 import { csvRow } from './csv.ts';
+import { type PageRating, pageRatings } from './page-ratings.ts';
+import { ratingText } from './people-csv.ts';
 
 /** Rows fetched per query: the list's own page limit, so the export reads exactly what the list reads. */
 export const EXPORT_PAGE_SIZE = 100;
@@ -27,9 +29,14 @@ const HEADER = [
   'waiting_since',
   'held_by',
   'private',
+  'status',
+  'assignee',
+  'rating',
+  'rating_comment',
+  'rated_at',
 ];
 
-const record = (c: ConversationItem) =>
+const record = (c: ConversationItem, rated: PageRating | undefined) =>
   csvRow([
     c.id,
     c.siteName,
@@ -48,6 +55,12 @@ const record = (c: ConversationItem) =>
     c.waitingSince,
     c.heldBy?.name,
     c.private,
+    c.status,
+    c.assignee?.name,
+    ratingText(rated?.rating),
+    // withheld twice over: by the read, and by the list's own flag of the same row
+    c.private ? null : rated?.comment,
+    rated?.ratedAt,
   ]);
 
 /**
@@ -56,7 +69,8 @@ const record = (c: ConversationItem) =>
  * went away) stops the queries too. It pages through the console list's own query
  * (`listConversationItems`), so filters, search, this operator's unread state and the order
  * are the list's, by construction: only the operator's sites, and a private conversation's
- * row carries no words (its title and excerpt cells are empty, its words never match a search).
+ * row carries no words (its title, excerpt and rating comment cells are empty, its words never
+ * match a search). Each page's ratings are one more read by the page's ids (`pageRatings`).
  * @example for await (const chunk of conversationsCsv(services, { staff, filter: 'failed' })) res.write(chunk);
  */
 export async function* conversationsCsv(
@@ -74,7 +88,13 @@ export async function* conversationsCsv(
       cursor,
       limit: EXPORT_PAGE_SIZE,
     });
-    if (page.items.length > 0) yield page.items.map(record).join('');
+    if (page.items.length > 0) {
+      const ratings = await pageRatings(
+        services.db,
+        page.items.map((c) => c.id),
+      );
+      yield page.items.map((c) => record(c, ratings.get(c.id))).join('');
+    }
     // the list's cursor is text for clients; decoding our own just-made one cannot fail
     cursor = page.nextCursor ? (decodeCursor(page.nextCursor) ?? undefined) : undefined;
     if (!cursor) return;

@@ -1,15 +1,34 @@
 import type { OverviewSeries } from '../overview/series.ts';
 import { csvRow } from './csv.ts';
+import { commentsTable, PEOPLE_COLUMNS, peopleCells, rangeTable } from './people-csv.ts';
 
 /**
- * The overview's series as CSV: one row per bucket, oldest first, the same figures the charts
- * draw. Failures by kind become one `failures_<code>` column per code seen in the range (sorted),
- * so a spreadsheet can chart each kind without parsing JSON. The team's figures of each bucket
- * follow: first responses and resolutions with their p50/p90 in seconds, and the ratings
- * (the per-operator figures and the comments are the console's: they are not per bucket).
- * @example overviewCsv(await overviewSeries(db, { range: '7d' })) // 't,conversations,replies,…\r\n2026-11-25T00:00:00.000Z,3,5,…'
+ * The line between two tables of the file: one empty record, which a spreadsheet shows as an
+ * empty row. Three tables, each under its own header row, read at a glance where one wide table
+ * would leave most cells of every row empty (a bucket has no operator, a comment no p90); and
+ * the first table is the file's first lines as before, so what read it still does.
+ */
+const TABLE_BREAK = '\r\n';
+
+/**
+ * The overview as CSV, three tables one under the other, each with its own header row:
+ *
+ * 1. per bucket (day, or hour for 24 h), oldest first: the figures the charts draw, failures by
+ *    kind as one `failures_<code>` column per code seen in the range (sorted, so a spreadsheet
+ *    charts each kind without parsing JSON), then the team's first responses and resolutions
+ *    with their p50/p90 in seconds, and the ratings;
+ * 2. the same people figures over the whole range, for the team, per operator and per site
+ *    (`rangeTable`);
+ * 3. the visitors' comments with their ratings (`commentsTable`).
+ *
+ * Every figure and name is of the sites the series was read for, which the caller scopes.
+ * @example overviewCsv(await overviewSeries(db, { range: '7d', scope, allComments: true })) // 'bucket_start_utc,conversations,…\r\n2026-11-25T00:00:00.000Z,3,…'
  */
 export function overviewCsv(series: OverviewSeries): string {
+  return [bucketTable(series), rangeTable(series.people), commentsTable(series.people.comments)].join(TABLE_BREAK);
+}
+
+function bucketTable(series: OverviewSeries): string {
   const kinds = [...new Set(series.points.flatMap((p) => Object.keys(p.failuresByKind)))].sort();
   const header = [
     'bucket_start_utc',
@@ -23,19 +42,10 @@ export function overviewCsv(series: OverviewSeries): string {
     'completion_tokens',
     'reply_cost_usd',
     'title_cost_usd',
-    'first_responses',
-    'first_response_p50_s',
-    'first_response_p90_s',
-    'resolutions',
-    'resolution_p50_s',
-    'resolution_p90_s',
-    'ratings_helpful',
-    'ratings_not_helpful',
+    ...PEOPLE_COLUMNS,
   ];
-  const rows = series.points.map((p, i) => {
-    // the same buckets, in the same order (both come from one plan)
-    const h = series.people.points[i]!;
-    return csvRow([
+  const rows = series.points.map((p, i) =>
+    csvRow([
       p.t,
       p.conversations,
       p.replies,
@@ -47,15 +57,9 @@ export function overviewCsv(series: OverviewSeries): string {
       p.completionTokens,
       p.replyCostUsd,
       p.titleCostUsd,
-      h.firstResponses,
-      h.firstResponseP50S,
-      h.firstResponseP90S,
-      h.resolutions,
-      h.resolutionP50S,
-      h.resolutionP90S,
-      h.helpful,
-      h.notHelpful,
-    ]);
-  });
+      // the same buckets, in the same order (both come from one plan)
+      ...peopleCells(series.people.points[i]!),
+    ]),
+  );
   return csvRow(header) + rows.join('');
 }

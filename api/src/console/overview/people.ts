@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { queryPeople, type PeopleRow } from './people-query.ts';
 import type { BucketPlan } from './range.ts';
-import { queryRatingComments, type RatingComment } from './rating-comments-query.ts';
+import { COMMENTS_LISTED, queryRatingComments, type RatingComment } from './rating-comments-query.ts';
 
 /** The team's figures of one group: times in whole seconds (null when nothing was timed), rating counts. */
 export interface PeopleCounts {
@@ -31,7 +31,7 @@ export interface PeopleFigures {
   sites: ({ site: { id: string; name: string } } & PeopleCounts)[];
   /** the whole range (its percentiles are the range's, not a mix of the buckets') */
   total: PeopleCounts;
-  /** visitors' comments, newest first, at most 50 (never a private conversation's) */
+  /** visitors' comments, newest first, at most 50 unless asked for all (never a private conversation's) */
   comments: RatingComment[];
   /** how many comments the range holds, listed or not */
   commentCount: number;
@@ -39,12 +39,21 @@ export interface PeopleFigures {
 
 /**
  * First response and resolution times (p50/p90) and the visitors' ratings for a plan's buckets,
- * per operator, per site and over the whole range, with the ratings' comments; `siteIds` null = every site.
+ * per operator, per site and over the whole range, with the ratings' comments (the newest
+ * {@link COMMENTS_LISTED}; `allComments`: every one, as the CSV download holds); `siteIds` null = every site.
  * How each time is measured: `personTimesSql` and `queryPeople`.
  * @example (await overviewPeople(db, planBuckets('7d'), null)).total.firstResponseP50S // 240
  */
-export async function overviewPeople(db: Db, plan: BucketPlan, siteIds: readonly string[] | null): Promise<PeopleFigures> {
-  const [rows, { comments, total }] = await Promise.all([queryPeople(db, plan, siteIds), queryRatingComments(db, plan, siteIds)]);
+export async function overviewPeople(
+  db: Db,
+  plan: BucketPlan,
+  siteIds: readonly string[] | null,
+  opts: { allComments?: boolean } = {},
+): Promise<PeopleFigures> {
+  const [rows, { comments, total }] = await Promise.all([
+    queryPeople(db, plan, siteIds),
+    queryRatingComments(db, plan, siteIds, opts.allComments ? null : COMMENTS_LISTED),
+  ]);
   const byBucket = new Map(rows.filter((r) => r.level === 'bucket').map((r) => [r.t!.getTime(), r]));
   const range = rows.find((r) => r.level === 'range');
   return {

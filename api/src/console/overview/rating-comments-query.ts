@@ -18,7 +18,8 @@ export interface RatingComment {
 
 /**
  * The comments visitors left with their ratings in the plan's range, newest first, at most
- * {@link COMMENTS_LISTED}, and how many there are in all. A private conversation's comment is
+ * `limit` ({@link COMMENTS_LISTED} unless said; null: every one, for the CSV download, which
+ * holds the whole range), and how many there are in all. A private conversation's comment is
  * the visitor's words, which the console never shows: its rating counts, its comment is not listed
  * (nor counted here).
  */
@@ -26,6 +27,7 @@ export async function queryRatingComments(
   db: Db,
   plan: BucketPlan,
   siteIds: readonly string[] | null,
+  limit: number | null = COMMENTS_LISTED,
 ): Promise<{ comments: RatingComment[]; total: number }> {
   const ofSite = siteIds ? Prisma.sql`AND c."siteId" = ANY(${[...siteIds]}::uuid[])` : Prisma.empty;
   const rows = await db.$queryRaw<(Omit<RatingComment, 'ratedAt'> & { ratedAt: Date; total: number })[]>`
@@ -40,7 +42,7 @@ export async function queryRatingComments(
     WHERE c."ratedAt" >= ${plan.start.toISOString()}::timestamptz AND c."ratedAt" < ${plan.end.toISOString()}::timestamptz
       AND c.rating IN (1, -1) AND c."ratingComment" IS NOT NULL AND NOT c.private ${ofSite}
     ORDER BY c."ratedAt" DESC, c.id
-    LIMIT ${COMMENTS_LISTED}`;
+    ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
   return {
     comments: rows.map(({ total: _, ...r }) => ({ ...r, ratedAt: r.ratedAt.toISOString() })),
     total: rows[0]?.total ?? 0,

@@ -35,17 +35,21 @@ export interface OverviewSeries {
 /**
  * The overview's series for a range, across every site the operator may see (`scope`, null =
  * every site: required, so no caller can forget it) or one of them (`siteId`; outside the
- * scope it counts nothing, exactly like a site that does not exist).
+ * scope it counts nothing, exactly like a site that does not exist). `allComments`: every
+ * rating comment of the range rather than the newest 50 (the CSV download holds them all).
  * @example await overviewSeries(db, { range: '7d', scope: staff.sites }) // { bucket: 'day', points: [7 points] }
  */
 export async function overviewSeries(
   db: Db,
-  opts: { range: OverviewRange; siteId?: string | null; scope: SiteScope; now?: Date },
+  opts: { range: OverviewRange; siteId?: string | null; scope: SiteScope; now?: Date; allComments?: boolean },
 ): Promise<OverviewSeries> {
   const plan = planBuckets(opts.range, opts.now);
   const { scope } = opts;
   const sites = opts.siteId ? (scope === null || scope.includes(opts.siteId) ? [opts.siteId] : []) : scope;
-  const [rows, people] = await Promise.all([querySeries(db, plan, sites), overviewPeople(db, plan, sites)]);
+  const [rows, people] = await Promise.all([
+    querySeries(db, plan, sites),
+    overviewPeople(db, plan, sites, { allComments: opts.allComments }),
+  ]);
   return { bucket: plan.bucket, points: rows.map(toPoint), people };
 }
 
