@@ -20,15 +20,20 @@ import { styles } from './heading.styles.ts';
  * (1–64 characters once trimmed), Escape cancels; focus returns to the button.
  *
  * With `options`, a "Conversation options" menu button opens a menu holding the "Private"
- * toggle (a `menuitemcheckbox`, described by what private means). Opening focuses the
- * toggle; Escape, Tab away or a click outside closes the menu, Escape returning focus to
- * the button. The toggle only asks (`heed-private-change`); `private` shows the state.
+ * toggle (a `menuitemcheckbox`, described by what private means) and "Delete conversation".
+ * Opening focuses the toggle, the arrow keys (and Home, End) move between the two; Escape,
+ * Tab away or a click outside closes the menu, Escape returning focus to the button. The
+ * toggle only asks (`heed-private-change`); `private` shows the state. "Delete conversation"
+ * asks first, in a modal `alertdialog` (a native `<dialog>`, so the browser keeps focus in it
+ * and the rest inert) under the heading, focus on Cancel: Cancel or Escape closes it, Delete
+ * asks the panel (`heed-delete`); either way focus goes back to the menu button.
  *
  * @slot start - Buttons before the title (the drawer or back button).
  * @slot end - Buttons after the title (close).
  *
  * @event heed-rename - The visitor renamed the conversation: `detail: { title }` (trimmed, whitespace collapsed).
  * @event heed-private-change - The visitor toggled "Private": `detail: { private }` (the wanted value).
+ * @event heed-delete - The visitor confirmed "Delete conversation" (the open one).
  *
  * @csspart heading - The header bar.
  * @csspart title - The title.
@@ -39,6 +44,7 @@ import { styles } from './heading.styles.ts';
  * @csspart provenance - The provenance label.
  * @csspart menu-button - The conversation menu's button.
  * @csspart menu - The open menu.
+ * @csspart confirm - The confirmation before deleting (a `<dialog>`).
  *
  * @cssproperty --heed-heading-background - Bar background.
  * @cssproperty --heed-heading-font-size - Title size.
@@ -67,6 +73,7 @@ export class HeedHeading extends HeedElement {
   @state() private menuOpen = false;
   @query('input') private input?: HTMLInputElement;
   @query('.rename') private renameButton?: HTMLButtonElement;
+  @query('dialog') private confirm?: HTMLDialogElement;
 
   override render() {
     const editing = this.draft !== null;
@@ -107,6 +114,7 @@ export class HeedHeading extends HeedElement {
     </div>`;
   }
 
+  // The hint sits in the toggle, hidden from its name: under its label, and a menu holds only items.
   private menu() {
     const open = this.menuOpen;
     return html`<div class="menu-wrap" @focusout=${this.menuFocusOut}>
@@ -127,19 +135,47 @@ export class HeedHeading extends HeedElement {
               <button
                 class="item"
                 role="menuitemcheckbox"
+                tabindex="-1"
                 aria-checked=${this.isPrivate ? 'true' : 'false'}
                 aria-describedby="private-hint"
                 @click=${() => this.emit('heed-private-change', { private: !this.isPrivate })}
               >
                 <span class="check" aria-hidden="true">${this.isPrivate ? '✓' : ''}</span>${t.private}
+                <span id="private-hint" class="hint" aria-hidden="true">${t.privateHint}</span>
               </button>
+              <button class="item delete" role="menuitem" tabindex="-1" @click=${this.askDelete}>${t.deleteConversation}</button>
             </div>
-            <p id="private-hint" class="hint">${t.privateHint}</p>
           </div>`
           : nothing
       }
+      <dialog
+        role="alertdialog"
+        part="confirm"
+        aria-labelledby="delete-title"
+        aria-describedby="delete-warning"
+        @keydown=${(e: Event) => e.stopPropagation()}
+        @close=${() => this.confirm?.returnValue === 'delete' && this.emit('heed-delete')}
+      >
+        <h2 id="delete-title">${t.deleteConversation}</h2>
+        <p id="delete-warning">${t.deleteWarning}</p>
+        <form method="dialog">
+          <button value="cancel" autofocus>${t.cancel}</button>
+          <button value="delete" class="danger">${t.delete}</button>
+        </form>
+      </dialog>
     </div>`;
   }
+
+  /**
+   * "Delete conversation": the menu closes, focus on its button (where the dialog gives it back
+   * when it closes), and the confirmation opens. Its keys stay in it: Escape cancels it, and only it.
+   */
+  private readonly askDelete = async () => {
+    await this.setMenu(false, false, true);
+    if (!this.confirm) return;
+    this.confirm.returnValue = '';
+    this.confirm.showModal();
+  };
 
   /** Opens (focusing the toggle) or closes the menu; `refocus` puts focus back on its button. */
   private async setMenu(open: boolean, focusItem: boolean, refocus = false) {
@@ -157,13 +193,16 @@ export class HeedHeading extends HeedElement {
       e.stopPropagation();
       void this.setMenu(false, false, true);
     } else if (['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) {
-      // one item: every move lands on it
+      // round the items: past the last comes the first
       e.preventDefault();
-      this.renderRoot.querySelector<HTMLElement>('[role="menuitemcheckbox"]')?.focus();
+      const items = [...this.renderRoot.querySelectorAll<HTMLElement>('[role^="menuitem"]')];
+      const at = items.indexOf((this.renderRoot as ShadowRoot).activeElement as HTMLElement);
+      const to = e.key === 'Home' ? 0 : e.key === 'End' ? -1 : (at + (e.key === 'ArrowDown' ? 1 : -1)) % items.length;
+      items.at(to)?.focus();
     }
   }
 
-  /** Tabbing away closes the menu; a click inside it (on the hint) does not. */
+  /** Tabbing away closes the menu; a click inside it does not. */
   private menuFocusOut(e: FocusEvent) {
     const to = e.relatedTarget as Node | null;
     if (this.menuOpen && to && !this.renderRoot.querySelector('.menu-wrap')?.contains(to)) void this.setMenu(false, false);

@@ -9,6 +9,7 @@ export const styles = [
       min-width: 0;
     }
     .bar {
+      anchor-name: --heed-bar;
       display: flex;
       align-items: center;
       gap: 6px;
@@ -156,6 +157,7 @@ export const styles = [
     }
     .item {
       display: flex;
+      flex-wrap: wrap;
       align-items: center;
       gap: 6px;
       width: 100%;
@@ -180,16 +182,69 @@ export const styles = [
       border-radius: 3px;
       font-size: 0.85em;
     }
+    /* the line under "Private", in its item */
     .hint {
-      margin: 2px 8px 4px;
+      flex-basis: 100%;
       font-size: 12px;
       line-height: 1.4;
       color: var(--heed-muted-color, #57606a);
       white-space: normal;
     }
+    .delete {
+      margin-block-start: 4px;
+      border-block-start: 1px solid var(--heed-border-color, #d0d7de);
+      border-radius: 0 0 6px 6px;
+      color: var(--heed-error-color, #b42318);
+    }
+    /* the confirmation before deleting: in the top layer, under the heading where anchors work (else centred) */
+    dialog {
+      max-width: min(24rem, calc(100vw - 32px));
+      padding: 16px;
+      border: 1px solid var(--heed-border-color, #d0d7de);
+      border-radius: var(--heed-radius-small, 8px);
+      color: var(--heed-text-color, #1f2328);
+      background: var(--heed-background, #fff);
+      box-shadow: 0 8px 24px rgb(0 0 0 / 16%);
+    }
+    @supports (position-anchor: --heed-bar) {
+      dialog {
+        position-anchor: --heed-bar;
+        inset: anchor(bottom) anchor(right) auto anchor(left);
+        max-width: none;
+        margin: 8px;
+      }
+    }
+    dialog h2 {
+      white-space: normal;
+    }
+    dialog p {
+      margin: 4px 0 16px;
+      line-height: 1.45;
+    }
+    form {
+      display: flex;
+      justify-content: flex-end;
+      gap: 8px;
+    }
+    form button {
+      padding: 6px 14px;
+      font: inherit;
+      color: inherit;
+      border: 1px solid var(--heed-border-color, #d0d7de);
+      border-radius: var(--heed-radius-small, 8px);
+      background: none;
+      cursor: pointer;
+    }
+    form .danger {
+      color: #fff;
+      border-color: var(--heed-error-color, #b42318);
+      background: var(--heed-error-color, #b42318);
+    }
     .menu-button:focus-visible,
-    .item:focus-visible {
+    .item:focus-visible,
+    form button:focus-visible {
       outline: 2px solid var(--heed-focus-color, #1a5fd0);
+      outline-offset: 1px;
     }
     .rename svg {
       width: 15px;

@@ -1,8 +1,16 @@
 /// <reference types="mocha" />
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import './heading.ts';
 import type { HeedHeading } from './heading.component.ts';
 import { titleFromInput } from './title-input.ts';
+
+/** An element's text as its accessible name reads it: without what is hidden from assistive tech. */
+function nameOf(el: Element): string {
+  const copy = el.cloneNode(true) as Element;
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return copy.textContent!.trim();
+}
 
 async function setup(label = 'Shipping', renamable = true) {
   const el = await fixture<HeedHeading>(html`<heed-heading .label=${label} ?renamable=${renamable} connection="connected"></heed-heading>`);
@@ -113,15 +121,29 @@ describe('heed-heading conversation menu', () => {
     </div>`).then((d) => d.querySelector('heed-heading')!);
     const changes: boolean[] = [];
     el.addEventListener('heed-private-change', (e) => changes.push((e as CustomEvent<{ private: boolean }>).detail.private));
+    let deletes = 0;
+    el.addEventListener('heed-delete', () => deletes++);
     const root = el.shadowRoot!;
     const button = () => root.querySelector<HTMLButtonElement>('.menu-button')!;
     const toggle = () => root.querySelector<HTMLButtonElement>('[role="menuitemcheckbox"]');
+    const deleteItem = () => root.querySelector<HTMLButtonElement>('[role="menuitem"]');
+    const dialog = () => root.querySelector('dialog')!;
     const open = async () => {
       button().click();
       await el.updateComplete;
       await el.updateComplete;
     };
-    return { el, root, button, toggle, open, changes };
+    const key = async (k: string, target: Element = root.activeElement!) => {
+      target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+      await el.updateComplete;
+    };
+    /** Opens the menu and chooses "Delete conversation": the confirmation is up once this resolves. */
+    const askDelete = async () => {
+      await open();
+      deleteItem()!.click();
+      await waitUntil(() => dialog().open, 'the confirmation opens');
+    };
+    return { el, root, button, toggle, deleteItem, dialog, open, key, askDelete, changes, deletes: () => deletes };
   }
 
   it('offers a "Conversation options" menu button only with options', async () => {
@@ -137,7 +159,7 @@ describe('heed-heading conversation menu', () => {
     await open();
     expect(button().getAttribute('aria-expanded')).to.equal('true');
     expect(root.querySelector('[role="menu"]')!.getAttribute('aria-label')).to.equal('Conversation options');
-    expect(toggle()!.textContent!.trim()).to.equal('Private');
+    expect(nameOf(toggle()!)).to.equal('Private');
     expect(toggle()!.getAttribute('aria-checked')).to.equal('false');
     expect(root.getElementById(toggle()!.getAttribute('aria-describedby')!)!.textContent).to.contain(
       'Never used in your other conversations',
@@ -185,5 +207,69 @@ describe('heed-heading conversation menu', () => {
     expect(root.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"]')).to.have.length(1);
     expect(root.querySelector('[aria-live] .provenance')).to.be.null;
     expect(root.querySelector('.provenance')!.textContent).to.equal('Private · Operator — Ana');
+  });
+
+  it('holds two items, "Private" then "Delete conversation", and the arrow keys go round them', async () => {
+    const { root, toggle, deleteItem, open, key } = await menu();
+    await open();
+    const items = [...root.querySelectorAll('[role="menu"] > *')];
+    expect(items).to.deep.equal([toggle(), deleteItem()]);
+    expect(deleteItem()!.textContent!.trim()).to.equal('Delete conversation');
+    expect(root.activeElement).to.equal(toggle());
+    await key('ArrowDown');
+    expect(root.activeElement).to.equal(deleteItem());
+    await key('ArrowDown');
+    expect(root.activeElement, 'past the last: the first').to.equal(toggle());
+    await key('ArrowUp');
+    expect(root.activeElement, 'before the first: the last').to.equal(deleteItem());
+    await key('Home');
+    expect(root.activeElement).to.equal(toggle());
+    await key('End');
+    expect(root.activeElement).to.equal(deleteItem());
+  });
+
+  it('asks before deleting: a modal alertdialog, named and described, focus on Cancel, the menu closed', async () => {
+    const { root, dialog, toggle, askDelete, deletes } = await menu();
+    await askDelete();
+    expect(dialog().matches(':modal')).to.equal(true);
+    expect(dialog().getAttribute('role')).to.equal('alertdialog');
+    expect(root.getElementById(dialog().getAttribute('aria-labelledby')!)!.textContent).to.equal('Delete conversation');
+    expect(root.getElementById(dialog().getAttribute('aria-describedby')!)!.textContent).to.equal(
+      'This conversation and its files are deleted for good, here and for the site’s team. This cannot be undone.',
+    );
+    expect([...dialog().querySelectorAll('button')].map((b) => b.textContent)).to.deep.equal(['Cancel', 'Delete']);
+    expect(root.activeElement!.textContent).to.equal('Cancel');
+    expect(toggle() === null, 'the menu closed').to.equal(true);
+    expect(deletes()).to.equal(0);
+  });
+
+  it('is accessible with the confirmation open', async () => {
+    const { el, askDelete } = await menu();
+    await askDelete();
+    await expect(el).shadowDom.to.be.accessible();
+  });
+
+  it('Escape cancels the confirmation, and only it, giving focus back to the menu button', async () => {
+    const { root, dialog, button, askDelete, deletes } = await menu();
+    let escapedOut = 0;
+    document.addEventListener('keydown', () => escapedOut++, { once: true });
+    await askDelete();
+    await sendKeys({ press: 'Escape' });
+    await waitUntil(() => !dialog().open && root.activeElement === button(), 'closed, focus on the menu button');
+    expect(escapedOut).to.equal(0);
+    expect(deletes()).to.equal(0);
+  });
+
+  it('Cancel keeps the conversation; Delete asks the panel (heed-delete); both give focus back to the menu button', async () => {
+    const { root, dialog, button, askDelete, deletes } = await menu();
+    await askDelete();
+    dialog().querySelector<HTMLButtonElement>('button[value="cancel"]')!.click();
+    await waitUntil(() => !dialog().open && root.activeElement === button(), 'cancelled');
+    expect(deletes()).to.equal(0);
+    await askDelete();
+    dialog().querySelector<HTMLButtonElement>('button[value="delete"]')!.click();
+    await waitUntil(() => deletes() === 1, 'heed-delete');
+    expect(dialog().open).to.equal(false);
+    expect(root.activeElement).to.equal(button());
   });
 });

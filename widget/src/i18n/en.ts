@@ -34,6 +34,14 @@ export const en = {
   conversationMenu: 'Conversation options',
   private: 'Private',
   privateHint: 'Never used in your other conversations; the site’s team sees that it happened, not what was said.',
+  // deleting the open conversation: the menu item, its confirmation, and what is said after
+  deleteConversation: 'Delete conversation',
+  deleteWarning: 'This conversation and its files are deleted for good, here and for the site’s team. This cannot be undone.',
+  delete: 'Delete',
+  cancel: 'Cancel',
+  /** said through the heading's status region once it is gone (here or in another tab) */
+  conversationDeleted: 'Conversation deleted',
+  deleteFailed: 'The conversation could not be deleted. Try again.',
   waitingForPerson: 'Waiting for a person',
   operator: 'Operator',
   operatorNamed: (name: string) => `Operator — ${name}`,

@@ -12,6 +12,7 @@ import { replyComing } from '../state/reply-coming.ts';
 import { openQuestion } from '../state/open-question.ts';
 import { renameConversation } from '../state/rename.ts';
 import { setConversationPrivate } from '../state/private.ts';
+import { deleteConversation } from '../state/delete-conversation.ts';
 import { contactOffered } from '../contact-email/contact-choice.ts';
 import { ratingAsked } from '../state/rate.ts';
 import { headingLabel } from '../heading/heading-label.ts';
@@ -47,7 +48,9 @@ type Layout = 'wide' | 'narrow';
  * composer's next message answers it. While a person is to reply, an offer to hear back by email sits above the composer
  * (`contact-email/`). Where the site takes attachments, files dragged over the panel attach when dropped (the
  * composer shows a drop zone); what happens to an attached file is read out through the heading's status region
- * (`heed-announce`).
+ * (`heed-announce`). The heading's menu deletes the open thread once the visitor confirms; when the open thread is
+ * gone (deleted here, in another tab, by the site), the panel goes home, says so there, and gives focus it had
+ * to the composer.
  *
  * @event heed-close - The visitor closed the chat (Escape or the close button).
  *
@@ -204,6 +207,7 @@ export class HeedPanel extends HeedElement {
           layout=${this.currentLayout}
           @heed-rename=${this.onRename}
           @heed-private-change=${this.onPrivate}
+          @heed-delete=${this.onDelete}
         >
           ${
             narrow
@@ -276,6 +280,7 @@ export class HeedPanel extends HeedElement {
   }
 
   protected override willUpdate() {
+    this.leaveGone();
     this.land();
     const floatingWide = this.placement === 'floating' && !this.phone.matches;
     const several = (this.store?.state.conversations.length ?? 0) >= SEVERAL_CONVERSATIONS;
@@ -314,6 +319,13 @@ export class HeedPanel extends HeedElement {
 
   protected override updated(changed: PropertyValues<this>) {
     if (changed.has('open') && this.open) this.composer?.focus();
+    if (this.refocus) {
+      this.refocus = false;
+      // the menu button that had it goes with the heading's own update, after this one
+      void this.renderRoot
+        .querySelector('heed-heading')
+        ?.updateComplete.then(() => this.matches(':focus-within') || this.composer?.focus());
+    }
     const sidebar = this.renderRoot.querySelector('heed-sidebar');
     if (this.focusList && sidebar && !sidebar.hidden) {
       this.focusList = false;
@@ -372,6 +384,36 @@ export class HeedPanel extends HeedElement {
     if (this.store && this.activeId) renameConversation(this.store, this.activeId, e.detail.title).catch(() => {});
   };
 
+  /** the conversations this tab deleted: said once, when the server answers, not again as the thread goes */
+  private readonly deleted = new Set<string>();
+  /** focus was in the panel when the open thread went: it goes to the composer if it was lost with it */
+  private refocus = false;
+
+  /** "Delete conversation", confirmed: the thread goes once the server has deleted it; a refusal only says so. */
+  private readonly onDelete = async () => {
+    const store = this.store;
+    const id = this.activeId;
+    if (!store || !id) return;
+    this.deleted.add(id);
+    try {
+      await deleteConversation(store, id);
+      this.say(t.conversationDeleted);
+    } catch {
+      this.deleted.delete(id);
+      this.say(t.deleteFailed);
+    }
+  };
+
+  /** The open thread left the visitor's list (deleted anywhere, or a new session without it): home. */
+  private leaveGone() {
+    const id = this.activeId;
+    const store = this.store;
+    if (!id || !store?.state.ready || store.conversation(id)) return;
+    if (!this.deleted.has(id)) this.say(t.conversationDeleted);
+    this.refocus = this.matches(':focus-within');
+    void this.openConversation(null);
+  }
+
   private readonly onPrivate = (e: CustomEvent<{ private: boolean }>) => {
     // a refused change puts the old state back (setConversationPrivate does); the toggle shows it
     if (this.store && this.activeId) setConversationPrivate(this.store, this.activeId, e.detail.private).catch(() => {});
@@ -421,10 +463,14 @@ export class HeedPanel extends HeedElement {
 
   private readonly onAnnounce = (e: CustomEvent<{ text: string }>) => {
     e.stopPropagation();
-    // the same sentence again must still be read out: it differs by an invisible space
-    const text = e.detail.text;
-    this.announcement = text === this.announcement ? `${text}\u00a0` : text;
+    this.say(e.detail.text);
   };
+
+  /** Reads a sentence out through the heading's status region. */
+  private say(text: string) {
+    // the same sentence again must still be read out: it differs by an invisible space
+    this.announcement = text === this.announcement ? `${text}\u00a0` : text;
+  }
 
   /** Files dragged over the panel attach through the composer, which shows where they go. */
   private readonly onDrag = (e: DragEvent) => this.composer?.drag(e);

@@ -93,6 +93,8 @@ export interface HeedApi {
   rename(conversationId: string, title: string): Promise<ConversationView>;
   /** Marks a conversation private (never recalled elsewhere, never model-titled, its words hidden from the console) or not. */
   setPrivate(conversationId: string, value: boolean): Promise<ConversationView>;
+  /** Deletes the visitor's conversation with everything in it, for good; NOT_FOUND when it is not theirs (or already gone). */
+  deleteConversation(conversationId: string): Promise<unknown>;
   /** "Did this help?" after a person resolved the conversation: 1 or -1, with an optional comment (omitted: the one given stays). */
   rate(input: { conversationId: string; rating: 1 | -1; comment?: string }): Promise<ConversationView>;
   /** `Heed('intent', name, data?)`: the site's intent rules decide whether a message follows; unknown names are `ignored`, not errors. */

@@ -71,6 +71,12 @@ export class OutboxStorage {
     if (all?.some((s) => s.clientMessageId === clientMessageId)) this.write(all.filter((s) => s.clientMessageId !== clientMessageId));
   }
 
+  /** Forgets every send to a conversation that was deleted (none of them can go out any more). */
+  removeConversation(conversationId: string): void {
+    const all = this.read();
+    if (all?.some((s) => s.conversationId === conversationId)) this.write(all.filter((s) => s.conversationId !== conversationId));
+  }
+
   /** Calls `fn` when another tab changes the queue; returns the unsubscribe. */
   onChange(fn: () => void): () => void {
     const listener = (e: StorageEvent) => (e.key === this.key || e.key === null) && fn();

@@ -93,6 +93,8 @@ export class HeedStore {
   private readonly told = new Set<string>();
   /** runs that completed, failed or were superseded: their late deltas are ignored */
   private readonly ended = new Set<string>();
+  /** conversations deleted for good: a late view of one (a slow answer, an older event) never brings it back */
+  private readonly gone = new Set<string>();
 
   constructor(readonly opts: StoreOptions) {
     this.api = opts.api;
@@ -185,6 +187,7 @@ export class HeedStore {
 
   /** Puts a conversation view into the list (newest copy wins, read marker only moves forward). */
   put(conversation: ConversationView): void {
+    if (this.gone.has(conversation.id)) return;
     this.set({ conversations: upsertConversation(this.state.conversations, conversation) });
   }
 
@@ -226,6 +229,16 @@ export class HeedStore {
       case 'reply.failed':
         this.endRun(event.runId);
         if (reply?.runId === event.runId) this.setReply(conversationId, null);
+        break;
+      case 'conversation.deleted': {
+        // from this tab (`deleteConversation`), another, the console or the site's retention: gone everywhere
+        this.gone.add(conversationId);
+        const threads = new Map(this.state.threads);
+        const replies = new Map(this.state.replies);
+        threads.delete(conversationId);
+        replies.delete(conversationId);
+        this.set({ conversations: this.state.conversations.filter((c) => c.id !== conversationId), threads, replies });
+      }
     }
     for (const fn of this.eventListeners) fn(event);
   }

@@ -22,7 +22,8 @@ const instances = new WeakMap<HeedStore, ThreadSync>();
  * (a Web Lock), re-reading the stored queue under the lock, so a send another tab
  * delivered is never sent again. Only sends storage refused keep `store.unsent()` true. A send
  * with files keeps their views (already uploaded) and goes out with their ids; files still
- * uploading in the composer when the page goes are lost with it, like the words not yet sent.
+ * uploading in the composer when the page goes are lost with it, like the words not yet sent. A
+ * conversation deleted (`conversation.deleted`, from any tab) takes its queued sends with it.
  * Constructing it twice for one store returns the first instance.
  *
  * @example const threads = new ThreadSync(store); threads.send(conversationId, 'Hello');
@@ -163,6 +164,11 @@ export class ThreadSync {
           ),
         );
       }
+      case 'conversation.deleted':
+        // its queued sends would only be refused: they leave the queue, here and in storage
+        this.typing.claimed(id);
+        this.outbox = this.outbox.filter((m) => m.conversationId !== id);
+        this.storage?.removeConversation(id);
     }
   }
 

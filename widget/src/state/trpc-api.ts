@@ -68,6 +68,10 @@ export function createTrpcApi(apiBase: string): HeedApi {
         conversationId,
         private: value,
       } satisfies In['conversation']['setPrivate']),
+    deleteConversation: (conversationId) =>
+      call<string, Out['conversation']['delete']>('conversation.delete', 'mutation', {
+        conversationId,
+      } satisfies In['conversation']['delete']),
     rate: (input: In['conversation']['rate']) => call<string, Out['conversation']['rate']>('conversation.rate', 'mutation', input),
     reportPage: (page: In['visitor']['page']) => call<string, Out['visitor']['page']>('visitor.page', 'mutation', page),
     fireIntent: (name, data) =>

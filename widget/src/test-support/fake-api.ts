@@ -303,6 +303,18 @@ export class FakeApi implements HeedApi {
     return c;
   }
 
+  /** what `deleteConversation` does after `hold`: deletes (the default), or fails as a test makes it */
+  deleteAnswer: (conversationId: string) => Promise<unknown> = async (conversationId) => {
+    this.conversations = this.conversations.filter((x) => x.id !== conversationId);
+    return { deleted: true };
+  };
+
+  async deleteConversation(conversationId: string) {
+    this.record('deleteConversation', conversationId);
+    await this.hold;
+    return this.deleteAnswer(conversationId);
+  }
+
   /** make the next `rate` calls fail as the server would refuse them */
   refuseRating = false;
 

@@ -30,6 +30,13 @@ export default {
   private: 'Privat',
   privateHint:
     'Wird nie in Ihren anderen Unterhaltungen verwendet; das Team der Website sieht, dass sie stattfand, aber nicht, was gesagt wurde.',
+  deleteConversation: 'Unterhaltung löschen',
+  deleteWarning:
+    'Diese Unterhaltung und ihre Dateien werden endgültig gelöscht, hier und für das Team der Website. Das kann nicht rückgängig gemacht werden.',
+  delete: 'Löschen',
+  cancel: 'Abbrechen',
+  conversationDeleted: 'Unterhaltung gelöscht',
+  deleteFailed: 'Die Unterhaltung konnte nicht gelöscht werden. Versuchen Sie es erneut.',
   waitingForPerson: 'Wartet auf eine Person',
   operator: 'Mitarbeiter',
   operatorNamed: (name) => `Mitarbeiter — ${name}`,

@@ -29,6 +29,13 @@ export default {
   conversationMenu: 'Options de la conversation',
   private: 'Privée',
   privateHint: 'Jamais utilisée dans vos autres conversations\u202f; l’équipe du site voit qu’elle a eu lieu, pas ce qui a été dit.',
+  deleteConversation: 'Supprimer la conversation',
+  deleteWarning:
+    'Cette conversation et ses fichiers seront supprimés définitivement, ici et pour l’équipe du site. Cette action est irréversible.',
+  delete: 'Supprimer',
+  cancel: 'Annuler',
+  conversationDeleted: 'Conversation supprimée',
+  deleteFailed: 'La conversation n’a pas pu être supprimée. Réessayez.',
   waitingForPerson: 'En attente d’une personne',
   operator: 'Opérateur',
   operatorNamed: (name) => `Opérateur — ${name}`,
