@@ -20,6 +20,7 @@ import { formatTypingDebounce, measureTypingDebounce } from './typing-debounce.t
 import { formatStoreModes, measureStoreModes } from './store-modes.ts';
 import { formatContextBuild, measureContextBuild } from './context-build.ts';
 import { formatKnowledgeRetrieval, measureKnowledgeRetrieval } from './knowledge-retrieval.ts';
+import { formatRetentionSweep, measureRetentionSweep } from './retention-sweep.ts';
 
 /**
  * The whole bench takes several minutes on a quiet two-core machine (seeding 100,000
@@ -87,6 +88,12 @@ const sections = [
     title: '11. Site knowledge',
     measure: measureKnowledgeRetrieval,
     format: formatKnowledgeRetrieval,
+  }),
+  section({
+    key: 'retentionSweep',
+    title: '12. Retention sweep',
+    measure: () => withStack((heed) => measureRetentionSweep(heed), { workers: 1 }),
+    format: formatRetentionSweep,
   }),
 ];
 

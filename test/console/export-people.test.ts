@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { overviewCsv } from '../../api/src/console/export/overview-csv.ts';
 import { overviewSeries } from '../../api/src/console/overview/series.ts';
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/types.ts';
-import { countConversationRows, type RemovalCounts } from './removal-counts.ts';
+import { countConversationRows, NO_REMOVALS, type RemovalCounts } from './removal-counts.ts';
 
 /** What a removal leaves for after its commit: bytes, Redis keys and listeners to tell. */
 export interface Removal {
@@ -21,14 +21,18 @@ export interface Removal {
  * messages and titles) and the emails queued or sent about them. The caller has locked the rows
  * (`FOR UPDATE`) and deletes the file store's bytes (`storeKeys`) before it commits.
  */
-export async function removeConversations(tx: Tx, conversationIds: readonly string[]): Promise<Removal> {
+export async function removeConversations(
+  tx: Tx,
+  conversationIds: readonly string[],
+  /** `count: false`: only the conversations are counted (the retention sweep records no more, and saves ten counts a batch) */
+  opts: { count?: boolean } = {},
+): Promise<Removal> {
   const ids = [...conversationIds];
-  if (ids.length === 0)
-    return { counts: await countConversationRows(tx, [], []), storeKeys: [], runIds: [], conversationIds: [], visitorIds: [] };
+  if (ids.length === 0) return { counts: { ...NO_REMOVALS }, storeKeys: [], runIds: [], conversationIds: [], visitorIds: [] };
   const visitors = await tx.$queryRaw<{ visitorId: string }[]>`
     SELECT DISTINCT "visitorId"::text AS "visitorId" FROM "Conversation" WHERE id = ANY(${ids}::uuid[])`;
   const visitorIds = visitors.map((v) => v.visitorId);
-  const counts = await countConversationRows(tx, ids, visitorIds);
+  const counts = opts.count === false ? { ...NO_REMOVALS, conversations: ids.length } : await countConversationRows(tx, ids, visitorIds);
   const stored = await tx.$queryRaw<
     { storeKey: string }[]
   >`SELECT "storeKey" FROM "Attachment" WHERE "conversationId" = ANY(${ids}::uuid[])`;

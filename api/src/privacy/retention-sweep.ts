@@ -69,6 +69,7 @@ async function sweepBatch(s: SweepServices, siteId: string, days: number, batch:
     const removed = await removeConversations(
       tx,
       due.map((c) => c.id),
+      { count: false },
     );
     await deleteRemovedFiles(s, removed);
     for (const c of due) emit(c.visitorId, { type: 'conversation.deleted', conversationId: c.id });
