@@ -59,3 +59,15 @@ export function csvHeaders(text: string): string[][] {
   const isBreak = (row: string[] | undefined) => row?.length === 1 && row[0] === '';
   return rows.filter((_, i) => i === 0 || isBreak(rows[i - 1]));
 }
+
+/** The team's figures, per bucket and over the range, in the overview's download. */
+export const PEOPLE_HEADER = [
+  'first_responses',
+  'first_response_p50_s',
+  'first_response_p90_s',
+  'resolutions',
+  'resolution_p50_s',
+  'resolution_p90_s',
+  'ratings_helpful',
+  'ratings_not_helpful',
+];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { overviewSeries } from '../../api/src/console/overview/series.ts';
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
-import { csvRecords, csvTables, parseCsv } from './export-csv.ts';
+import { csvRecords, csvTables, PEOPLE_HEADER, parseCsv } from './export-csv.ts';
 import { PeopleSeed } from './people-seed.ts';
 
 /**
@@ -84,18 +84,7 @@ const overview = async (query: string, who?: TestOperator) => {
 };
 /** A row of figures as the file writes them: counts, then p50/p90 in seconds (empty: nothing timed). */
 const figures = (...cells: (number | null)[]) =>
-  Object.fromEntries(
-    [
-      'first_responses',
-      'first_response_p50_s',
-      'first_response_p90_s',
-      'resolutions',
-      'resolution_p50_s',
-      'resolution_p90_s',
-      'ratings_helpful',
-      'ratings_not_helpful',
-    ].map((key, i) => [key, cells[i] === null ? '' : String(cells[i])]),
-  );
+  Object.fromEntries(PEOPLE_HEADER.map((key, i) => [key, cells[i] === null ? '' : String(cells[i])]));
 /** Alpha's figures: responses 240, 600, 120 s; resolutions 1800, 4200, 600 s; 👍 2, 👎 1. */
 const ALPHA = figures(3, 240, 528, 3, 1800, 3720, 2, 1);
 const noFormula = (text: string) =>

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { revokeOperatorSession, sessionIdOf } from '../../api/src/operators/operator-sessions.ts';
 import { TestHeed } from '../support/harness.ts';
 import { signedInOperator, type TestOperator } from '../support/console.ts';
-import { csvHeaders, csvRecords, csvTables, parseCsv } from './export-csv.ts';
+import { csvHeaders, csvRecords, csvTables, PEOPLE_HEADER, parseCsv } from './export-csv.ts';
 import { OverviewSeed } from './overview-seed.ts';
 
 /**
@@ -43,18 +43,6 @@ beforeAll(async () => {
   await conversation('elsewhere', 7, 'Other site', other);
 });
 afterAll(() => heed?.stop());
-
-/** The team's figures, per bucket and over the range, in the overview's download. */
-const PEOPLE_HEADER = [
-  'first_responses',
-  'first_response_p50_s',
-  'first_response_p90_s',
-  'resolutions',
-  'resolution_p50_s',
-  'resolution_p90_s',
-  'ratings_helpful',
-  'ratings_not_helpful',
-];
 
 const get = (path: string, cookie: string | null = owner.cookie) => fetch(`${heed.url}${path}`, { headers: cookie ? { cookie } : {} });
 
