@@ -76,6 +76,9 @@ describe('creating and reading sites', () => {
       attachmentKinds: ['png', 'pdf'],
       attachmentMaxBytes: 5_000_000,
       attachmentMessageMaxBytes: 20 * 1024 * 1024,
+      retentionDays: null,
+      retentionSweptAt: null,
+      retentionSweptCount: 0,
       snippet: `<script src="${heed.url}/widget.js" data-site="anas-shop" async></script>`,
       createdAt: expect.any(String),
     });

@@ -173,7 +173,7 @@ test('sign in, create a site, copy its snippet; a visitor’s three quick messag
   site.heed.model.script({ text: 'Yes, invoices are fine for orders over 100 €.' });
   await operator.getByRole('button', { name: 'Retry' }).first().click();
   await visitor.getByText('Yes, invoices are fine').waitFor({ timeout: 15_000 });
-  await operator.getByText('Yes, invoices are fine').waitFor({ timeout: 15_000 });
+  await operator.locator('heed-console-transcript').getByText('Yes, invoices are fine').waitFor({ timeout: 15_000 });
   await visitor.close();
 
   expect(await cspViolations(operator)).toEqual([]);

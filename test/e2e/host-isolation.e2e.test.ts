@@ -52,7 +52,7 @@ const hostPage = (tag: string) =>
 
 /** What each checked part is, as Playwright's CSS (which pierces open shadow roots) finds it. */
 const PARTS = {
-  heading: 'heed-heading h2',
+  heading: 'heed-heading h2[part=title]',
   status: 'heed-heading [role=status]',
   row: 'heed-conversation-row .row',
   'row title': 'heed-conversation-row .title',

@@ -64,7 +64,7 @@ test('inline page: the document title is the open conversation’s, and the page
   await site.send(page, 'Delivery to Oslo');
   await page.getByText('Two working days.').waitFor();
   // the title pass may rename the conversation: the document title follows the heading
-  const heading = page.locator('heed-heading h2');
+  const heading = page.locator('heed-heading h2[part=title]');
   const titles = async () => ({ document: await page.title(), expected: `${(await heading.textContent())?.trim()} · ${PAGE_TITLE}` });
   await expect.poll(titles, { timeout: 15_000 }).toSatisfy((t: { document: string; expected: string }) => t.document === t.expected);
   expect(await page.title()).not.toBe(PAGE_TITLE);
