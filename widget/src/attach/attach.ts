@@ -1,6 +1,7 @@
 import { HeedAttachmentTray } from './attachment-tray.component.ts';
 import { HeedMessageFiles } from './message-files.component.ts';
 import { stringsReady } from './strings.ts';
+import { define } from '../shared/define.ts';
 
 /**
  * Attachments, their own chunk (`widget-chunks/attach-….js`), imported by `load.ts` the first
@@ -11,8 +12,8 @@ import { stringsReady } from './strings.ts';
  * bundler split the first chunk into seven.
  */
 export const ready: Promise<void> = stringsReady().then(() => {
-  customElements.get('heed-attachment-tray') || customElements.define('heed-attachment-tray', HeedAttachmentTray);
-  customElements.get('heed-message-files') || customElements.define('heed-message-files', HeedMessageFiles);
+  define('heed-attachment-tray', HeedAttachmentTray);
+  define('heed-message-files', HeedMessageFiles);
 });
 
 export { HeedAttachmentTray, HeedMessageFiles };

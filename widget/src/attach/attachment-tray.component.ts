@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { ref } from 'lit/directives/ref.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
@@ -38,13 +37,18 @@ import { styles } from './attachment-tray.styles.ts';
  */
 export class HeedAttachmentTray extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    attach: { attribute: false },
+    waiting: { state: true },
+    dropping: { state: true },
+  };
 
   /** the composer's attaching: settings, uploads, the open conversation */
-  @property({ attribute: false }) attach: ComposerAttach | null = null;
+  attach: ComposerAttach | null = null;
   /** a send waits for the uploads */
-  @state() private waiting = false;
+  private waiting = false;
   /** files are dragged over the panel: the drop zone shows */
-  @state() private dropping = false;
+  private dropping = false;
   /** drag enters minus leaves over the panel's elements (a drag passes through several) */
   private drags = 0;
   /** images the browser could not decode: they show a file icon */

@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import { ATTACHMENT_KINDS, kindOfMime } from '../../../api/src/shared/attachment-kinds.ts';
 import { lang } from '../i18n/i18n.ts';
 import { HeedElement } from '../shared/heed-element.ts';
@@ -44,13 +43,20 @@ function describe(f: AttachmentView): string {
  */
 export class HeedMessageFiles extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    files: { attribute: false },
+    base: {},
+    enlarged: { state: true },
+  };
 
-  @property({ attribute: false }) files: readonly AttachmentView[] = [];
+  files: readonly AttachmentView[] = [];
   /** the API's base URL, which every file's `url` is relative to */
-  @property() base = '';
+  base = '';
   /** the image shown in the dialog */
-  @state() private enlarged: AttachmentView | null = null;
-  @query('dialog') private dialog?: HTMLDialogElement;
+  private enlarged: AttachmentView | null = null;
+  private get dialog(): HTMLDialogElement | null {
+    return this.renderRoot?.querySelector<HTMLDialogElement>('dialog');
+  }
   /** the thumbnail that opened the dialog: focus returns there */
   private opener: HTMLElement | null = null;
 
@@ -127,6 +133,6 @@ export class HeedMessageFiles extends HeedElement {
 
   /** A click on the backdrop lands on the dialog itself; the box inside takes every other. */
   private readonly backdrop = (e: MouseEvent) => {
-    if (e.target === this.dialog) this.dialog.close();
+    if (e.target === this.dialog) (e.target as HTMLDialogElement).close();
   };
 }

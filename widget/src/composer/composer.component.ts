@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import { paperclipIcon, sendIcon } from '../shared/panel-icons.ts';
@@ -38,18 +37,29 @@ const accept = (s: AttachmentSettings) => s.kinds.map((k) => (k === 'pdf' ? '.pd
  */
 export class HeedComposer extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    placeholder: {},
+    attach: { attribute: false },
+    attaching: { state: true },
+  };
 
   /** "Write a message…" in the widget's language unless set (the panel sets the answer prompt) */
-  @property() placeholder?: string;
+  placeholder?: string;
   /** attaching files, where the site takes them */
-  @property({ attribute: false }) attach: ComposerAttach | null = null;
+  attach: ComposerAttach | null = null;
   /** the files' code is in: the list of files renders */
-  @state() private attaching = false;
+  private attaching = false;
   /** what the send button says instead of "Send" (the tray sets it while a send waits for uploads) */
   sendLabel: string | null = null;
-  @query('textarea') private textarea!: HTMLTextAreaElement;
-  @query('input') private picker?: HTMLInputElement;
-  @query('heed-attachment-tray') private tray?: HeedAttachmentTray;
+  private get textarea(): HTMLTextAreaElement {
+    return this.renderRoot?.querySelector('textarea') as HTMLTextAreaElement;
+  }
+  private get picker(): HTMLInputElement | null {
+    return this.renderRoot?.querySelector<HTMLInputElement>('input');
+  }
+  private get tray(): HeedAttachmentTray | null {
+    return this.renderRoot?.querySelector<HeedAttachmentTray>('heed-attachment-tray');
+  }
 
   override render() {
     const on = this.attach?.settings.kinds.length ? this.attach.settings : null;

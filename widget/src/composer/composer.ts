@@ -1,8 +1,9 @@
 import { HeedComposer } from './composer.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedComposer };
 
-customElements.get('heed-composer') || customElements.define('heed-composer', HeedComposer);
+define('heed-composer', HeedComposer);
 
 declare global {
   interface HTMLElementTagNameMap {

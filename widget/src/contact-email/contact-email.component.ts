@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { t } from '../i18n/panel-strings.ts';
 import { HeedElement } from '../shared/heed-element.ts';
 import type { HeedStore } from '../state/store.ts';
@@ -24,10 +23,15 @@ const LOOKS_LIKE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export class HeedContactEmail extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    store: { attribute: false },
+    error: { state: true },
+    busy: { state: true },
+  };
 
-  @property({ attribute: false }) store?: HeedStore;
-  @state() private error: string | null = null;
-  @state() private busy = false;
+  store?: HeedStore;
+  private error: string | null = null;
+  private busy = false;
 
   override render() {
     const saved = this.store ? addressGiven(this.store) : null;

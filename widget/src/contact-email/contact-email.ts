@@ -1,8 +1,9 @@
 import { HeedContactEmail } from './contact-email.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedContactEmail };
 
-customElements.get('heed-contact-email') || customElements.define('heed-contact-email', HeedContactEmail);
+define('heed-contact-email', HeedContactEmail);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,4 @@
 import { html } from 'lit';
-import { property } from 'lit/decorators.js';
 import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
 import { HeedElement } from '../shared/heed-element.ts';
 import { lang } from '../i18n/i18n.ts';
@@ -44,13 +43,20 @@ const LOOK: Record<Attention, { icon: unknown; text: ((m: Messages) => string) |
  */
 export class HeedConversationRow extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    conversation: { attribute: false },
+    collapsed: { type: Boolean, reflect: true },
+    selected: { type: Boolean },
+    locale: {},
+    now: { type: Number },
+  };
 
-  @property({ attribute: false }) conversation?: ConversationView;
-  @property({ type: Boolean, reflect: true }) collapsed = false;
-  @property({ type: Boolean }) selected = false;
-  @property() locale?: string;
+  conversation?: ConversationView;
+  collapsed = false;
+  selected = false;
+  locale?: string;
   /** the clock relative dates are measured against (tests pin it) */
-  @property({ type: Number }) now?: number;
+  now?: number;
 
   get state(): Attention {
     return this.conversation ? attentionOf(this.conversation) : 'default';

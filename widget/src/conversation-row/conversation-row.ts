@@ -1,8 +1,9 @@
 import { HeedConversationRow } from './conversation-row.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedConversationRow };
 
-customElements.get('heed-conversation-row') || customElements.define('heed-conversation-row', HeedConversationRow);
+define('heed-conversation-row', HeedConversationRow);
 
 declare global {
   interface HTMLElementTagNameMap {

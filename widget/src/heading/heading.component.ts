@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import { moreIcon, pencilIcon } from '../shared/panel-icons.ts';
@@ -52,28 +51,47 @@ import { styles } from './heading.styles.ts';
  */
 export class HeedHeading extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    label: {},
+    connection: {},
+    provenance: {},
+    announcement: {},
+    layout: { reflect: true },
+    renamable: { type: Boolean },
+    options: { type: Boolean },
+    isPrivate: { type: Boolean, attribute: 'private' },
+    draft: { state: true },
+    invalid: { state: true },
+    menuOpen: { state: true },
+  };
 
   /** the conversation title (or the site name on the home view) */
-  @property() label = '';
-  @property() connection: ConnectionStatus = 'connecting';
-  @property() provenance: string | null = null;
+  label = '';
+  connection: ConnectionStatus = 'connecting';
+  provenance: string | null = null;
   /** a sentence for screen readers, said through the status region (visually hidden) */
-  @property() announcement = '';
-  @property({ reflect: true }) layout: 'wide' | 'narrow' = 'wide';
+  announcement = '';
+  layout: 'wide' | 'narrow' = 'wide';
   /** offers the rename button (a thread is open) */
-  @property({ type: Boolean }) renamable = false;
+  renamable = false;
   /** offers the conversation menu (a thread is open) */
-  @property({ type: Boolean }) options = false;
+  options = false;
   /** the open conversation is private (the menu's toggle shows it checked) */
-  @property({ type: Boolean, attribute: 'private' }) isPrivate = false;
+  isPrivate = false;
 
   /** the title when renaming began; null when not renaming */
-  @state() private draft: string | null = null;
-  @state() private invalid = false;
-  @state() private menuOpen = false;
-  @query('input') private input?: HTMLInputElement;
-  @query('.rename') private renameButton?: HTMLButtonElement;
-  @query('dialog') private confirm?: HTMLDialogElement;
+  private draft: string | null = null;
+  private invalid = false;
+  private menuOpen = false;
+  private get input(): HTMLInputElement | null {
+    return this.renderRoot?.querySelector<HTMLInputElement>('input');
+  }
+  private get renameButton(): HTMLButtonElement | null {
+    return this.renderRoot?.querySelector<HTMLButtonElement>('.rename');
+  }
+  private get confirm(): HTMLDialogElement | null {
+    return this.renderRoot?.querySelector<HTMLDialogElement>('dialog');
+  }
 
   override render() {
     const editing = this.draft !== null;

@@ -1,8 +1,9 @@
 import { HeedHeading } from './heading.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedHeading };
 
-customElements.get('heed-heading') || customElements.define('heed-heading', HeedHeading);
+define('heed-heading', HeedHeading);
 
 declare global {
   interface HTMLElementTagNameMap {

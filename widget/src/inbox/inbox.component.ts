@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { attentionOf, type Attention } from '../../../api/src/shared/attention.ts';
 import { excerptOf } from '../../../api/src/shared/excerpt.ts';
@@ -39,11 +38,16 @@ export function needingAttention(conversations: readonly ConversationView[]): Co
  */
 export class HeedInbox extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    conversations: { attribute: false },
+    replies: { attribute: false },
+    unavailable: { type: Boolean },
+  };
 
-  @property({ attribute: false }) conversations: readonly ConversationView[] = [];
-  @property({ attribute: false }) replies: ReadonlyMap<string, StreamingReply> = new Map();
+  conversations: readonly ConversationView[] = [];
+  replies: ReadonlyMap<string, StreamingReply> = new Map();
   /** the site refused this page's origin: no visitor token, nothing to show or send */
-  @property({ type: Boolean }) unavailable = false;
+  unavailable = false;
 
   override render() {
     if (this.unavailable) return html`<p class="unavailable">${t.chatUnavailable}</p>`;

@@ -1,8 +1,9 @@
 import { HeedInbox } from './inbox.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedInbox };
 
-customElements.get('heed-inbox') || customElements.define('heed-inbox', HeedInbox);
+define('heed-inbox', HeedInbox);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,8 +1,9 @@
 import { HeedLauncher } from './launcher.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedLauncher };
 
-customElements.get('heed-launcher') || customElements.define('heed-launcher', HeedLauncher);
+define('heed-launcher', HeedLauncher);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import { styles } from './live-banner.styles.ts';
@@ -14,8 +13,11 @@ import { styles } from './live-banner.styles.ts';
  */
 export class HeedLiveBanner extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    count: { type: Number },
+  };
 
-  @property({ type: Number }) count = 0;
+  count = 0;
 
   override render() {
     if (this.count <= 0) return nothing;

@@ -1,8 +1,9 @@
 import { HeedLiveBanner } from './live-banner.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedLiveBanner };
 
-customElements.get('heed-live-banner') || customElements.define('heed-live-banner', HeedLiveBanner);
+define('heed-live-banner', HeedLiveBanner);
 
 declare global {
   interface HTMLElementTagNameMap {

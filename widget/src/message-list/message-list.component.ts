@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { supersededFailures } from '../../../api/src/shared/superseded-failures.ts';
 import { continuableReply } from '../../../api/src/shared/cut-short.ts';
@@ -82,26 +81,37 @@ export const greetingBubble = (g: Greeting) =>
  */
 export class HeedMessageList extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    messages: { attribute: false },
+    reply: { attribute: false },
+    loading: { type: Boolean },
+    question: { attribute: false },
+    greeting: { attribute: false },
+    siteName: { attribute: false },
+    assistantName: { attribute: false },
+    replyComing: { type: Boolean },
+    apiBase: { attribute: false },
+  };
 
-  @property({ attribute: false }) messages: readonly ThreadMessage[] = [];
-  @property({ attribute: false }) reply?: StreamingReply;
-  @property({ type: Boolean }) loading = false;
+  messages: readonly ThreadMessage[] = [];
+  reply?: StreamingReply;
+  loading = false;
   /** the thread's open question (see `openQuestion`) */
-  @property({ attribute: false }) question: OpenQuestion | null = null;
+  question: OpenQuestion | null = null;
   /**
    * The site's greeting, shown as the thread's first message (labelled with the assistant's
    * name). Drawn here only: it is not a stored message, so it never reaches the model and
    * never counts as unread.
    */
-  @property({ attribute: false }) greeting: Greeting | null = null;
+  greeting: Greeting | null = null;
   /** the site's name, for a handoff line or a server message whose label lacks it */
-  @property({ attribute: false }) siteName: string | null = null;
+  siteName: string | null = null;
   /** who replies, named for screen readers; "Assistant" when the site set no name */
-  @property({ attribute: false }) assistantName: string | null = null;
+  assistantName: string | null = null;
   /** a reply is coming (see `replyComing`): the typing row shows until the reply streams */
-  @property({ type: Boolean }) replyComing = false;
+  replyComing = false;
   /** the API's base URL: a file's address is relative to it */
-  @property({ attribute: false }) apiBase = '';
+  apiBase = '';
 
   private pinned = true;
   /** the reply that may be continued now, as of the last render */

@@ -1,8 +1,9 @@
 import { HeedMessageList } from './message-list.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedMessageList };
 
-customElements.get('heed-message-list') || customElements.define('heed-message-list', HeedMessageList);
+define('heed-message-list', HeedMessageList);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import { closeIcon } from '../shared/icons.ts';
@@ -65,44 +64,66 @@ type Layout = 'wide' | 'narrow';
  */
 export class HeedPanel extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    store: { attribute: false },
+    open: { type: Boolean, reflect: true },
+    layout: { reflect: true },
+    closable: { type: Boolean },
+    locale: {},
+    placement: { reflect: true },
+    side: { reflect: true },
+    compact: { type: Boolean, reflect: true },
+    resumeConversationId: { attribute: false },
+    resumeHome: { attribute: false },
+    landOnOpen: { attribute: false },
+    activeId: { state: true },
+    collapsed: { state: true },
+    now: { state: true },
+    drawerOpen: { state: true },
+    listChoice: { state: true },
+    measured: { state: true },
+    announcement: { state: true },
+  };
 
-  @property({ attribute: false }) store?: HeedStore;
-  @property({ type: Boolean, reflect: true }) open = false;
+  store?: HeedStore;
+  open = false;
   /** forces a layout; otherwise the panel's own width decides */
-  @property({ reflect: true }) layout?: Layout;
+  layout?: Layout;
   /** shows a close button and behaves as a dialog (launcher mode) */
-  @property({ type: Boolean }) closable = false;
-  @property() locale?: string;
+  closable = false;
+  locale?: string;
   /** floating above the launcher, or filling an inline container */
-  @property({ reflect: true }) placement: 'floating' | 'inline' = 'inline';
+  placement: 'floating' | 'inline' = 'inline';
   /** which corner a floating panel sits in */
-  @property({ reflect: true }) side: 'left' | 'right' = 'right';
+  side: 'left' | 'right' = 'right';
   /** a floating panel on a wide screen without its list beside the thread (set by the panel itself) */
-  @property({ type: Boolean, reflect: true }) compact = false;
+  compact = false;
 
   /** the thread to open first (the one open before a reload); the inbox when it is gone */
-  @property({ attribute: false }) resumeConversationId: string | null = null;
+  resumeConversationId: string | null = null;
   /** the visitor went home on purpose in this tab before: opening keeps the home view */
-  @property({ attribute: false }) resumeHome = false;
+  resumeHome = false;
   /** opening lands in the thread where the visitor's attention is (`landingConversation`); the widget sets it */
-  @property({ attribute: false }) landOnOpen = false;
+  landOnOpen = false;
 
   /** the open thread; null shows the inbox */
-  @state() activeId: string | null = null;
-  @state() private collapsed = false;
+  activeId: string | null = null;
+  private collapsed = false;
   /** the clock of the rows' relative dates ("5 minutes ago"), ticking while the panel is open */
-  @state() private now = Date.now();
+  private now = Date.now();
   private clock?: ReturnType<typeof setInterval>;
-  @state() private drawerOpen = false;
+  private drawerOpen = false;
   /** the visitor showed (true) or hid (false) the list beside the thread; null: the default decides */
-  @state() private listChoice: boolean | null = null;
+  private listChoice: boolean | null = null;
   private readonly phone = phoneViewport();
   /** ☰ widened the panel: once the list is in, focus goes to it (the button pressed is gone) */
   private focusList = false;
-  @state() private measured: Layout = 'wide';
+  private measured: Layout = 'wide';
   /** a sentence the heading's status region reads out */
-  @state() private announcement = '';
-  @query('heed-composer') private composer?: HeedComposer;
+  private announcement = '';
+  private get composer(): HeedComposer | null {
+    return this.renderRoot?.querySelector<HeedComposer>('heed-composer');
+  }
 
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a reactive controller works by registering itself with the host
   private readonly sync = new StoreController(this, () => this.store);

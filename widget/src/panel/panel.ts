@@ -8,10 +8,11 @@ import '../composer/composer.ts';
 import '../contact-email/contact-email.ts';
 import '../rating-prompt/rating-prompt.ts';
 import { HeedPanel } from './panel.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedPanel };
 
-customElements.get('heed-panel') || customElements.define('heed-panel', HeedPanel);
+define('heed-panel', HeedPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
 import { rateConversation } from '../state/rate.ts';
@@ -20,15 +19,23 @@ const COMMENT_MAX = 1000;
  */
 export class HeedRatingPrompt extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    store: { attribute: false },
+    conversationId: { attribute: false },
+    rating: { attribute: false },
+    commenting: { state: true },
+    busy: { state: true },
+    failed: { state: true },
+  };
 
-  @property({ attribute: false }) store?: HeedStore;
-  @property({ attribute: false }) conversationId = '';
+  store?: HeedStore;
+  conversationId = '';
   /** the rating the server holds for this resolution (the conversation view's `rating`) */
-  @property({ attribute: false }) rating: 1 | -1 | null = null;
+  rating: 1 | -1 | null = null;
   /** the comment box is open: the visitor chose a thumb here and has not sent a comment yet */
-  @state() private commenting = false;
-  @state() private busy = false;
-  @state() private failed = false;
+  private commenting = false;
+  private busy = false;
+  private failed = false;
 
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('conversationId')) this.commenting = this.busy = this.failed = false;

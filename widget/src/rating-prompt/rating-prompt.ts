@@ -1,8 +1,9 @@
 import { HeedRatingPrompt } from './rating-prompt.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedRatingPrompt };
 
-customElements.get('heed-rating-prompt') || customElements.define('heed-rating-prompt', HeedRatingPrompt);
+define('heed-rating-prompt', HeedRatingPrompt);
 
 declare global {
   interface HTMLElementTagNameMap {

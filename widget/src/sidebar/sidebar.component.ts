@@ -1,5 +1,4 @@
 import { html } from 'lit';
-import { property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
@@ -24,14 +23,22 @@ import { styles } from './sidebar.styles.ts';
  */
 export class HeedSidebar extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    conversations: { attribute: false },
+    selectedId: { attribute: false },
+    collapsed: { type: Boolean, reflect: true },
+    noCollapse: { type: Boolean, attribute: 'no-collapse' },
+    locale: {},
+    now: { type: Number },
+  };
 
-  @property({ attribute: false }) conversations: readonly ConversationView[] = [];
-  @property({ attribute: false }) selectedId: string | null = null;
-  @property({ type: Boolean, reflect: true }) collapsed = false;
+  conversations: readonly ConversationView[] = [];
+  selectedId: string | null = null;
+  collapsed = false;
   /** hides the collapse toggle (in the narrow layout the sidebar is a drawer instead) */
-  @property({ type: Boolean, attribute: 'no-collapse' }) noCollapse = false;
-  @property() locale?: string;
-  @property({ type: Number }) now?: number;
+  noCollapse = false;
+  locale?: string;
+  now?: number;
 
   override render() {
     const hide = (text: string) => (this.collapsed ? html`<span class="sr-only">${text}</span>` : html`<span>${text}</span>`);

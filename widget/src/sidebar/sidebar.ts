@@ -1,9 +1,10 @@
 import '../conversation-row/conversation-row.ts';
 import { HeedSidebar } from './sidebar.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedSidebar };
 
-customElements.get('heed-sidebar') || customElements.define('heed-sidebar', HeedSidebar);
+define('heed-sidebar', HeedSidebar);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { HeedElement } from '../shared/heed-element.ts';
 import { t } from '../i18n/panel-strings.ts';
@@ -19,9 +18,13 @@ import { styles } from './todo-list.styles.ts';
  */
 export class HeedTodoList extends HeedElement {
   static override styles = styles;
+  static override properties = {
+    todos: { attribute: false },
+    expanded: { state: true },
+  };
 
-  @property({ attribute: false }) todos: readonly TodoView[] = [];
-  @state() expanded = false;
+  todos: readonly TodoView[] = [];
+  expanded = false;
 
   override render() {
     if (this.todos.length === 0) return nothing;

@@ -1,8 +1,9 @@
 import { HeedTodoList } from './todo-list.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedTodoList };
 
-customElements.get('heed-todo-list') || customElements.define('heed-todo-list', HeedTodoList);
+define('heed-todo-list', HeedTodoList);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,8 +1,9 @@
 import { HeedUnreadBadge } from './unread-badge.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedUnreadBadge };
 
-customElements.get('heed-unread-badge') || customElements.define('heed-unread-badge', HeedUnreadBadge);
+define('heed-unread-badge', HeedUnreadBadge);
 
 declare global {
   interface HTMLElementTagNameMap {

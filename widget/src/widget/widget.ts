@@ -1,9 +1,10 @@
 import '../launcher/launcher.ts';
 import { HeedWidget } from './widget.component.ts';
+import { define } from '../shared/define.ts';
 
 export { HeedWidget };
 
-customElements.get('heed-widget') || customElements.define('heed-widget', HeedWidget);
+define('heed-widget', HeedWidget);
 
 declare global {
   interface HTMLElementTagNameMap {
