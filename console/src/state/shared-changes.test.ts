@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { item } from '../test-support/fake-console-api.ts';
 import type { ChangeHandlers } from './console-api.ts';
 import type { ConversationUpsert } from './contract.ts';
@@ -20,8 +20,6 @@ function setup(lingerMs = 20) {
   });
   return { listen, opened, seen, closed: () => closed };
 }
-
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('one shared stream of changes per tab', () => {
   it('serves every view from one connection, each filtered to its site', () => {
@@ -55,10 +53,13 @@ describe('one shared stream of changes per tab', () => {
     const stop = listen(undefined, seen([]));
     stop();
     const stopAgain = listen(undefined, seen([]));
-    await wait(40);
+    // a second set, stopped after the first's stop: once its linger has run out, so has the first's
+    const probe = setup();
+    probe.listen(undefined, probe.seen([]))();
+    await waitUntil(() => probe.closed() > 0, 'the probe to close');
     expect([opened.length, closed()]).to.deep.equal([1, 0]);
     stopAgain();
-    await wait(40);
+    await waitUntil(() => closed() > 0, 'the connection to close once nobody listens');
     expect(closed()).to.equal(1);
     listen(undefined, seen([]));
     expect(opened).to.have.length(2);
@@ -71,7 +72,7 @@ describe('one shared stream of changes per tab', () => {
     const states: string[] = [];
     const errors: unknown[] = [];
     listen(undefined, { onChange: () => {}, onState: (s) => states.push(s), onError: (e) => errors.push(e) });
-    await wait(0);
+    await waitUntil(() => states.length > 0, 'the late listener to hear the state');
     expect(states).to.deep.equal(['connected']);
     opened[0]!.onError(new Error('signed out'));
     expect(errors).to.have.length(1);
