@@ -4,7 +4,7 @@ import type { DurableEvent, LiveEvent } from './event-types.ts';
 import { readReplyText } from '../chat/run/reply-relay.ts';
 import { eventCursor } from '../conversations/queries.ts';
 import { logHeads } from './log-heads.ts';
-import { refuse } from '../errors/refusal.ts';
+import { streamTicketInvalid } from '../auth/visitor-refusals.ts';
 
 /** Most log rows read per query while catching up. */
 const PAGE = 500;
@@ -173,7 +173,7 @@ class VisitorStream {
         await this.catchUp(message.at);
         continue;
       }
-      if (message.kind === 'erased') throw refuse('unauthorized', 'stream_ticket_invalid', 'This visitor no longer exists.');
+      if (message.kind === 'erased') throw streamTicketInvalid('This visitor no longer exists.');
       const event = message.event;
       // a run new to this stream: read the log first (its run.started may be there, its wake lost or late)
       if (!this.relayed.has(event.runId) && !this.closed.has(event.runId)) await this.catchUp();

@@ -31,6 +31,11 @@ interface ConsoleExport<Q> {
   fileName(query: Q): string;
   /** `csv` unless said (the content type and the name's extension) */
   format?: 'csv' | 'json';
+  /**
+   * Whether what the query names is within the operator's sites (404 otherwise), for a download
+   * that names one thing: HEAD answers by it without building the body
+   */
+  exists?(s: Services, staff: Staff, query: Q): Promise<boolean>;
   /** the download; null: what the query names is not within the operator's sites (404) */
   body(s: Services, staff: Staff, query: Q, base: string): Promise<string | null> | AsyncIterable<string>;
 }
@@ -59,6 +64,7 @@ export const CONSOLE_EXPORTS: Readonly<Record<string, ConsoleExport<unknown>>> =
     query: visitorExportQuery,
     fileName: () => 'heed-visitor-data',
     format: 'json',
+    exists: async (s, staff, query) => !!(await erasureSubjectOf(s.db, { conversationId: query.conversationId, sites: staff.sites })),
     body: async (s, staff, query, base) => {
       const found = await erasureSubjectOf(s.db, { conversationId: query.conversationId, sites: staff.sites });
       if (!found) return null;
@@ -98,15 +104,17 @@ export function consoleExports(s: Services): (app: FastifyInstance) => Promise<v
       if (!parsed.success) return text(400, `Bad request: ${describeQueryError(parsed.error)}`);
 
       const headers = downloadHeaders(download.fileName(parsed.data), download.format ?? 'csv');
-      if (request.method === 'HEAD' && download.format !== 'json') return reply.headers(headers).send();
+      if (request.method === 'HEAD') {
+        if (download.exists && !(await download.exists(s, staff, parsed.data))) return text(404, 'Not found');
+        return reply.headers(headers).send();
+      }
       const body = download.body(s, staff, parsed.data, consoleBaseUrl({ req: request.raw, services: s }));
       // Fastify pipes a stream, waiting for `drain` between pages; when the client goes away it
       // destroys the readable, which returns the generator: no further page is read.
       if (typeof body === 'object' && Symbol.asyncIterator in body) return reply.headers(headers).send(Readable.from(body));
       const whole = await body;
       if (whole === null) return text(404, 'Not found');
-      reply.headers(headers);
-      return request.method === 'HEAD' ? reply.send() : reply.send(whole);
+      return reply.headers(headers).send(whole);
     });
   };
 }

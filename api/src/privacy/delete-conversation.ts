@@ -1,7 +1,6 @@
-import { transactWithEvents } from '../events/append-events.ts';
 import type { Services } from '../services.ts';
-import { announceRemoval, deleteRemovedFiles } from './after-removal.ts';
-import { removeConversations } from './remove-conversations.ts';
+import type { DoomedConversation } from './remove-conversations.ts';
+import { removeLockedConversations } from './remove-locked.ts';
 
 /**
  * A visitor deletes one of their own conversations for good: it goes with everything it left
@@ -11,16 +10,11 @@ import { removeConversations } from './remove-conversations.ts';
  * @example if (!(await deleteOwnConversation(services, { visitorId, conversationId }))) throw notFound('conversation');
  */
 export async function deleteOwnConversation(s: Services, q: { visitorId: string; conversationId: string }): Promise<boolean> {
-  const removal = await transactWithEvents(s.db, s.bus, async (tx, emit) => {
-    const mine = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id::text FROM "Conversation" WHERE id = ${q.conversationId}::uuid AND "visitorId" = ${q.visitorId}::uuid FOR UPDATE`;
-    if (mine.length === 0) return null;
-    const removed = await removeConversations(tx, [q.conversationId]);
-    await deleteRemovedFiles(s, removed);
-    emit(q.visitorId, { type: 'conversation.deleted', conversationId: q.conversationId });
-    return removed;
-  });
-  if (!removal) return false;
-  await announceRemoval(s, removal);
-  return true;
+  const removal = await removeLockedConversations(
+    s,
+    (tx) => tx.$queryRaw<DoomedConversation[]>`
+      SELECT id::text, "visitorId"::text AS "visitorId" FROM "Conversation"
+      WHERE id = ${q.conversationId}::uuid AND "visitorId" = ${q.visitorId}::uuid FOR UPDATE`,
+  );
+  return removal.conversationIds.length > 0;
 }

@@ -3,7 +3,7 @@ import type { Tx } from '../db/types.ts';
 import type { Services } from '../services.ts';
 import { announceRemoval, deleteRemovedFiles } from './after-removal.ts';
 import { NO_REMOVALS, type RemovalCounts } from './removal-counts.ts';
-import { removeConversations } from './remove-conversations.ts';
+import { removeConversations, type DoomedConversation } from './remove-conversations.ts';
 import { subjectHash, type ErasureSubject } from './subject-hash.ts';
 
 /** Who asked for an erasure: an owner in the console, or the site's server with an API key. */
@@ -41,23 +41,18 @@ export async function eraseVisitorData(
     async (tx) => {
       const visitorIds = await lockVisitors(tx, q.siteId, q.subject);
       if (visitorIds.length === 0) return null;
-      const counted = await countVisitorRows(tx, visitorIds);
-      const conversations = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id::text FROM "Conversation" WHERE "visitorId" = ANY(${visitorIds}::uuid[]) ORDER BY id FOR UPDATE`;
-      const removal = await removeConversations(
-        tx,
-        conversations.map((c) => c.id),
-      );
-      await tx.$executeRaw`
+      // their whole log: the events of their conversations and the rest, which goes with the visitor rows
+      const events = await tx.event.count({ where: { visitorId: { in: visitorIds } } });
+      const conversations = await tx.$queryRaw<DoomedConversation[]>`
+        SELECT id::text, "visitorId"::text AS "visitorId" FROM "Conversation"
+        WHERE "visitorId" = ANY(${visitorIds}::uuid[]) ORDER BY id FOR UPDATE`;
+      const removal = await removeConversations(tx, conversations);
+      // emails to them that no conversation names any more (those about their conversations went with them)
+      const emails = await tx.$executeRaw`
         DELETE FROM "EmailOutbox" WHERE "visitorId" = ANY(${visitorIds}::uuid[])
-          OR (kind = 'visitor_reply' AND recipient = ANY(${counted.contactEmails}::text[]))`;
+          OR (kind = 'visitor_reply' AND recipient IN (SELECT "contactEmail" FROM "Visitor" WHERE id = ANY(${visitorIds}::uuid[])))`;
       await tx.$executeRaw`DELETE FROM "Visitor" WHERE id = ANY(${visitorIds}::uuid[])`;
-      const counts: RemovalCounts = {
-        ...removal.counts,
-        visitors: visitorIds.length,
-        events: counted.events,
-        emails: removal.counts.emails + counted.emails,
-      };
+      const counts: RemovalCounts = { ...removal.counts, visitors: visitorIds.length, events, emails: removal.counts.emails + emails };
       await deleteRemovedFiles(s, removal);
       const record = await tx.erasureRecord.create({
         data: {
@@ -90,20 +85,6 @@ async function lockVisitors(tx: Tx, siteId: string, subject: ErasureSubject): Pr
       : await tx.$queryRaw<{ id: string }[]>`
           SELECT id::text FROM "Visitor" WHERE "siteId" = ${siteId}::uuid AND id = ${subject.visitorId}::uuid FOR UPDATE`;
   return rows.map((r) => r.id);
-}
-
-/** What goes with the visitor rows themselves: their whole log (conversation or not) and emails addressed to them. */
-async function countVisitorRows(tx: Tx, visitorIds: string[]): Promise<{ events: number; emails: number; contactEmails: string[] }> {
-  const contacts = await tx.$queryRaw<{ contactEmail: string }[]>`
-    SELECT DISTINCT "contactEmail" FROM "Visitor" WHERE id = ANY(${visitorIds}::uuid[]) AND "contactEmail" IS NOT NULL`;
-  const contactEmails = contacts.map((c) => c.contactEmail);
-  const [row] = await tx.$queryRaw<{ events: bigint; emails: bigint }[]>`
-    SELECT
-      (SELECT count(*) FROM "Event" WHERE "visitorId" = ANY(${visitorIds}::uuid[])) AS events,
-      (SELECT count(*) FROM "EmailOutbox" WHERE ("visitorId" = ANY(${visitorIds}::uuid[])
-          OR (kind = 'visitor_reply' AND recipient = ANY(${contactEmails}::text[])))
-        AND ("conversationId" IS NULL OR "conversationId" NOT IN (SELECT id FROM "Conversation" WHERE "visitorId" = ANY(${visitorIds}::uuid[])))) AS emails`;
-  return { events: Number(row?.events ?? 0n), emails: Number(row?.emails ?? 0n), contactEmails };
 }
 
 /** The answer to a repeated request: the latest record of this subject, or zero counts for one Heed never knew. */

@@ -43,45 +43,29 @@ export const NO_REMOVALS: RemovalCounts = {
   readMarkers: 0,
 };
 
-/** Adds two tallies kind by kind. */
-export function addCounts(a: RemovalCounts, b: RemovalCounts): RemovalCounts {
-  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v + b[k as keyof RemovalCounts]])) as unknown as RemovalCounts;
-}
-
 /**
- * What removing these conversations takes with them, counted inside the removing transaction
- * (after the rows are locked, so the count is what goes). Events and emails are matched by
- * conversation; a whole visitor's other rows are counted by the caller.
+ * The rows that go with these conversations by cascade (the caller counts what it deletes or
+ * reads itself), counted inside the removing transaction after the rows are locked, so the count
+ * is what goes.
  */
-export async function countConversationRows(
+export async function countCascadedRows(
   tx: Tx,
   conversationIds: readonly string[],
-  visitorIds: readonly string[],
-): Promise<RemovalCounts> {
+): Promise<Pick<RemovalCounts, 'messages' | 'questions' | 'todos' | 'notes' | 'unansweredQuestions' | 'readMarkers'>> {
   const ids = [...conversationIds];
-  const [row] = await tx.$queryRaw<Record<keyof RemovalCounts, bigint>[]>`
+  const [row] = await tx.$queryRaw<Record<'messages' | 'questions' | 'todos' | 'notes' | 'unansweredQuestions' | 'readMarkers', bigint>[]>`
     SELECT
       (SELECT count(*) FROM "Message" WHERE "conversationId" = ANY(${ids}::uuid[])) AS messages,
-      (SELECT count(*) FROM "Run" WHERE "conversationId" = ANY(${ids}::uuid[])) AS runs,
-      (SELECT count(*) FROM "Event" WHERE "visitorId" = ANY(${[...visitorIds]}::uuid[]) AND "conversationId" = ANY(${ids}::uuid[])) AS events,
       (SELECT count(*) FROM "InputRequest" WHERE "conversationId" = ANY(${ids}::uuid[])) AS questions,
       (SELECT count(*) FROM "Todo" WHERE "conversationId" = ANY(${ids}::uuid[])) AS todos,
-      (SELECT count(*) FROM "Attachment" WHERE "conversationId" = ANY(${ids}::uuid[])) AS attachments,
-      (SELECT count(*) FROM "EmailOutbox" WHERE "conversationId" = ANY(${ids}::uuid[])) AS emails,
       (SELECT count(*) FROM "ConversationNote" WHERE "conversationId" = ANY(${ids}::uuid[])) AS notes,
       (SELECT count(*) FROM "UnansweredQuestion" WHERE "conversationId" = ANY(${ids}::uuid[])) AS "unansweredQuestions",
       (SELECT count(*) FROM "OperatorRead" WHERE "conversationId" = ANY(${ids}::uuid[])) AS "readMarkers"`;
   const n = (v: bigint | undefined) => Number(v ?? 0n);
   return {
-    ...NO_REMOVALS,
-    conversations: ids.length,
     messages: n(row?.messages),
-    runs: n(row?.runs),
-    events: n(row?.events),
     questions: n(row?.questions),
     todos: n(row?.todos),
-    attachments: n(row?.attachments),
-    emails: n(row?.emails),
     notes: n(row?.notes),
     unansweredQuestions: n(row?.unansweredQuestions),
     readMarkers: n(row?.readMarkers),

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/types.ts';
-import { countConversationRows, NO_REMOVALS, type RemovalCounts } from './removal-counts.ts';
+import { countCascadedRows, NO_REMOVALS, type RemovalCounts } from './removal-counts.ts';
 
 /** What a removal leaves for after its commit: bytes, Redis keys and listeners to tell. */
 export interface Removal {
@@ -13,6 +13,12 @@ export interface Removal {
   visitorIds: string[];
 }
 
+/** A conversation to remove, with its visitor (whose log holds its events). */
+export interface DoomedConversation {
+  id: string;
+  visitorId: string;
+}
+
 /**
  * Deletes conversations and everything they left behind, in the caller's transaction: their
  * messages, runs, questions, todos, attachments' rows, notes, read markers, unanswered-question
@@ -23,25 +29,33 @@ export interface Removal {
  */
 export async function removeConversations(
   tx: Tx,
-  conversationIds: readonly string[],
-  /** `count: false`: only the conversations are counted (the retention sweep records no more, and saves ten counts a batch) */
+  conversations: readonly DoomedConversation[],
+  /** `count: false`: what cascades is not counted (the retention sweep records none of it, and saves six counts a batch) */
   opts: { count?: boolean } = {},
 ): Promise<Removal> {
-  const ids = [...conversationIds];
+  const ids = conversations.map((c) => c.id);
+  const visitorIds = [...new Set(conversations.map((c) => c.visitorId))];
   if (ids.length === 0) return { counts: { ...NO_REMOVALS }, storeKeys: [], runIds: [], conversationIds: [], visitorIds: [] };
-  const visitors = await tx.$queryRaw<{ visitorId: string }[]>`
-    SELECT DISTINCT "visitorId"::text AS "visitorId" FROM "Conversation" WHERE id = ANY(${ids}::uuid[])`;
-  const visitorIds = visitors.map((v) => v.visitorId);
-  const counts = opts.count === false ? { ...NO_REMOVALS, conversations: ids.length } : await countConversationRows(tx, ids, visitorIds);
+  const cascaded = opts.count === false ? {} : await countCascadedRows(tx, ids);
   const stored = await tx.$queryRaw<
     { storeKey: string }[]
   >`SELECT "storeKey" FROM "Attachment" WHERE "conversationId" = ANY(${ids}::uuid[])`;
   const runs = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM "Run" WHERE "conversationId" = ANY(${ids}::uuid[])`;
-  await tx.$executeRaw`DELETE FROM "Event" WHERE "visitorId" = ANY(${visitorIds}::uuid[]) AND "conversationId" = ANY(${ids}::uuid[])`;
-  await tx.$executeRaw`DELETE FROM "EmailOutbox" WHERE "conversationId" = ANY(${ids}::uuid[])`;
+  const events = await tx.$executeRaw`
+    DELETE FROM "Event" WHERE "visitorId" = ANY(${visitorIds}::uuid[]) AND "conversationId" = ANY(${ids}::uuid[])`;
+  const emails = await tx.$executeRaw`DELETE FROM "EmailOutbox" WHERE "conversationId" = ANY(${ids}::uuid[])`;
   await tx.$executeRaw`DELETE FROM "Conversation" WHERE id = ANY(${ids}::uuid[])`;
   return {
-    counts: { ...counts, files: stored.length },
+    counts: {
+      ...NO_REMOVALS,
+      ...cascaded,
+      conversations: ids.length,
+      runs: runs.length,
+      events,
+      attachments: stored.length,
+      files: stored.length,
+      emails,
+    },
     storeKeys: stored.map((s) => s.storeKey),
     runIds: runs.map((r) => r.id),
     conversationIds: ids,

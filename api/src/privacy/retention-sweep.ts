@@ -1,8 +1,7 @@
-import { transactWithEvents } from '../events/append-events.ts';
 import type { Services } from '../services.ts';
 import { startPassTimer, type PassTimer } from '../timers/pass-timer.ts';
-import { announceRemoval, deleteRemovedFiles } from './after-removal.ts';
-import { removeConversations } from './remove-conversations.ts';
+import type { DoomedConversation } from './remove-conversations.ts';
+import { removeLockedConversations } from './remove-locked.ts';
 
 /**
  * Conversations one transaction removes: its row locks (and the sends to those conversations
@@ -60,22 +59,15 @@ export async function sweepRetention(s: SweepServices, opts: { batch?: number; s
 
 /** One batch of a site's conversations past retention; their visitors' open tabs hear `conversation.deleted`. */
 async function sweepBatch(s: SweepServices, siteId: string, days: number, batch: number): Promise<number> {
-  const removal = await transactWithEvents(s.db, s.bus, async (tx, emit) => {
-    const due = await tx.$queryRaw<{ id: string; visitorId: string }[]>`
+  const removal = await removeLockedConversations(
+    s,
+    (tx) => tx.$queryRaw<DoomedConversation[]>`
       SELECT id::text, "visitorId"::text AS "visitorId" FROM "Conversation"
       WHERE "siteId" = ${siteId}::uuid AND "updatedAt" < now() - make_interval(days => ${days}::int)
       ORDER BY "updatedAt" LIMIT ${batch}
-      FOR UPDATE SKIP LOCKED`;
-    const removed = await removeConversations(
-      tx,
-      due.map((c) => c.id),
-      { count: false },
-    );
-    await deleteRemovedFiles(s, removed);
-    for (const c of due) emit(c.visitorId, { type: 'conversation.deleted', conversationId: c.id });
-    return removed;
-  });
-  if (removal.conversationIds.length > 0) await announceRemoval(s, removal);
+      FOR UPDATE SKIP LOCKED`,
+    { count: false },
+  );
   return removal.conversationIds.length;
 }
 

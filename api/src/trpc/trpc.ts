@@ -12,7 +12,7 @@ import { requestIdOf } from '../http/request-id.ts';
 import { originAllowed } from '../sites/origin-rule.ts';
 import { wellFormed } from '../db/well-formed.ts';
 import { refuse } from '../errors/refusal.ts';
-import { visitorTokenInvalid } from '../auth/visitor-refusals.ts';
+import { streamTicketInvalid, visitorTokenInvalid } from '../auth/visitor-refusals.ts';
 import { refusalAsTRPCError, refusalOf } from './refusal.ts';
 import { consoleTokenOf } from '../operators/operator-sessions.ts';
 
@@ -198,7 +198,7 @@ export const signedVisitorProcedure = publicProcedure.use(async ({ ctx, next }) 
 export async function streamVisitorOf(ctx: Context): Promise<VisitorClaims> {
   const claims = ctx.streamVisitor;
   if (!claims || !(await visitorExists(ctx, claims))) {
-    throw refuse('unauthorized', 'stream_ticket_invalid', 'A valid stream ticket is required. Get one with events.ticket.');
+    throw streamTicketInvalid();
   }
   await assertOriginAllowed(ctx, claims.siteId);
   return claims;

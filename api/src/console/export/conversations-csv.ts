@@ -58,8 +58,8 @@ const record = (c: ConversationItem, rated: PageRating | undefined) =>
     c.status,
     c.assignee?.name,
     ratingText(rated?.rating),
-    // withheld twice over: by the read, and by the list's own flag of the same row
-    c.private ? null : rated?.comment,
+    // a private conversation's comment is withheld by the read (page-ratings.ts)
+    rated?.comment,
     rated?.ratedAt,
   ]);
 
