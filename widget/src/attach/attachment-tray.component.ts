@@ -148,10 +148,10 @@ export class HeedAttachmentTray extends HeedElement {
       </span>
       ${
         u.state === 'failed'
-          ? html`<button type="button" class="retry" @click=${() => this.queue?.retry(u)}>${retryIcon()}<span class="sr-only">${s.retryUpload(name)}</span></button>`
+          ? html`<button type="button" class="icon-button retry" @click=${() => this.queue?.retry(u)}>${retryIcon()}<span class="sr-only">${s.retryUpload(name)}</span></button>`
           : nothing
       }
-      <button type="button" class="remove" @click=${() => this.removeFile(u)}>${closeIcon()}<span class="sr-only">${s.remove(name)}</span></button>
+      <button type="button" class="icon-button remove" @click=${() => this.removeFile(u)}>${closeIcon()}<span class="sr-only">${s.remove(name)}</span></button>
     </li>`;
   }
 

@@ -1,8 +1,10 @@
 import { css } from 'lit';
+import { iconButton } from '../shared/pane-styles.ts';
 import { srOnly } from '../shared/styles.ts';
 
 export const styles = [
   srOnly,
+  iconButton,
   css`
     :host {
       display: block;
@@ -97,22 +99,6 @@ export const styles = [
     }
     button {
       flex: none;
-      display: grid;
-      place-items: center;
-      width: 32px;
-      height: 32px;
-      padding: 0;
-      border: none;
-      border-radius: var(--heed-radius-small, 8px);
-      background: none;
-      color: inherit;
-      cursor: pointer;
-    }
-    button:hover {
-      background: rgb(0 0 0 / 6%);
-    }
-    button:focus-visible {
-      outline: 2px solid var(--heed-focus-color, #1a5fd0);
     }
   `,
 ];

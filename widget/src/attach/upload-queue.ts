@@ -1,6 +1,7 @@
 import { RefusedError, type HeedApi, type UploadRefusal } from '../state/heed-api.ts';
 import type { AttachmentSettings, AttachmentView } from '../state/types.ts';
 import { checkFile } from './file-checks.ts';
+import type { UploadRefusalCode } from '../../../api/src/shared/attachment-kinds.ts';
 import type { Refusal } from './refusal.ts';
 
 /**
@@ -30,14 +31,14 @@ export type UploadNews = { upload: Upload; news: 'ready' | 'refused' | 'failed' 
 /** A 429 that named no time waits this long. */
 const DEFAULT_RETRY_MS = 5_000;
 /** Codes the server words a refusal by (the rest are failures that a new try may mend). */
-const REFUSALS = new Set([
+const REFUSALS = new Set<string>([
   'file_too_large',
   'message_files_too_large',
   'file_type_refused',
   'file_damaged',
   'file_empty',
   'attachments_off',
-]);
+] satisfies UploadRefusalCode[]);
 
 const busy = (u: Upload) => u.state === 'uploading' || u.state === 'waiting';
 
@@ -155,7 +156,7 @@ export class UploadQueue {
     } catch (err) {
       if (abort.signal.aborted) return; // removed: nothing to say
       const refused = err instanceof RefusedError ? (err as UploadRefusal) : null;
-      if (refused && (refused.reason === 'rate_limited' || refused.status === 429)) {
+      if (refused?.reason === 'rate_limited') {
         const ms = refused.retryAfterMs ?? DEFAULT_RETRY_MS;
         upload.state = 'waiting';
         upload.retry = setTimeout(() => void this.start(upload), ms);

@@ -9,10 +9,9 @@ const CODE_OF_STATUS: Record<number, string> = {
   429: 'rate_limited',
 };
 
+/** The API's answer (http/file-routes.ts); a proxy's page in its place parses to `{}`. */
 interface RefusalBody {
-  error?: string | { code?: string; message?: string; limitBytes?: number; detected?: string; retryAfterMs?: number };
-  message?: string;
-  retryAfterMs?: number;
+  error?: { code?: string; message?: string; limitBytes?: number; detected?: string; retryAfterMs?: number };
   attachment?: AttachmentView;
 }
 
@@ -26,13 +25,13 @@ function parse(text: string): RefusalBody {
 
 /** What a refused upload rejects with: its code (from the body, else the status) and what the visitor is told. */
 function refusal(xhr: XMLHttpRequest, body: RefusalBody): Error {
-  const detail = typeof body.error === 'object' ? body.error : {};
-  const code = detail.code ?? (typeof body.error === 'string' ? body.error : undefined) ?? CODE_OF_STATUS[xhr.status] ?? 'upload_failed';
-  const message = detail.message ?? body.message ?? `upload refused (${xhr.status})`;
+  const detail = body.error ?? {};
+  const code = detail.code ?? CODE_OF_STATUS[xhr.status] ?? 'upload_failed';
+  const message = detail.message ?? `upload refused (${xhr.status})`;
   if (xhr.status === 401) return new AuthError(message);
   // Retry-After is readable from another origin only when the API exposes it; the body says it too
   const header = Number(xhr.getResponseHeader('retry-after'));
-  const retryAfterMs = body.retryAfterMs ?? detail.retryAfterMs ?? (header > 0 ? header * 1000 : undefined);
+  const retryAfterMs = detail.retryAfterMs ?? (header > 0 ? header * 1000 : undefined);
   const extra = { status: xhr.status, limitBytes: detail.limitBytes, detected: detail.detected, retryAfterMs };
   return Object.assign(new RefusedError(code, message), extra) satisfies UploadRefusal;
 }

@@ -1,10 +1,12 @@
 import { css } from 'lit';
 import { hostReset } from '../shared/host-reset.ts';
+import { iconButton } from '../shared/pane-styles.ts';
 import { srOnly } from '../shared/styles.ts';
 
 export const styles = [
   hostReset,
   srOnly,
+  iconButton,
   css`
     :host {
       display: block;
@@ -76,24 +78,6 @@ export const styles = [
       inset: 0;
       z-index: 1;
       background: rgb(0 0 0 / 30%);
-    }
-    .icon-button {
-      display: grid;
-      place-items: center;
-      width: 32px;
-      height: 32px;
-      padding: 0;
-      border: none;
-      border-radius: var(--heed-radius-small, 8px);
-      background: none;
-      color: inherit;
-      cursor: pointer;
-    }
-    .icon-button:hover {
-      background: rgb(0 0 0 / 6%);
-    }
-    .icon-button:focus-visible {
-      outline: 2px solid var(--heed-focus-color, #1a5fd0);
     }
   `,
 ];

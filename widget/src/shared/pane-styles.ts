@@ -15,3 +15,25 @@ export const scrollPane = css`
     box-sizing: border-box;
   }
 `;
+
+/** A square button holding one icon (close, back, remove a file): the panel's and the attachment tray's. */
+export const iconButton = css`
+  .icon-button {
+    display: grid;
+    place-items: center;
+    width: 32px;
+    height: 32px;
+    padding: 0;
+    border: none;
+    border-radius: var(--heed-radius-small, 8px);
+    background: none;
+    color: inherit;
+    cursor: pointer;
+  }
+  .icon-button:hover {
+    background: rgb(0 0 0 / 6%);
+  }
+  .icon-button:focus-visible {
+    outline: 2px solid var(--heed-focus-color, #1a5fd0);
+  }
+`;
