@@ -35,7 +35,8 @@ test('the conversation and everything in it go at once; the other tab and the co
   const live = owner.api.console.conversations.changes.subscribe(undefined, {
     onData: (raw) => changes.push((raw as { data: (typeof changes)[number] }).data),
   });
-  const otherTab = visitor.subscribe();
+  // another tab, from the log's position now: it hears of the delete whenever its stream opens
+  const otherTab = visitor.subscribe((await visitor.api.conversation.list.query()).cursor);
   // the console stream is listening once a change made now reaches it
   await heed.until('the console stream', async () => {
     await visitor.api.conversation.rename.mutate({ conversationId: kept, title: `Kept ${changes.length}` });

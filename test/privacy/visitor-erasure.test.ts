@@ -130,8 +130,9 @@ test("a user's data is exported whole, then erased from every store; their token
 
   // the erasure, while their stream is open
   const streamsBefore = await heed.openStreams();
-  const stream = ana.subscribe();
-  await heed.streamOpened(streamsBefore);
+  // from the log's start: its first event proves the stream listens (it joins the channel before it reads)
+  const stream = ana.subscribe('0');
+  await stream.waitFor(() => true);
   const erased = await siteApi(`users/${encodeURIComponent(userId)}`, { method: 'DELETE' });
   expect(erased.status).toBe(200);
   const result = await erased.json();
